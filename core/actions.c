@@ -1,0 +1,250 @@
+/* actions: the five turn actions, their legality and their token flow
+ * (rulebook "Phase I: Action Phase"). */
+#include <stdio.h>
+
+#include "actions.h"
+#include "log.h"
+#include "lua_bridge.h"
+#include "market.h"
+#include "nation.h"
+#include "tokens.h"
+
+static const foh_cardset *cs_of(const foh_game *g) { return g->eng->cs; }
+
+static int in_market(const foh_game *g, int card)
+{
+    return card >= 0 && card < cs_of(g)->ncards && g->st.loc[card].zone == FOH_ZONE_MARKET;
+}
+
+foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
+{
+    const foh_state *st = &g->st;
+    int p = st->current;
+    if (st->over)
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
+    switch (a->kind) {
+    case FOH_ACT_INVEST:
+        if (st->investment[p] >= 0)
+            return foh_error_set(err, FOH_ERR_ILLEGAL,
+                                 "Invest: P%d has already invested in %s (one investment at a time)", p + 1,
+                                 foh_card_name(g, st->investment[p]));
+        if (st->tokens[p] < 1)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: P%d has no resource tokens", p + 1);
+        if (!in_market(g, a->card))
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: %s is not in the Market",
+                                 foh_card_name(g, a->card));
+        if (st->loc[a->card].investor >= 0)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: %s already has an investor",
+                                 foh_card_name(g, a->card));
+        if (a->tokens < 1 || a->tokens > st->tokens[p])
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: must place 1 to %d tokens (P%d has %d), not %d",
+                                 st->tokens[p], p + 1, st->tokens[p], a->tokens);
+        return FOH_OK;
+    case FOH_ACT_COMPLETE:
+        if (st->investment[p] < 0)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: P%d has not invested in a Market card", p + 1);
+        return FOH_OK;
+    case FOH_ACT_SNIPE: {
+        if (!in_market(g, a->card) || st->loc[a->card].investor < 0)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: %s is not a Market card with an investor",
+                                 foh_card_name(g, a->card));
+        int q = st->loc[a->card].investor;
+        if (q == p)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: P%d cannot snipe their own investment", p + 1);
+        if (st->tokens[p] < st->loc[a->card].invested)
+            return foh_error_set(err, FOH_ERR_ILLEGAL,
+                                 "Snipe: %s needs %d tokens to pay the investor; P%d has %d",
+                                 foh_card_name(g, a->card), st->loc[a->card].invested, p + 1, st->tokens[p]);
+        return FOH_OK;
+    }
+    case FOH_ACT_ACTIVATE: {
+        const foh_cardset *cs = cs_of(g);
+        if (a->card < 0 || a->card >= cs->ncards || st->loc[a->card].zone != FOH_ZONE_NATION ||
+            st->loc[a->card].owner != p)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Activate: %s is not in P%d's Nation",
+                                 foh_card_name(g, a->card), p + 1);
+        if (cs->timing[cs->card[a->card].timing].fire != FOH_FIRE_TURN_ACTION)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Activate: %s has no Turn Action effect",
+                                 foh_card_name(g, a->card));
+        if (!foh_nation_visible(g, a->card))
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Activate: %s is covered (only the top card's effect is active)",
+                                 foh_card_name(g, a->card));
+        int ok = 0;
+        foh_status s = foh_lua_can_activate(g, a->card, p, &ok, err);
+        if (s != FOH_OK)
+            return s;
+        if (!ok)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Activate: the cost of %s cannot be paid now",
+                                 foh_card_name(g, a->card));
+        return FOH_OK;
+    }
+    case FOH_ACT_HARVEST:
+        return FOH_OK;
+    case FOH_ACT_CHOOSE:
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "Choose: no choice is pending");
+    }
+    return foh_error_set(err, FOH_ERR_ILLEGAL, "unknown action kind %d", (int)a->kind);
+}
+
+int foh_action_list(foh_game *g, foh_action *out, int max)
+{
+    const foh_state *st = &g->st;
+    const foh_cardset *cs = cs_of(g);
+    int p = st->current, n = 0;
+#define PUSH(...)                                                                                                     \
+    do {                                                                                                              \
+        if (n < max)                                                                                                  \
+            out[n] = (foh_action){__VA_ARGS__};                                                                       \
+        n++;                                                                                                          \
+    } while (0)
+    if (st->investment[p] < 0 && st->tokens[p] > 0)
+        for (int i = 0; i < st->nmarket; i++)
+            if (st->loc[st->market[i]].investor < 0)
+                for (int t = 1; t <= st->tokens[p]; t++)
+                    PUSH(.kind = FOH_ACT_INVEST, .card = st->market[i], .tokens = t, .option = -1);
+    if (st->investment[p] >= 0)
+        PUSH(.kind = FOH_ACT_COMPLETE, .card = st->investment[p], .tokens = 0, .option = -1);
+    for (int i = 0; i < st->nmarket; i++) {
+        int c = st->market[i], q = st->loc[c].investor;
+        if (q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested)
+            PUSH(.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1);
+    }
+    for (int c = 0; c < cs->ncards; c++) {
+        if (st->loc[c].zone != FOH_ZONE_NATION || st->loc[c].owner != p ||
+            cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
+            continue;
+        int ok = 0;
+        if (foh_lua_can_activate(g, c, p, &ok, NULL) == FOH_OK && ok)
+            PUSH(.kind = FOH_ACT_ACTIVATE, .card = c, .tokens = 0, .option = -1);
+    }
+    PUSH(.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1);
+#undef PUSH
+    return n;
+}
+
+static foh_status complete(foh_game *g, int p, foh_error *err)
+{
+    foh_state *st = &g->st;
+    const foh_cardset *cs = cs_of(g);
+    int card = st->investment[p];
+    int under = st->loc[card].invested;
+    st->supply += under;
+    st->loc[card].invested = 0;
+    st->investment[p] = -1;
+    int bonus = 0, icon = cs->type[cs->card[card].type].bonus_icon;
+    if (icon >= 0) {
+        int icons[FOH_MAX_ICONS];
+        foh_status s = foh_nation_icons(g, p, icons, err);
+        if (s != FOH_OK)
+            return s;
+        bonus = foh_tokens_from_supply(st, p, icons[icon]);
+    }
+    foh_log(g, "P%d completes %s: %d tokens to the Supply, investor bonus %d (%s) from the Supply", p + 1,
+            foh_card_name(g, card), under, bonus, icon >= 0 ? cs->icon[icon] : "none");
+    foh_market_take(g, card);
+    foh_nation_gain(g, p, card);
+    return FOH_OK;
+}
+
+static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
+{
+    foh_state *st = &g->st;
+    const foh_cardset *cs = cs_of(g);
+    int q = st->loc[card].investor, price = st->loc[card].invested;
+    foh_tokens_transfer(st, p, q, price);
+    st->supply += price;
+    st->loc[card].invested = 0;
+    st->investment[q] = -1;
+    int icons[FOH_MAX_ICONS];
+    foh_status s = foh_nation_icons(g, q, icons, err);
+    if (s != FOH_OK)
+        return s;
+    int first = foh_tokens_from_supply(st, q, icons[cs->snipe_icon]);
+    int half = foh_tokens_from_supply(st, q, st->supply / 2);
+    foh_log(g, "P%d snipes %s from P%d: pays %d tokens, %d to the Supply; P%d takes %d (%s) then %d (half the Supply)",
+            p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first, cs->icon[cs->snipe_icon], half);
+    foh_market_take(g, card);
+    foh_nation_gain(g, p, card);
+    return FOH_OK;
+}
+
+static foh_status harvest(foh_game *g, int p, foh_error *err)
+{
+    foh_state *st = &g->st;
+    const foh_cardset *cs = cs_of(g);
+    int icons[FOH_MAX_ICONS];
+    foh_status s = foh_nation_icons(g, p, icons, err);
+    if (s != FOH_OK)
+        return s;
+    int h = icons[cs->harvest_icon];
+    foh_tokens_from_reserve(st, -1, h);
+    int half = foh_tokens_from_supply(st, p, st->supply / 2);
+    int age = foh_market_current_age(g), from_supply = 0, from_reserve = 0;
+    if (st->tokens[p] < age) {
+        from_supply = foh_tokens_from_supply(st, p, age - st->tokens[p]);
+        from_reserve = age - st->tokens[p];
+        foh_tokens_from_reserve(st, p, from_reserve);
+    }
+    foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icons), takes %d (half the Supply)",
+            p + 1, h, h == 1 ? "" : "s", h, cs->icon[cs->harvest_icon], half);
+    if (from_supply || from_reserve)
+        foh_log(g, "  tops up to the Current Age %d: %d from the Supply, %d from the Reserve", age, from_supply,
+                from_reserve);
+    return FOH_OK;
+}
+
+foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
+{
+    foh_state *st = &g->st;
+    int p = st->current;
+    switch (a->kind) {
+    case FOH_ACT_INVEST:
+        st->tokens[p] -= a->tokens;
+        st->loc[a->card].investor = (int8_t)p;
+        st->loc[a->card].invested = (int16_t)a->tokens;
+        st->investment[p] = (int8_t)a->card;
+        foh_log(g, "P%d invests %d tokens in %s", p + 1, a->tokens, foh_card_name(g, a->card));
+        return FOH_OK;
+    case FOH_ACT_COMPLETE:
+        return complete(g, p, err);
+    case FOH_ACT_SNIPE:
+        return snipe(g, p, a->card, err);
+    case FOH_ACT_ACTIVATE:
+        foh_log(g, "P%d activates %s", p + 1, foh_card_name(g, a->card));
+        return foh_lua_activate(g, a->card, p, err);
+    case FOH_ACT_HARVEST:
+        return harvest(g, p, err);
+    case FOH_ACT_CHOOSE:
+        break;
+    }
+    return foh_error_set(err, FOH_ERR_ILLEGAL, "not a turn action");
+}
+
+void foh_action_describe(const foh_game *g, const foh_action *a, char *buf, size_t len)
+{
+    switch (a->kind) {
+    case FOH_ACT_INVEST:
+        snprintf(buf, len, "Invest %d token%s in %s", a->tokens, a->tokens == 1 ? "" : "s",
+                 foh_card_name(g, a->card));
+        return;
+    case FOH_ACT_COMPLETE:
+        snprintf(buf, len, "Complete %s", foh_card_name(g, g->st.investment[g->st.current]));
+        return;
+    case FOH_ACT_SNIPE:
+        snprintf(buf, len, "Snipe %s", foh_card_name(g, a->card));
+        return;
+    case FOH_ACT_ACTIVATE:
+        snprintf(buf, len, "Activate %s", foh_card_name(g, a->card));
+        return;
+    case FOH_ACT_HARVEST:
+        snprintf(buf, len, "Harvest");
+        return;
+    case FOH_ACT_CHOOSE:
+        if (g->pending && a->option >= 0 && a->option < g->choice.n)
+            snprintf(buf, len, "Choose %s", g->choice.label[a->option]);
+        else
+            snprintf(buf, len, "Choose option %d", a->option);
+        return;
+    }
+    snprintf(buf, len, "?");
+}

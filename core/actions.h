@@ -1,0 +1,18 @@
+/* actions: the five turn actions (rulebook "Phase I: Action Phase"). */
+#ifndef FOH_ACTIONS_H
+#define FOH_ACTIONS_H
+
+#include <stddef.h>
+
+#include "internal.h"
+
+/* FOH_OK if turn action A is legal for the current player, else
+ * FOH_ERR_ILLEGAL with a message naming the rule broken. */
+foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err);
+/* List the legal turn actions (see foh_game_legal_actions). */
+int foh_action_list(foh_game *g, foh_action *out, int max);
+/* Carry out a legal turn action (not its queued on-gain effects). */
+foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err);
+void foh_action_describe(const foh_game *g, const foh_action *a, char *buf, size_t len);
+
+#endif

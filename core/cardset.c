@@ -1,0 +1,583 @@
+#define _POSIX_C_SOURCE 200809L
+/* Card set loading: game.yaml (the vocabulary) and the card files.
+ * Every name (icon, type, age, timing, card) comes from the data. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "lua_bridge.h"
+#include "yaml_doc.h"
+
+typedef struct {
+    foh_cardset *cs;
+    const char *file;
+    foh_error *err;
+    const char *card; /* card id being read, for messages */
+} loader;
+
+static int bad(loader *ld, int line, const char *fmt, const char *a, const char *b)
+{
+    char what[400];
+    snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
+    if (ld->card)
+        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: card '%s': %s", ld->file, line, ld->card, what);
+    else
+        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: %s", ld->file, line, what);
+    return 0;
+}
+
+/* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
+static int only_keys(loader *ld, const ydoc_node *m, const char *const *allowed)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        int ok = 0;
+        for (const char *const *a = allowed; *a; a++)
+            ok |= strcmp(*a, m->keys[i]) == 0;
+        if (!ok)
+            return bad(ld, m->key_lines[i], "unknown field '%s'", m->keys[i], NULL);
+    }
+    return 1;
+}
+
+static const char *scalar(loader *ld, const ydoc_node *m, const char *key, int required)
+{
+    const ydoc_node *v = ydoc_get(m, key);
+    if (!v) {
+        if (required)
+            bad(ld, m->line, "missing field '%s'", key, NULL);
+        return NULL;
+    }
+    if (v->kind != YDOC_SCALAR) {
+        bad(ld, v->line, "field '%s' must be a single value", key, NULL);
+        return NULL;
+    }
+    return v->text;
+}
+
+static int copy_name(loader *ld, char *dst, size_t len, const char *src, int line)
+{
+    if (strlen(src) >= len)
+        return bad(ld, line, "name '%s' is too long", src, NULL);
+    strcpy(dst, src);
+    return 1;
+}
+
+static int parse_int(loader *ld, const ydoc_node *v, int lo, int hi, int *out)
+{
+    char *end;
+    if (!v || v->kind != YDOC_SCALAR)
+        return bad(ld, v ? v->line : 0, "expected a whole number", NULL, NULL);
+    long x = strtol(v->text, &end, 10);
+    if (*v->text == '\0' || *end != '\0' || x < lo || x > hi) {
+        char range[64];
+        snprintf(range, sizeof range, "%d..%d", lo, hi);
+        return bad(ld, v->line, "'%s' is not a whole number in %s", v->text, range);
+    }
+    *out = (int)x;
+    return 1;
+}
+
+static int parse_bool(loader *ld, const ydoc_node *v, int *out)
+{
+    if (!v) {
+        *out = 0;
+        return 1;
+    }
+    if (v->kind == YDOC_SCALAR && (!strcmp(v->text, "true") || !strcmp(v->text, "yes"))) {
+        *out = 1;
+        return 1;
+    }
+    if (v->kind == YDOC_SCALAR && (!strcmp(v->text, "false") || !strcmp(v->text, "no"))) {
+        *out = 0;
+        return 1;
+    }
+    return bad(ld, v->line, "expected true or false", NULL, NULL);
+}
+
+static int find_named(const char *names, size_t stride, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names + (size_t)i * stride, name) == 0)
+            return i;
+    return -1;
+}
+
+static int icon_index(loader *ld, const ydoc_node *v)
+{
+    if (!v || v->kind != YDOC_SCALAR)
+        return bad(ld, v ? v->line : 0, "expected an icon name", NULL, NULL) - 1;
+    int i = foh_cardset_icon_find(ld->cs, v->text);
+    if (i < 0)
+        bad(ld, v->line, "unknown icon '%s'", v->text, NULL);
+    return i;
+}
+
+static int age_index(loader *ld, const ydoc_node *v)
+{
+    if (!v || v->kind != YDOC_SCALAR)
+        return bad(ld, v ? v->line : 0, "expected an age name", NULL, NULL) - 1;
+    for (int i = 0; i < ld->cs->nages; i++)
+        if (strcmp(ld->cs->age[i].name, v->text) == 0)
+            return i;
+    return bad(ld, v->line, "unknown age '%s'", v->text, NULL) - 1;
+}
+
+/* A list of icon names as a bit mask. */
+static int icon_mask(loader *ld, const ydoc_node *v, uint32_t *mask)
+{
+    *mask = 0;
+    if (!v || v->kind != YDOC_SEQ)
+        return bad(ld, v ? v->line : 0, "expected a list of icon names", NULL, NULL);
+    for (size_t i = 0; i < v->n; i++) {
+        int ic = icon_index(ld, v->items[i]);
+        if (ic < 0)
+            return 0;
+        *mask |= 1u << ic;
+    }
+    return 1;
+}
+
+/* Fold "dir/../" out of a relative path so messages name files plainly. */
+static void normalize_path(char *path)
+{
+    char *seg[64];
+    int n = 0;
+    int absolute = path[0] == '/';
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", path);
+    for (char *save = NULL, *t = strtok_r(copy, "/", &save); t && n < 64; t = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(t, "."))
+            continue;
+        if (!strcmp(t, "..") && n > 0 && strcmp(seg[n - 1], ".."))
+            n--;
+        else
+            seg[n++] = t;
+    }
+    char out[1024] = "";
+    size_t len = 0;
+    if (absolute)
+        out[len++] = '/';
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(out + len, sizeof out - len, "%s%s", i ? "/" : "", seg[i]);
+    snprintf(path, strlen(path) + 1, "%s", n || absolute ? out : ".");
+}
+
+static int read_vocabulary(loader *ld, const ydoc_node *root)
+{
+    foh_cardset *cs = ld->cs;
+    static const char *const top[] = {"name", "players", "icons", "ages", "card_types", "timings",
+                                      "setup", "rules", "scripts", NULL};
+    if (root->kind != YDOC_MAP)
+        return bad(ld, root->line, "game.yaml must be a map", NULL, NULL);
+    if (!only_keys(ld, root, top))
+        return 0;
+
+    const ydoc_node *players = ydoc_get(root, "players");
+    if (!players || players->kind != YDOC_MAP)
+        return bad(ld, root->line, "missing map 'players' {min, max}", NULL, NULL);
+    if (!parse_int(ld, ydoc_get(players, "min"), 1, FOH_MAX_PLAYERS, &cs->min_players) ||
+        !parse_int(ld, ydoc_get(players, "max"), cs->min_players, FOH_MAX_PLAYERS, &cs->max_players))
+        return 0;
+
+    const ydoc_node *icons = ydoc_get(root, "icons");
+    if (!icons || icons->kind != YDOC_SEQ || icons->n == 0 || icons->n > FOH_MAX_ICONS)
+        return bad(ld, icons ? icons->line : root->line, "'icons' must list 1 to 12 icon names", NULL, NULL);
+    for (size_t i = 0; i < icons->n; i++) {
+        const ydoc_node *v = icons->items[i];
+        if (v->kind != YDOC_SCALAR || !copy_name(ld, cs->icon[i], FOH_NAME, v->text, v->line))
+            return bad(ld, v->line, "bad icon name", NULL, NULL);
+        if (find_named(cs->icon[0], FOH_NAME, (int)i, v->text) >= 0)
+            return bad(ld, v->line, "icon '%s' listed twice", v->text, NULL);
+        cs->nicons = (int)i + 1;
+    }
+
+    const ydoc_node *ages = ydoc_get(root, "ages");
+    if (!ages || ages->kind != YDOC_SEQ || ages->n == 0 || ages->n > FOH_MAX_AGES)
+        return bad(ld, ages ? ages->line : root->line, "'ages' must list 1 to 10 ages", NULL, NULL);
+    for (size_t i = 0; i < ages->n; i++) {
+        const ydoc_node *a = ages->items[i];
+        static const char *const keys[] = {"name", "value", NULL};
+        if (a->kind != YDOC_MAP || !only_keys(ld, a, keys))
+            return bad(ld, a->line, "an age is {name, value}", NULL, NULL);
+        const char *name = scalar(ld, a, "name", 1);
+        if (!name || !copy_name(ld, cs->age[i].name, FOH_NAME, name, a->line) ||
+            !parse_int(ld, ydoc_get(a, "value"), 0, 99, &cs->age[i].value))
+            return 0;
+        cs->nages = (int)i + 1;
+    }
+
+    const ydoc_node *types = ydoc_get(root, "card_types");
+    if (!types || types->kind != YDOC_SEQ || types->n == 0 || types->n > FOH_MAX_TYPES)
+        return bad(ld, types ? types->line : root->line, "'card_types' must list 1 to 12 types", NULL, NULL);
+    for (size_t i = 0; i < types->n; i++) {
+        const ydoc_node *t = types->items[i];
+        static const char *const keys[] = {"name", "placement", "investor_bonus", NULL};
+        if (t->kind != YDOC_MAP || !only_keys(ld, t, keys))
+            return bad(ld, t->line, "a card type is {name, placement, investor_bonus}", NULL, NULL);
+        const char *name = scalar(ld, t, "name", 1);
+        const char *place = scalar(ld, t, "placement", 1);
+        if (!name || !place || !copy_name(ld, cs->type[i].name, FOH_NAME, name, t->line))
+            return 0;
+        static const char *const places[] = {"stack", "single", "side_by_side", "none"};
+        int p = -1;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(place, places[k]))
+                p = k;
+        if (p < 0)
+            return bad(ld, t->line, "placement '%s' is not stack, single, side_by_side or none", place, NULL);
+        cs->type[i].place = (foh_placement)p;
+        cs->type[i].bonus_icon = -1;
+        if (ydoc_get(t, "investor_bonus") && (cs->type[i].bonus_icon = icon_index(ld, ydoc_get(t, "investor_bonus"))) < 0)
+            return 0;
+        cs->ntypes = (int)i + 1;
+    }
+
+    const ydoc_node *timings = ydoc_get(root, "timings");
+    if (!timings || timings->kind != YDOC_SEQ || timings->n == 0 || timings->n > FOH_MAX_TIMINGS)
+        return bad(ld, timings ? timings->line : root->line, "'timings' must list 1 to 12 timings", NULL, NULL);
+    for (size_t i = 0; i < timings->n; i++) {
+        const ydoc_node *t = timings->items[i];
+        static const char *const keys[] = {"name", "fires", NULL};
+        if (t->kind != YDOC_MAP || !only_keys(ld, t, keys))
+            return bad(ld, t->line, "a timing is {name, fires}", NULL, NULL);
+        const char *name = scalar(ld, t, "name", 1);
+        const char *fires = scalar(ld, t, "fires", 1);
+        if (!name || !fires || !copy_name(ld, cs->timing[i].name, FOH_NAME, name, t->line))
+            return 0;
+        static const char *const kinds[] = {"never", "on_gain", "permanent", "turn_action", "end_game"};
+        int f = -1;
+        for (int k = 0; k < 5; k++)
+            if (!strcmp(fires, kinds[k]))
+                f = k;
+        if (f < 0)
+            return bad(ld, t->line, "fires '%s' is not never, on_gain, permanent, turn_action or end_game", fires, NULL);
+        cs->timing[i].fire = (foh_fire)f;
+        cs->ntimings = (int)i + 1;
+    }
+
+    const ydoc_node *setup = ydoc_get(root, "setup");
+    static const char *const setup_keys[] = {"market_size", "market_age", "starting_card_age", "starting_tokens",
+                                             "tokens_in_box", "supply", "deck_bottom", "deck_ages", NULL};
+    if (!setup || setup->kind != YDOC_MAP)
+        return bad(ld, root->line, "missing map 'setup'", NULL, NULL);
+    if (!only_keys(ld, setup, setup_keys))
+        return 0;
+    const ydoc_node *ms = ydoc_get(setup, "market_size");
+    if (!ms || ms->kind != YDOC_MAP)
+        return bad(ld, setup->line, "setup.market_size must map player counts to Market sizes", NULL, NULL);
+    for (int p = cs->min_players; p <= cs->max_players; p++) {
+        char key[8];
+        snprintf(key, sizeof key, "%d", p);
+        const ydoc_node *v = ydoc_get(ms, key);
+        if (!v)
+            return bad(ld, ms->line, "setup.market_size has no entry for %s players", key, NULL);
+        if (!parse_int(ld, v, 1, FOH_MAX_MARKET, &cs->market_size[p]))
+            return 0;
+    }
+    if ((cs->market_age = age_index(ld, ydoc_get(setup, "market_age"))) < 0 ||
+        (cs->starting_age = age_index(ld, ydoc_get(setup, "starting_card_age"))) < 0 ||
+        !parse_int(ld, ydoc_get(setup, "starting_tokens"), 0, 1000, &cs->starting_tokens) ||
+        !parse_int(ld, ydoc_get(setup, "tokens_in_box"), 0, 100000, &cs->tokens_in_box) ||
+        !parse_int(ld, ydoc_get(setup, "supply"), 0, 100000, &cs->supply_start))
+        return 0;
+    const ydoc_node *da = ydoc_get(setup, "deck_ages");
+    if (!da || da->kind != YDOC_SEQ || da->n > FOH_MAX_AGES)
+        return bad(ld, setup->line, "setup.deck_ages must list ages, bottom of the deck first", NULL, NULL);
+    for (size_t i = 0; i < da->n; i++)
+        if ((cs->deck_ages[cs->ndeck_ages++] = age_index(ld, da->items[i])) < 0)
+            return 0;
+
+    const ydoc_node *rules = ydoc_get(root, "rules");
+    static const char *const rule_keys[] = {"harvest_icon", "snipe_compensation_icon", "attacker_strength",
+                                            "defender_strength", "full_vp_icons", "age_check_gap", NULL};
+    if (!rules || rules->kind != YDOC_MAP)
+        return bad(ld, root->line, "missing map 'rules'", NULL, NULL);
+    if (!only_keys(ld, rules, rule_keys))
+        return 0;
+    if ((cs->harvest_icon = icon_index(ld, ydoc_get(rules, "harvest_icon"))) < 0 ||
+        (cs->snipe_icon = icon_index(ld, ydoc_get(rules, "snipe_compensation_icon"))) < 0 ||
+        !icon_mask(ld, ydoc_get(rules, "attacker_strength"), &cs->attacker_icons) ||
+        !icon_mask(ld, ydoc_get(rules, "defender_strength"), &cs->defender_icons) ||
+        !icon_mask(ld, ydoc_get(rules, "full_vp_icons"), &cs->full_vp_icons) ||
+        !parse_int(ld, ydoc_get(rules, "age_check_gap"), 1, 99, &cs->age_check_gap))
+        return 0;
+
+    const ydoc_node *scripts = ydoc_get(root, "scripts");
+    if (scripts && (scripts->kind != YDOC_SEQ || scripts->n > FOH_MAX_SCRIPTS))
+        return bad(ld, scripts->line, "'scripts' must list at most 16 Lua files", NULL, NULL);
+    for (size_t i = 0; scripts && i < scripts->n; i++) {
+        const ydoc_node *s = scripts->items[i];
+        if (s->kind != YDOC_SCALAR)
+            return bad(ld, s->line, "a script is a file path", NULL, NULL);
+        char path[sizeof cs->script[0].path];
+        if (snprintf(path, sizeof path, "%s/%s", cs->dir, s->text) >= (int)sizeof path)
+            return bad(ld, s->line, "script path '%s' is too long", s->text, NULL);
+        normalize_path(path);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            return bad(ld, s->line, "cannot open script '%s'", path, NULL);
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        rewind(f);
+        char *src = len >= 0 && len < (1 << 22) ? malloc((size_t)len + 1) : NULL;
+        if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
+            free(src);
+            fclose(f);
+            return bad(ld, s->line, "cannot read script '%s'", path, NULL);
+        }
+        fclose(f);
+        src[len] = '\0';
+        snprintf(cs->script[cs->nscripts].path, sizeof cs->script[0].path, "%s", path);
+        cs->script[cs->nscripts++].src = src;
+    }
+    return 1;
+}
+
+/* Resolve setup.deck_bottom once the cards are known. */
+static int read_deck_bottom(loader *ld, const ydoc_node *root)
+{
+    const ydoc_node *db = ydoc_get(ydoc_get(root, "setup"), "deck_bottom");
+    if (!db)
+        return 1;
+    if (db->kind != YDOC_SEQ || db->n > 8)
+        return bad(ld, db->line, "setup.deck_bottom must list at most 8 card ids, bottom first", NULL, NULL);
+    for (size_t i = 0; i < db->n; i++) {
+        const ydoc_node *v = db->items[i];
+        int c = v->kind == YDOC_SCALAR ? foh_cardset_find(ld->cs, v->text) : -1;
+        if (c < 0)
+            return bad(ld, v->line, "setup.deck_bottom: unknown card '%s'", v->kind == YDOC_SCALAR ? v->text : "?", NULL);
+        ld->cs->deck_bottom[ld->cs->ndeck_bottom++] = c;
+    }
+    return 1;
+}
+
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int read_card(loader *ld, const ydoc_node *m)
+{
+    foh_cardset *cs = ld->cs;
+    static const char *const keys[] = {"id", "name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
+                                       "stripe_source", "text", "korean_edition", "effect", NULL};
+    ld->card = NULL;
+    if (m->kind != YDOC_MAP)
+        return bad(ld, m->line, "each card is a map of fields", NULL, NULL);
+    const char *id = scalar(ld, m, "id", 1);
+    if (!id)
+        return 0;
+    if (foh_cardset_find(cs, id) >= 0)
+        return bad(ld, m->line, "card id '%s' defined twice", id, NULL);
+    if (cs->ncards >= FOH_MAX_CARDS)
+        return bad(ld, m->line, "more than 128 cards", NULL, NULL);
+    foh_card_def *c = &cs->card[cs->ncards];
+    memset(c, 0, sizeof *c);
+    if (!copy_name(ld, c->id, sizeof c->id, id, m->line))
+        return 0;
+    ld->card = c->id;
+    if (!only_keys(ld, m, keys))
+        return 0;
+    snprintf(c->file, sizeof c->file, "%s", ld->file);
+    c->line = m->line;
+
+    const char *name = scalar(ld, m, "name", 1), *type = scalar(ld, m, "type", 1);
+    const char *timing = scalar(ld, m, "timing", 1), *text = scalar(ld, m, "text", 1);
+    if (!name || !type || !timing || !text || !copy_name(ld, c->name, sizeof c->name, name, m->line))
+        return 0;
+    if ((c->age = age_index(ld, ydoc_get(m, "age"))) < 0)
+        return 0;
+    if ((c->type = find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, type)) < 0)
+        return bad(ld, ydoc_get(m, "type")->line, "unknown card type '%s'", type, NULL);
+    if ((c->timing = find_named(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, timing)) < 0)
+        return bad(ld, ydoc_get(m, "timing")->line, "unknown effect timing '%s'", timing, NULL);
+    if (!parse_bool(ld, ydoc_get(m, "obsolete"), &c->obsolete) ||
+        !parse_bool(ld, ydoc_get(m, "ends_game"), &c->ends_game))
+        return 0;
+
+    const ydoc_node *stripe = ydoc_get(m, "stripe");
+    if (!stripe || stripe->kind != YDOC_MAP)
+        return bad(ld, stripe ? stripe->line : m->line, "'stripe' must map icon names to counts ({} for none)", NULL, NULL);
+    for (size_t i = 0; i < stripe->n; i++) {
+        int ic = foh_cardset_icon_find(cs, stripe->keys[i]);
+        int count;
+        if (ic < 0)
+            return bad(ld, stripe->key_lines[i], "unknown icon '%s' in stripe", stripe->keys[i], NULL);
+        if (!parse_int(ld, stripe->items[i], 0, 99, &count))
+            return 0;
+        c->stripe[ic] = (int8_t)count;
+    }
+    const char *src = scalar(ld, m, "stripe_source", 0);
+    if (!copy_name(ld, c->stripe_source, sizeof c->stripe_source, src ? src : "printed", m->line))
+        return 0;
+    const char *ko = scalar(ld, m, "korean_edition", 0);
+    c->text = dup_text(text);
+    c->korean = dup_text(ko ? ko : "same");
+
+    const ydoc_node *eff = ydoc_get(m, "effect");
+    foh_fire fire = cs->timing[c->timing].fire;
+    if (eff) {
+        if (eff->kind != YDOC_SCALAR)
+            return bad(ld, eff->line, "'effect' must be Lua source text", NULL, NULL);
+        c->effect_src = dup_text(eff->text);
+        c->effect_line = eff->line + eff->block_scalar;
+    } else if (fire != FOH_FIRE_NEVER) {
+        return bad(ld, m->line, "timing '%s' needs an 'effect' (Lua)", timing, NULL);
+    }
+    if (!c->text || !c->korean || (eff && !c->effect_src))
+        return bad(ld, m->line, "out of memory", NULL, NULL);
+    cs->ncards++;
+    return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Card files: every *.yaml in DIR but game.yaml, sorted by name. */
+static int list_card_files(const char *dir, char ***out, int *n, foh_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return foh_error_set(err, FOH_ERR_DATA, "%s: cannot open card set folder", dir), 0;
+    struct dirent *e;
+    *n = 0;
+    *out = NULL;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") || !strcmp(e->d_name, "game.yaml"))
+            continue;
+        char **grown = realloc(*out, (size_t)(*n + 1) * sizeof **out);
+        if (!grown)
+            break;
+        *out = grown;
+        (*out)[(*n)++] = dup_text(e->d_name);
+    }
+    closedir(d);
+    qsort(*out, (size_t)*n, sizeof **out, cmp_str);
+    return 1;
+}
+
+foh_cardset *foh_cardset_load(const char *dir, foh_error *err)
+{
+    foh_cardset *cs = calloc(1, sizeof *cs);
+    if (!cs) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    snprintf(cs->dir, sizeof cs->dir, "%s", dir);
+    char path[768], yerr[600];
+    snprintf(path, sizeof path, "%s/game.yaml", dir);
+    loader ld = {.cs = cs, .file = path, .err = err};
+
+    ydoc_node *game = ydoc_load_file(path, yerr, sizeof yerr);
+    int ok = game != NULL;
+    if (!ok)
+        foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
+    ok = ok && read_vocabulary(&ld, game);
+
+    char **files = NULL;
+    int nfiles = 0;
+    ok = ok && list_card_files(dir, &files, &nfiles, err);
+    for (int i = 0; ok && i < nfiles; i++) {
+        char cpath[768];
+        snprintf(cpath, sizeof cpath, "%s/%s", dir, files[i]);
+        ydoc_node *doc = ydoc_load_file(cpath, yerr, sizeof yerr);
+        if (!doc) {
+            foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
+            ok = 0;
+            break;
+        }
+        loader cl = {.cs = cs, .file = cpath, .err = err};
+        if (doc->kind != YDOC_SEQ)
+            ok = bad(&cl, doc->line, "a card file is a list of cards", NULL, NULL);
+        for (size_t k = 0; ok && k < doc->n; k++)
+            ok = read_card(&cl, doc->items[k]);
+        ydoc_free(doc);
+    }
+    for (int i = 0; i < nfiles; i++)
+        free(files[i]);
+    free(files);
+    if (ok && cs->ncards == 0)
+        ok = bad(&ld, 1, "the card set has no cards", NULL, NULL);
+    ld.card = NULL;
+    ok = ok && read_deck_bottom(&ld, game);
+    ydoc_free(game);
+    ok = ok && foh_lua_check_cardset(cs, err) == FOH_OK;
+    if (!ok) {
+        foh_cardset_free(cs);
+        return NULL;
+    }
+    return cs;
+}
+
+void foh_cardset_free(foh_cardset *cs)
+{
+    if (!cs)
+        return;
+    for (int i = 0; i < cs->ncards; i++) {
+        free(cs->card[i].text);
+        free(cs->card[i].korean);
+        free(cs->card[i].effect_src);
+    }
+    for (int i = 0; i < cs->nscripts; i++)
+        free(cs->script[i].src);
+    free(cs);
+}
+
+int foh_cardset_card_count(const foh_cardset *cs) { return cs->ncards; }
+
+int foh_cardset_find(const foh_cardset *cs, const char *id)
+{
+    for (int i = 0; i < cs->ncards; i++)
+        if (strcmp(cs->card[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out)
+{
+    if (card < 0 || card >= cs->ncards)
+        return foh_error_set(NULL, FOH_ERR_USAGE, "no card %d", card);
+    const foh_card_def *c = &cs->card[card];
+    out->id = c->id;
+    out->name = c->name;
+    out->age = cs->age[c->age].name;
+    out->age_value = cs->age[c->age].value;
+    out->type = cs->type[c->type].name;
+    out->timing = cs->timing[c->timing].name;
+    out->obsolete = c->obsolete;
+    for (int i = 0; i < FOH_MAX_ICONS; i++)
+        out->stripe[i] = c->stripe[i];
+    out->stripe_source = c->stripe_source;
+    out->text = c->text;
+    out->korean_edition = c->korean;
+    out->file = c->file;
+    out->line = c->line;
+    return FOH_OK;
+}
+
+int foh_cardset_icon_count(const foh_cardset *cs) { return cs->nicons; }
+const char *foh_cardset_icon_name(const foh_cardset *cs, int icon)
+{
+    return icon >= 0 && icon < cs->nicons ? cs->icon[icon] : "?";
+}
+int foh_cardset_icon_find(const foh_cardset *cs, const char *name)
+{
+    return find_named(cs->icon[0], FOH_NAME, cs->nicons, name);
+}
+int foh_cardset_type_count(const foh_cardset *cs) { return cs->ntypes; }
+const char *foh_cardset_type_name(const foh_cardset *cs, int type)
+{
+    return type >= 0 && type < cs->ntypes ? cs->type[type].name : "?";
+}
+int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
+int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
+int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }

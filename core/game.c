@@ -1,0 +1,323 @@
+/* game: set-up, the turn loop (action, on-gain effects, cleanup), decision
+ * points inside effects, copying and reading the state.
+ *
+ * An action that reaches a choice inside an effect is not kept half-run:
+ * the game keeps the position before the action (base), the action and the
+ * answers given so far. Each answer re-runs the action from base with the
+ * answers, so a paused game stays a plain value that can be memcpy'd. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "log.h"
+#include "lua_bridge.h"
+#include "market.h"
+#include "nation.h"
+#include "rng.h"
+
+static void shuffle(uint64_t rng[4], uint8_t *a, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)foh_rng_below(rng, (uint32_t)i + 1);
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Rulebook "Game Setup". */
+static void setup(foh_game *g, const foh_options *opt)
+{
+    const foh_cardset *cs = g->eng->cs;
+    foh_state *st = &g->st;
+    memset(st, 0, sizeof *st);
+    st->players = (uint8_t)opt->players;
+    foh_rng_seed(st->rng, opt->seed);
+    for (int c = 0; c < cs->ncards; c++) {
+        st->loc[c].zone = FOH_ZONE_BOX;
+        st->loc[c].investor = -1;
+    }
+    for (int p = 0; p < FOH_MAX_PLAYERS; p++)
+        st->investment[p] = -1;
+
+    /* The Market: every card of the Market age, in card order. */
+    for (int c = 0; c < cs->ncards && st->nmarket < FOH_MAX_MARKET; c++)
+        if (cs->card[c].age == cs->market_age) {
+            st->market[st->nmarket++] = (uint8_t)c;
+            st->loc[c].zone = FOH_ZONE_MARKET;
+        }
+
+    /* Starting cards: one random card of the starting age per player. */
+    uint8_t pool[FOH_MAX_CARDS];
+    int n = 0;
+    for (int c = 0; c < cs->ncards; c++)
+        if (cs->card[c].age == cs->starting_age)
+            pool[n++] = (uint8_t)c;
+    shuffle(st->rng, pool, n);
+    for (int p = 0; p < st->players && p < n; p++)
+        foh_nation_place(g, p, pool[p]);
+
+    /* The Civilization deck, bottom first: fixed bottom cards, then each
+     * listed age shuffled on its own. */
+    for (int i = 0; i < cs->ndeck_bottom; i++) {
+        int c = cs->deck_bottom[i];
+        st->deck[st->ndeck++] = (uint8_t)c;
+        st->loc[c].zone = FOH_ZONE_DECK;
+    }
+    for (int a = 0; a < cs->ndeck_ages; a++) {
+        n = 0;
+        for (int c = 0; c < cs->ncards; c++)
+            if (cs->card[c].age == cs->deck_ages[a] && st->loc[c].zone == FOH_ZONE_BOX)
+                pool[n++] = (uint8_t)c;
+        shuffle(st->rng, pool, n);
+        for (int i = 0; i < n; i++) {
+            st->deck[st->ndeck++] = pool[i];
+            st->loc[pool[i]].zone = FOH_ZONE_DECK;
+        }
+    }
+
+    for (int p = 0; p < st->players; p++)
+        st->tokens[p] = cs->starting_tokens;
+    st->supply = cs->supply_start;
+    st->reserve = cs->tokens_in_box - st->players * cs->starting_tokens - cs->supply_start;
+    if (st->reserve < 0) {
+        st->substituted = -st->reserve;
+        st->reserve = 0;
+    }
+    foh_market_replenish(g);
+    st->first_player = (uint8_t)foh_rng_below(st->rng, st->players);
+    st->current = st->first_player;
+}
+
+foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
+{
+    const foh_cardset *cs = eng->cs;
+    if (!opt || opt->players < cs->min_players || opt->players > cs->max_players) {
+        foh_error_set(err, FOH_ERR_USAGE, "this card set plays with %d to %d players, not %d", cs->min_players,
+                      cs->max_players, opt ? opt->players : 0);
+        return NULL;
+    }
+    foh_game *g = calloc(1, sizeof *g);
+    if (!g) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    g->eng = eng;
+    setup(g, opt);
+    foh_log_discard(g);
+    return g;
+}
+
+foh_game *foh_game_clone(const foh_game *g)
+{
+    foh_game *c = malloc(sizeof *c);
+    if (c) {
+        memcpy(c, g, sizeof *c);
+        c->log = NULL;
+        c->log_ud = NULL;
+    }
+    return c;
+}
+
+void foh_game_copy(foh_game *dst, const foh_game *src)
+{
+    foh_log_fn log = dst->log;
+    void *ud = dst->log_ud;
+    memcpy(dst, src, sizeof *dst);
+    dst->log = log;
+    dst->log_ud = ud;
+}
+
+void foh_game_free(foh_game *g) { free(g); }
+
+void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud)
+{
+    g->log = fn;
+    g->log_ud = ud;
+}
+
+/* Rulebook "Phase II: Cleanup Phase". */
+static void cleanup(foh_game *g)
+{
+    foh_state *st = &g->st;
+    foh_market_replenish(g);
+    foh_market_age_check(g);
+    st->turn++;
+    if (st->ending) {
+        st->over = 1;
+        foh_log(g, "The game is over.");
+    } else {
+        st->current = (uint8_t)((st->current + 1) % st->players);
+    }
+}
+
+/* Run action A from the current position with the answers recorded so far:
+ * the action, then every queued on-gain effect in order, then cleanup. */
+static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
+{
+    g->used_answers = 0;
+    g->nqueue = 0;
+    foh_log_discard(g);
+    foh_status s = foh_action_perform(g, a, err);
+    for (int head = 0; s == FOH_OK && head < g->nqueue; head++)
+        s = foh_lua_on_gain(g, g->queue[head][0], g->queue[head][1], err);
+    if (s == FOH_OK)
+        cleanup(g);
+    return s;
+}
+
+foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
+{
+    if (g->st.over)
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
+    foh_state saved = g->st;
+    int was_pending = g->pending;
+    foh_status s;
+    if (was_pending) {
+        if (a->kind != FOH_ACT_CHOOSE || a->option < 0 || a->option >= g->choice.n)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "P%d must answer the choice of %s (%s): option 0 to %d",
+                                 g->choice.player + 1, foh_card_name(g, g->choice.card), g->choice.prompt,
+                                 g->choice.n - 1);
+        if (g->nanswers >= FOH_MAX_ANSWERS)
+            return foh_error_set(err, FOH_ERR_SCRIPT, "%s: more than %d choices in one action",
+                                 foh_card_name(g, g->choice.card), FOH_MAX_ANSWERS);
+        g->answers[g->nanswers++] = (uint8_t)a->option;
+        g->st = g->base;
+        s = run(g, &g->action, err);
+    } else {
+        if ((s = foh_action_check(g, a, err)) != FOH_OK)
+            return s;
+        g->base = g->st;
+        g->action = *a;
+        g->nanswers = 0;
+        s = run(g, a, err);
+    }
+    if (s == FOH_NEED_CHOICE) {
+        g->pending = 1;
+        foh_log_discard(g);
+        return FOH_OK;
+    }
+    if (s != FOH_OK) {
+        /* Nothing of a failed action stays: back to the position before it. */
+        g->st = saved;
+        if (was_pending) {
+            g->nanswers--;
+            g->st = g->base;
+            run(g, &g->action, NULL); /* rebuild the paused position and choice */
+        }
+        foh_log_discard(g);
+        return s;
+    }
+    g->pending = 0;
+    g->nanswers = 0;
+    foh_log_flush(g);
+    return FOH_OK;
+}
+
+int foh_game_legal_actions(foh_game *g, foh_action *out, int max)
+{
+    if (g->st.over)
+        return 0;
+    if (g->pending) {
+        for (int i = 0; i < g->choice.n && i < max; i++)
+            out[i] = (foh_action){.kind = FOH_ACT_CHOOSE, .card = g->choice.card, .tokens = 0, .option = i};
+        return g->choice.n;
+    }
+    return foh_action_list(g, out, max);
+}
+
+const foh_choice *foh_game_choice(const foh_game *g) { return g->pending ? &g->choice : NULL; }
+
+int foh_game_to_act(const foh_game *g)
+{
+    if (g->st.over)
+        return -1;
+    return g->pending ? g->choice.player : g->st.current;
+}
+
+void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf, size_t len)
+{
+    foh_action_describe(g, a, buf, len);
+}
+
+/* ---- Reading ---- */
+
+const foh_cardset *foh_game_cardset(const foh_game *g) { return g->eng->cs; }
+int foh_game_players(const foh_game *g) { return g->st.players; }
+int foh_game_current_player(const foh_game *g) { return g->st.current; }
+int foh_game_first_player(const foh_game *g) { return g->st.first_player; }
+int foh_game_turn(const foh_game *g) { return g->st.turn; }
+int foh_game_is_over(const foh_game *g) { return g->st.over; }
+int foh_game_tokens(const foh_game *g, int player)
+{
+    return player >= 0 && player < g->st.players ? g->st.tokens[player] : 0;
+}
+int foh_game_supply(const foh_game *g) { return g->st.supply; }
+int foh_game_reserve(const foh_game *g) { return g->st.reserve; }
+int foh_game_substituted(const foh_game *g) { return g->st.substituted; }
+int foh_game_current_age(const foh_game *g) { return foh_market_current_age(g); }
+int foh_game_deck_size(const foh_game *g) { return g->st.ndeck; }
+int foh_game_deck_card(const foh_game *g, int i)
+{
+    return i >= 0 && i < g->st.ndeck ? g->st.deck[g->st.ndeck - 1 - i] : -1;
+}
+int foh_game_market_size(const foh_game *g) { return g->st.nmarket; }
+int foh_game_market_card(const foh_game *g, int slot)
+{
+    return slot >= 0 && slot < g->st.nmarket ? g->st.market[slot] : -1;
+}
+
+static int valid_card(const foh_game *g, int card) { return card >= 0 && card < g->eng->cs->ncards; }
+
+int foh_game_investor(const foh_game *g, int card)
+{
+    return valid_card(g, card) && g->st.loc[card].zone == FOH_ZONE_MARKET ? g->st.loc[card].investor : -1;
+}
+int foh_game_invested_tokens(const foh_game *g, int card)
+{
+    return valid_card(g, card) && g->st.loc[card].zone == FOH_ZONE_MARKET ? g->st.loc[card].invested : 0;
+}
+int foh_game_investment(const foh_game *g, int player)
+{
+    return player >= 0 && player < g->st.players ? g->st.investment[player] : -1;
+}
+foh_zone foh_game_card_zone(const foh_game *g, int card, int *owner)
+{
+    if (!valid_card(g, card))
+        return FOH_ZONE_BOX;
+    if (owner)
+        *owner = g->st.loc[card].zone == FOH_ZONE_NATION ? g->st.loc[card].owner : -1;
+    return (foh_zone)g->st.loc[card].zone;
+}
+
+int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int max)
+{
+    /* Placement order is seq order; collect then sort by seq (small n). */
+    const foh_cardset *cs = g->eng->cs;
+    int n = 0, tmp[FOH_MAX_CARDS];
+    for (int c = 0; c < cs->ncards; c++)
+        if (g->st.loc[c].zone == FOH_ZONE_NATION && g->st.loc[c].owner == player && cs->card[c].type == type)
+            tmp[n++] = c;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && g->st.loc[tmp[j]].seq < g->st.loc[tmp[j - 1]].seq; j--) {
+            int t = tmp[j];
+            tmp[j] = tmp[j - 1];
+            tmp[j - 1] = t;
+        }
+    for (int i = 0; i < n && i < max; i++)
+        out[i] = tmp[i];
+    return n;
+}
+
+int foh_game_card_visible(const foh_game *g, int card) { return valid_card(g, card) && foh_nation_visible(g, card); }
+
+int foh_game_icons(foh_game *g, int player, int icon)
+{
+    int icons[FOH_MAX_ICONS];
+    if (player < 0 || player >= g->st.players || icon < 0 || icon >= g->eng->cs->nicons ||
+        foh_nation_icons(g, player, icons, NULL) != FOH_OK)
+        return -1;
+    return icons[icon];
+}
+
+int foh_game_effect_fired(const foh_game *g, int card) { return valid_card(g, card) && g->st.loc[card].fired; }

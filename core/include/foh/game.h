@@ -1,0 +1,188 @@
+/* The game: create, list legal actions, apply, read, copy, score.
+ *
+ * A foh_game is a plain C value (no pointers into Lua): foh_game_copy is a
+ * memcpy, and the same card set, options, seed and actions always give the
+ * same game, bit for bit. Choices inside a card effect (which opponent,
+ * which stack, which card) are decision points exactly like turn actions:
+ * foh_game_legal_actions lists them and foh_game_apply takes them.
+ *
+ * Players are numbered 0..players-1 in C (1..players in Lua scripts). */
+#ifndef FOH_GAME_H
+#define FOH_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foh/cardset.h"
+#include "foh/error.h"
+
+/* An engine runs card scripts: it owns one sandboxed Lua state. Create one
+ * per thread; any number of games of the same card set may use it. */
+typedef struct foh_engine foh_engine;
+
+/* Create an engine for CS (which must outlive it). NULL on error (ERR set). */
+foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err);
+void foh_engine_free(foh_engine *eng);
+const foh_cardset *foh_engine_cardset(const foh_engine *eng);
+
+typedef struct foh_game foh_game;
+
+/* Options of a new game. */
+typedef struct {
+    int players;   /* within the card set's min..max players */
+    uint64_t seed; /* seeds the game's only random number generator */
+} foh_options;
+
+/* Set up a new game (rulebook "Game Setup"): Market, Civilization deck,
+ * starting cards, tokens, random first player. NULL on error (ERR set:
+ * FOH_ERR_USAGE for a bad player count, FOH_ERR_SCRIPT for a script error). */
+foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err);
+
+/* An independent copy (the log sink is not copied). NULL if out of memory. */
+foh_game *foh_game_clone(const foh_game *g);
+
+/* Overwrite DST with SRC (a memcpy; DST keeps its own log sink). */
+void foh_game_copy(foh_game *dst, const foh_game *src);
+
+void foh_game_free(foh_game *g);
+
+/* ---- Actions and decision points ---- */
+
+typedef enum {
+    FOH_ACT_INVEST,   /* card: Market card; tokens: >= 1 (rulebook "Invest") */
+    FOH_ACT_COMPLETE, /* no argument (rulebook "Complete") */
+    FOH_ACT_SNIPE,    /* card: a Market card an opponent invested in ("Snipe") */
+    FOH_ACT_ACTIVATE, /* card: a visible Turn Action card of yours ("Activate") */
+    FOH_ACT_HARVEST,  /* no argument ("Harvest") */
+    FOH_ACT_CHOOSE    /* option: index into the pending choice's options */
+} foh_action_kind;
+
+typedef struct {
+    foh_action_kind kind;
+    int card;   /* card index, or -1 */
+    int tokens; /* Invest only */
+    int option; /* Choose only */
+} foh_action;
+
+#define FOH_MAX_OPTIONS 24
+#define FOH_OPTION_LABEL 40
+
+/* A choice inside a card effect, waiting for an answer. */
+typedef struct {
+    int player;        /* who chooses (0-based) */
+    int card;          /* the card whose effect asks */
+    char prompt[80];
+    int n;             /* number of options (>= 2) */
+    char label[FOH_MAX_OPTIONS][FOH_OPTION_LABEL];
+} foh_choice;
+
+/* Legal actions at the current decision point, written to OUT (up to MAX).
+ * Returns how many there are in all (may exceed MAX), 0 once the game is over.
+ * Inside an effect these are FOH_ACT_CHOOSE, one per option. */
+int foh_game_legal_actions(foh_game *g, foh_action *out, int max);
+
+/* Apply action A for the player to act. An illegal action, or one whose
+ * effect script fails, returns FOH_ERR_ILLEGAL / FOH_ERR_SCRIPT with a
+ * message naming the rule or card, and leaves the game exactly as it was.
+ * When a card effect asks a question the game stops at that decision point
+ * (foh_game_choice is then non-NULL) until a FOH_ACT_CHOOSE is applied. */
+foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err);
+
+/* The pending choice inside an effect, or NULL at a turn-action point. */
+const foh_choice *foh_game_choice(const foh_game *g);
+
+/* Who decides now (0-based); -1 once the game is over. */
+int foh_game_to_act(const foh_game *g);
+
+/* Readable text for action A at the current decision point (e.g.
+ * "Invest 3 tokens in Monastery"). */
+void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf, size_t len);
+
+/* ---- Reading the state ---- */
+
+typedef enum {
+    FOH_ZONE_DECK,    /* in the Civilization deck */
+    FOH_ZONE_MARKET,
+    FOH_ZONE_NATION,  /* in a player's Nation */
+    FOH_ZONE_REMOVED, /* discarded / removed from the game */
+    FOH_ZONE_BOX      /* never used this game (age S cards not dealt) */
+} foh_zone;
+
+const foh_cardset *foh_game_cardset(const foh_game *g);
+int foh_game_players(const foh_game *g);
+int foh_game_current_player(const foh_game *g);
+int foh_game_first_player(const foh_game *g);
+int foh_game_turn(const foh_game *g);            /* turns completed so far */
+int foh_game_is_over(const foh_game *g);
+int foh_game_tokens(const foh_game *g, int player);
+int foh_game_supply(const foh_game *g);
+int foh_game_reserve(const foh_game *g);
+/* Tokens added because the Reserve was empty (default ruling 9). */
+int foh_game_substituted(const foh_game *g);
+/* Current Age: highest age value among Market cards and all owned cards. */
+int foh_game_current_age(const foh_game *g);
+int foh_game_deck_size(const foh_game *g);
+/* Card at position I of the deck, 0 = top; -1 if out of range. */
+int foh_game_deck_card(const foh_game *g, int i);
+int foh_game_market_size(const foh_game *g);
+int foh_game_market_card(const foh_game *g, int slot);
+/* Investor of a Market card (-1 none) and the tokens under it. */
+int foh_game_investor(const foh_game *g, int card);
+int foh_game_invested_tokens(const foh_game *g, int card);
+/* The card PLAYER has invested in, or -1. */
+int foh_game_investment(const foh_game *g, int player);
+foh_zone foh_game_card_zone(const foh_game *g, int card, int *owner);
+/* Cards of TYPE in PLAYER's Nation, bottom first; returns the count. */
+int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int max);
+/* 1 if the card's effect is active: top of its stack, the Leader, a Wonder. */
+int foh_game_card_visible(const foh_game *g, int card);
+/* Icons of kind ICON in PLAYER's Nation: stripes plus Permanent effects
+ * (default ruling 6). FOH_ERR_SCRIPT from a failing effect gives -1. */
+int foh_game_icons(foh_game *g, int player, int icon);
+/* Whether card's Instant/Attack effect has fired this game. */
+int foh_game_effect_fired(const foh_game *g, int card);
+
+/* ---- Scoring (rulebook "End of Game", default rulings 7 and 8) ---- */
+
+#define FOH_MAX_END_EFFECTS 16
+
+typedef struct {
+    int culture_icons;    /* icons worth 1 VP each, obsolete effects off */
+    int other_icons;      /* all other icons, end-game grants included */
+    int other_vp;         /* other_icons / 2, rounded down */
+    int n_end;            /* end-game effects applied */
+    struct {
+        int card;
+        int full_vp;      /* VP from icons worth 1 VP each (Culture) */
+        int other_icons;  /* other icons granted (counted in other_icons) */
+    } end[FOH_MAX_END_EFFECTS];
+    int total;            /* culture_icons + other_vp + sum of end[].full_vp */
+    int cards;            /* cards in the Nation (tie-break 1) */
+    int tokens;           /* resource tokens (tie-break 2) */
+    int winner;           /* 1 if this player wins (ties may share) */
+} foh_score;
+
+/* How the winner was decided. */
+typedef enum { FOH_TIE_NONE, FOH_TIE_CARDS, FOH_TIE_TOKENS, FOH_TIE_SHARED } foh_tiebreak;
+
+/* Score every player (works at any time; final once the game is over).
+ * OUT has room for foh_game_players(g) entries. */
+foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, foh_error *err);
+
+/* ---- Log ---- */
+
+/* Receives one line of the turn-by-turn log at a time. Lines are emitted
+ * only for actions that are fully applied. */
+typedef void (*foh_log_fn)(void *ud, const char *line);
+void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud);
+
+/* ---- Checking ---- */
+
+/* Check the invariants: every card in exactly one place, Market and deck
+ * consistent with each card's zone, investments consistent, at most one card
+ * in each single-card pile, tokens conserved (players + under Market cards +
+ * Supply + Reserve = tokens in the box + substituted). FOH_OK or an error
+ * describing the first broken invariant. */
+foh_status foh_game_check_invariants(const foh_game *g, foh_error *err);
+
+#endif

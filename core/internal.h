@@ -1,0 +1,166 @@
+/* Internal structures of the engine, shared by the modules of core/.
+ * Nothing here is public: users go through core/include/foh/. */
+#ifndef FOH_INTERNAL_H
+#define FOH_INTERNAL_H
+
+#include <stdint.h>
+
+#include "foh/cardset.h"
+#include "foh/game.h"
+
+#define FOH_MAX_AGES 10
+#define FOH_MAX_TIMINGS 12
+#define FOH_MAX_SCRIPTS 16
+#define FOH_MAX_MARKET 12
+#define FOH_MAX_ANSWERS 48
+#define FOH_MAX_QUEUE 32
+#define FOH_NAME 48
+
+/* How cards of a type are placed in a Nation (rulebook "Card Stacking"). */
+typedef enum {
+    FOH_PLACE_STACK,  /* newest on top, only the top effect active */
+    FOH_PLACE_SINGLE, /* one at a time: a new one removes the old (Leader) */
+    FOH_PLACE_SIDE,   /* side by side, all effects active (Wonder) */
+    FOH_PLACE_NONE    /* never placed in a Nation (The Future) */
+} foh_placement;
+
+/* When an effect timing makes the engine call the card's script. */
+typedef enum {
+    FOH_FIRE_NEVER,
+    FOH_FIRE_ON_GAIN,     /* once, when first gained (Instant, Attack, Attack All) */
+    FOH_FIRE_PERMANENT,   /* while visible: provides icons */
+    FOH_FIRE_TURN_ACTION, /* as the Activate action */
+    FOH_FIRE_END_GAME     /* at final scoring */
+} foh_fire;
+
+typedef struct {
+    char id[FOH_NAME], name[FOH_NAME * 2];
+    int age;      /* index into cs->age */
+    int type;     /* index into cs->type */
+    int timing;   /* index into cs->timing */
+    int obsolete;
+    int ends_game; /* entering the Market or being gained ends the game */
+    int8_t stripe[FOH_MAX_ICONS];
+    char stripe_source[FOH_NAME];
+    char *text, *korean;
+    char file[256];
+    int line;
+    char *effect_src;  /* Lua chunk returning the effect table (may be NULL) */
+    int effect_line;   /* line of the chunk's first line in FILE */
+    /* Filled when the scripts are checked at load time: */
+    int8_t provides[FOH_MAX_ICONS]; /* constant Permanent icons */
+    int counting;      /* Permanent effect is a function of the Nation */
+    uint32_t reads;    /* icon kinds a counting effect reads (bit mask) */
+    uint32_t gives;    /* icon kinds a counting effect provides (bit mask) */
+} foh_card_def;
+
+struct foh_cardset {
+    char dir[512];
+    int nicons;
+    char icon[FOH_MAX_ICONS][FOH_NAME];
+    int ntypes;
+    struct {
+        char name[FOH_NAME];
+        foh_placement place;
+        int bonus_icon; /* investor bonus icon, -1 for none */
+    } type[FOH_MAX_TYPES];
+    int nages;
+    struct {
+        char name[FOH_NAME];
+        int value;
+    } age[FOH_MAX_AGES];
+    int ntimings;
+    struct {
+        char name[FOH_NAME];
+        foh_fire fire;
+    } timing[FOH_MAX_TIMINGS];
+    int min_players, max_players;
+    int market_size[FOH_MAX_PLAYERS + 1];
+    int starting_tokens, tokens_in_box, supply_start;
+    int market_age;      /* every card of this age starts in the Market */
+    int starting_age;    /* one random card of this age per player */
+    int ndeck_bottom;    /* cards at the bottom of the deck, bottom first */
+    int deck_bottom[8];
+    int ndeck_ages;      /* ages shuffled onto the deck, bottom first */
+    int deck_ages[FOH_MAX_AGES];
+    int harvest_icon;    /* Harvest: this icon's count moves Reserve -> Supply */
+    int snipe_icon;      /* Snipe: the investor takes this many from the Supply */
+    uint32_t attacker_icons, defender_icons; /* military strength (bit masks) */
+    uint32_t full_vp_icons; /* icons worth 1 VP each at scoring; others half */
+    int age_check_gap;   /* Market cards this many ages below the Current Age go */
+    int nscripts;
+    struct {
+        char path[512];
+        char *src;
+    } script[FOH_MAX_SCRIPTS];
+    int ncards;
+    foh_card_def card[FOH_MAX_CARDS];
+};
+
+/* Where one card is. Its position in the deck and Market is kept by the
+ * ordered arrays of foh_state; in a Nation by seq (higher = placed later). */
+typedef struct {
+    uint8_t zone;  /* foh_zone */
+    uint8_t owner; /* player, when zone is FOH_ZONE_NATION */
+    uint8_t fired; /* Instant/Attack effect already used */
+    int8_t investor; /* Market card: investing player or -1 */
+    int16_t invested; /* Market card: tokens under it */
+    uint16_t seq;
+} foh_card_loc;
+
+/* The whole position: a flat value, copied with memcpy. */
+typedef struct {
+    uint8_t players, current, first_player;
+    uint8_t over;      /* the game has ended */
+    uint8_t ending;    /* The Future appeared: ends after this turn */
+    uint16_t turn;     /* turns completed */
+    uint16_t next_seq;
+    int32_t tokens[FOH_MAX_PLAYERS];
+    int32_t supply, reserve, substituted;
+    int8_t investment[FOH_MAX_PLAYERS]; /* card a player invested in, or -1 */
+    uint8_t ndeck, nmarket;
+    uint8_t deck[FOH_MAX_CARDS];  /* deck[ndeck - 1] is the top card */
+    uint8_t market[FOH_MAX_MARKET];
+    foh_card_loc loc[FOH_MAX_CARDS];
+    uint64_t rng[4];
+} foh_state;
+
+struct foh_game {
+    foh_engine *eng;
+    foh_state st;       /* the position now */
+    foh_state base;     /* the position before the action in progress */
+    /* An action in progress that paused at a choice inside an effect: */
+    uint8_t pending;
+    foh_action action;
+    uint8_t nanswers;
+    uint8_t answers[FOH_MAX_ANSWERS];
+    foh_choice choice;
+    /* Gained cards whose on-gain effects still have to run, in order. */
+    uint8_t nqueue;
+    uint8_t queue[FOH_MAX_QUEUE][2]; /* card, player */
+    /* Answers consumed so far by the current run. */
+    uint8_t used_answers;
+    uint8_t scoring;    /* icon counts are for final scoring: obsolete off */
+    foh_log_fn log;
+    void *log_ud;
+};
+
+struct lua_State;
+
+/* One per thread: the sandboxed Lua state and the context of the call in
+ * progress. Games never point into it except through g->eng. */
+struct foh_engine {
+    const foh_cardset *cs;
+    struct lua_State *L;
+    size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
+    long instr_limit, instr_left; /* VM instructions per effect call */
+    foh_game *g;                  /* the game a script is acting on */
+    int need_choice;              /* a script asked a question with no answer yet */
+    int counting;                 /* evaluating counting Permanent effects */
+    int effect_ref[FOH_MAX_CARDS]; /* registry refs of the effect tables */
+    /* Log lines of the run in progress, emitted only if it completes. */
+    size_t loglen;
+    char logbuf[16384];
+};
+
+#endif

@@ -1,0 +1,84 @@
+/* invariants: consistency checks run after every action in tests. */
+#include "internal.h"
+#include "market.h"
+
+#define BROKEN(...) return foh_error_set(err, FOH_ERR_DATA, "invariant: " __VA_ARGS__)
+
+foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    const foh_state *st = &g->st;
+    int seen[FOH_MAX_CARDS] = {0};
+
+    if (st->ndeck > cs->ncards || st->nmarket > FOH_MAX_MARKET)
+        BROKEN("deck of %d or Market of %d cards is out of range", st->ndeck, st->nmarket);
+    for (int i = 0; i < st->ndeck; i++) {
+        int c = st->deck[i];
+        if (c >= cs->ncards || seen[c]++ || st->loc[c].zone != FOH_ZONE_DECK)
+            BROKEN("deck position %d holds card %d, which is elsewhere or twice", i, c);
+    }
+    for (int i = 0; i < st->nmarket; i++) {
+        int c = st->market[i];
+        if (c >= cs->ncards || seen[c]++ || st->loc[c].zone != FOH_ZONE_MARKET)
+            BROKEN("Market slot %d holds card %d, which is elsewhere or twice", i, c);
+    }
+    if (st->nmarket > foh_market_capacity(g))
+        BROKEN("the Market holds %d cards, more than %d", st->nmarket, foh_market_capacity(g));
+    if (!st->over && !g->pending && st->nmarket < foh_market_capacity(g) && st->ndeck > 0)
+        BROKEN("the Market holds %d cards while the deck still has %d", st->nmarket, st->ndeck);
+
+    int singles[FOH_MAX_PLAYERS][FOH_MAX_TYPES] = {{0}};
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_loc *l = &st->loc[c];
+        switch (l->zone) {
+        case FOH_ZONE_DECK:
+        case FOH_ZONE_MARKET:
+            if (!seen[c])
+                BROKEN("%s is marked in the deck or Market but is not there", cs->card[c].id);
+            break;
+        case FOH_ZONE_NATION: {
+            int t = cs->card[c].type;
+            if (l->owner >= st->players)
+                BROKEN("%s belongs to player %d of %d", cs->card[c].id, l->owner + 1, st->players);
+            if (cs->type[t].place == FOH_PLACE_NONE)
+                BROKEN("%s is in a Nation but its type is never placed", cs->card[c].id);
+            if (cs->type[t].place == FOH_PLACE_SINGLE && ++singles[l->owner][t] > 1)
+                BROKEN("P%d has more than one %s", l->owner + 1, cs->type[t].name);
+            for (int d = 0; d < c; d++)
+                if (st->loc[d].zone == FOH_ZONE_NATION && st->loc[d].seq == l->seq)
+                    BROKEN("%s and %s share a stacking position", cs->card[d].id, cs->card[c].id);
+            break;
+        }
+        case FOH_ZONE_REMOVED:
+        case FOH_ZONE_BOX:
+            break;
+        default:
+            BROKEN("%s is in no known place (zone %d)", cs->card[c].id, l->zone);
+        }
+        if (l->zone != FOH_ZONE_MARKET && (l->investor != -1 || l->invested != 0))
+            BROKEN("%s is out of the Market but still carries an investment", cs->card[c].id);
+        if (l->zone == FOH_ZONE_MARKET && (l->investor >= 0) != (l->invested > 0))
+            BROKEN("%s: investor %d with %d tokens under it", cs->card[c].id, l->investor + 1, l->invested);
+        if (l->zone == FOH_ZONE_MARKET && l->investor >= 0 &&
+            (l->investor >= st->players || st->investment[l->investor] != c))
+            BROKEN("%s's investor P%d does not record the investment", cs->card[c].id, l->investor + 1);
+    }
+
+    long total = st->supply + st->reserve;
+    if (st->supply < 0 || st->reserve < 0 || st->substituted < 0)
+        BROKEN("negative Supply %d, Reserve %d or substituted %d", st->supply, st->reserve, st->substituted);
+    for (int p = 0; p < st->players; p++) {
+        if (st->tokens[p] < 0)
+            BROKEN("P%d has %d tokens", p + 1, st->tokens[p]);
+        total += st->tokens[p];
+        int c = st->investment[p];
+        if (c >= 0 && (c >= cs->ncards || st->loc[c].zone != FOH_ZONE_MARKET || st->loc[c].investor != p))
+            BROKEN("P%d's investment in card %d is not in the Market under their marker", p + 1, c);
+    }
+    for (int i = 0; i < st->nmarket; i++)
+        total += st->loc[st->market[i]].invested;
+    if (total != (long)cs->tokens_in_box + st->substituted)
+        BROKEN("%ld tokens in play, expected %d in the box + %d substituted", total, cs->tokens_in_box,
+               st->substituted);
+    return FOH_OK;
+}

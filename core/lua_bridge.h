@@ -1,0 +1,30 @@
+/* lua_bridge: the only door between the engine and Lua. It builds the
+ * sandbox, compiles card scripts, calls their hooks and exposes the `game`
+ * API to them (documented in scripts/API.md). Internal to core/. */
+#ifndef FOH_LUA_BRIDGE_H
+#define FOH_LUA_BRIDGE_H
+
+#include "internal.h"
+
+/* Internal status: a script asked a question that has no answer yet. */
+#define FOH_NEED_CHOICE 100
+
+/* Compile every script of CS in a scratch state and check each card's
+ * effect table against its timing; fills the derived fields of the card
+ * definitions (constant Permanent icons, counting reads/gives) and rejects
+ * cycles between counting effects (default ruling 6). */
+foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err);
+
+/* Hooks of CARD's effect table, run for PLAYER (0-based) on game G.
+ * They return FOH_OK, FOH_NEED_CHOICE, or FOH_ERR_SCRIPT with ERR naming
+ * the card, file:line and reason. */
+foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err);
+foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err);
+/* *OK is set to whether the Turn Action's cost can be paid now. */
+foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err);
+/* Icons provided by a counting Permanent effect (added to ICONS). */
+foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+/* Icons granted by an End Game effect (written to ICONS). */
+foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+
+#endif

@@ -1,0 +1,80 @@
+/* market: the Civilization deck and the Market. See market.h. */
+#include "log.h"
+#include "market.h"
+
+int foh_deck_draw(foh_game *g)
+{
+    if (g->st.ndeck == 0)
+        return -1;
+    int card = g->st.deck[--g->st.ndeck];
+    g->st.loc[card].zone = FOH_ZONE_REMOVED; /* in transit: the caller places it */
+    return card;
+}
+
+int foh_market_capacity(const foh_game *g) { return g->eng->cs->market_size[g->st.players]; }
+
+void foh_market_add(foh_game *g, int card)
+{
+    foh_state *st = &g->st;
+    st->market[st->nmarket++] = (uint8_t)card;
+    st->loc[card].zone = FOH_ZONE_MARKET;
+    st->loc[card].investor = -1;
+    st->loc[card].invested = 0;
+    foh_log(g, "  %s enters the Market", foh_card_name(g, card));
+    if (g->eng->cs->card[card].ends_game) {
+        st->ending = 1;
+        foh_log(g, "  %s is in the Market: the game ends after this turn", foh_card_name(g, card));
+    }
+}
+
+void foh_market_take(foh_game *g, int card)
+{
+    foh_state *st = &g->st;
+    int j = 0;
+    for (int i = 0; i < st->nmarket; i++)
+        if (st->market[i] != card)
+            st->market[j++] = st->market[i];
+    st->nmarket = (uint8_t)j;
+    st->loc[card].investor = -1;
+    st->loc[card].invested = 0;
+    st->loc[card].zone = FOH_ZONE_REMOVED; /* in transit: the caller places it */
+}
+
+void foh_market_replenish(foh_game *g)
+{
+    while (g->st.nmarket < foh_market_capacity(g) && g->st.nmarket < FOH_MAX_MARKET) {
+        int card = foh_deck_draw(g);
+        if (card < 0)
+            return;
+        foh_market_add(g, card);
+    }
+}
+
+int foh_market_current_age(const foh_game *g)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int age = 0;
+    for (int c = 0; c < cs->ncards; c++) {
+        int z = g->st.loc[c].zone;
+        int v = cs->age[cs->card[c].age].value;
+        if ((z == FOH_ZONE_MARKET || z == FOH_ZONE_NATION) && v > age)
+            age = v;
+    }
+    return age;
+}
+
+void foh_market_age_check(foh_game *g)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int limit = foh_market_current_age(g) - cs->age_check_gap;
+    for (int i = 0; i < g->st.nmarket;) {
+        int card = g->st.market[i];
+        if (g->st.loc[card].investor < 0 && cs->age[cs->card[card].age].value <= limit) {
+            foh_market_take(g, card);
+            foh_log(g, "  Age check: %s is discarded from the Market", foh_card_name(g, card));
+        } else {
+            i++;
+        }
+    }
+    foh_market_replenish(g);
+}

@@ -1,0 +1,34 @@
+/* nation: the cards in front of each player (rulebook "Card Stacking"). */
+#ifndef FOH_NATION_H
+#define FOH_NATION_H
+
+#include "internal.h"
+
+/* Top (newest) card of PLAYER's pile of TYPE, or -1. */
+int foh_nation_top(const foh_game *g, int player, int type);
+/* Whether a card's effect is active: in a Nation and on top of its pile,
+ * or of a side-by-side type. */
+int foh_nation_visible(const foh_game *g, int card);
+/* Cards of TYPE (covered included) in PLAYER's Nation. */
+int foh_nation_count(const foh_game *g, int player, int type);
+/* All cards in PLAYER's Nation (tie-break 1). */
+int foh_nation_total(const foh_game *g, int player);
+/* Put CARD into PLAYER's Nation by its type's placement rule; a Leader
+ * (single placement) removes the previous one from the game. */
+void foh_nation_place(foh_game *g, int player, int card);
+/* Remove a card from wherever it is to the removed-from-game pile. */
+void foh_nation_remove(foh_game *g, int card);
+/* Gain CARD (already taken out of the Market or deck): place it, and queue
+ * its on-gain effect the first time it is gained; a card that ends the game
+ * is set aside instead (default ruling 8). */
+void foh_nation_gain(foh_game *g, int player, int card);
+/* Icons of PLAYER: stripes, constant Permanent effects, then counting
+ * Permanent effects, which see only the first two (default ruling 6).
+ * With g->scoring set, obsolete effects are off. */
+foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+/* Stripes plus constant Permanent effects only. */
+void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS]);
+/* Sum of the icon kinds in MASK. */
+int foh_nation_sum(const foh_cardset *cs, const int icons[FOH_MAX_ICONS], uint32_t mask);
+
+#endif

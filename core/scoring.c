@@ -1,0 +1,81 @@
+/* scoring: final scoring and tie-breaks (rulebook "End of Game"; default
+ * rulings 7 and 8). */
+#include <string.h>
+
+#include "lua_bridge.h"
+#include "nation.h"
+
+static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int icons[FOH_MAX_ICONS];
+    memset(s, 0, sizeof *s);
+    /* 1. obsolete effects are off (g->scoring); 2-3. icons. */
+    foh_status st = foh_nation_icons(g, p, icons, err);
+    if (st != FOH_OK)
+        return st;
+    s->culture_icons = foh_nation_sum(cs, icons, cs->full_vp_icons);
+    s->other_icons = foh_nation_sum(cs, icons, ~cs->full_vp_icons);
+    /* 4. End Game effects, all reading the same snapshot of the Nation. */
+    for (int c = 0; c < cs->ncards; c++) {
+        if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_END_GAME || g->st.loc[c].zone != FOH_ZONE_NATION ||
+            g->st.loc[c].owner != p || !foh_nation_visible(g, c) || cs->card[c].obsolete)
+            continue;
+        int gained[FOH_MAX_ICONS];
+        if ((st = foh_lua_end_game(g, c, p, gained, err)) != FOH_OK)
+            return st;
+        if (s->n_end < FOH_MAX_END_EFFECTS) {
+            s->end[s->n_end].card = c;
+            s->end[s->n_end].full_vp = foh_nation_sum(cs, gained, cs->full_vp_icons);
+            s->end[s->n_end].other_icons = foh_nation_sum(cs, gained, ~cs->full_vp_icons);
+            s->other_icons += s->end[s->n_end].other_icons;
+            s->total += s->end[s->n_end].full_vp;
+            s->n_end++;
+        }
+    }
+    s->other_vp = s->other_icons / 2;
+    s->total += s->culture_icons + s->other_vp;
+    s->cards = foh_nation_total(g, p);
+    s->tokens = g->st.tokens[p];
+    return FOH_OK;
+}
+
+foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, foh_error *err)
+{
+    int n = g->st.players;
+    foh_status st = FOH_OK;
+    g->scoring = 1;
+    for (int p = 0; p < n && st == FOH_OK; p++)
+        st = score_player(g, p, &out[p], err);
+    g->scoring = 0;
+    if (st != FOH_OK)
+        return st;
+    /* Most VP; ties: most cards in the Nation, then most tokens, then shared. */
+    int best = -1;
+    for (int p = 0; p < n; p++)
+        if (out[p].total > best)
+            best = out[p].total;
+    int alive[FOH_MAX_PLAYERS], nalive = 0;
+    for (int p = 0; p < n; p++)
+        if (out[p].total == best)
+            alive[nalive++] = p;
+    foh_tiebreak tb = FOH_TIE_NONE;
+    for (int round = 0; round < 2 && nalive > 1; round++) {
+        int top = -1, k = 0;
+        for (int i = 0; i < nalive; i++) {
+            int v = round == 0 ? out[alive[i]].cards : out[alive[i]].tokens;
+            if (v > top)
+                top = v;
+        }
+        for (int i = 0; i < nalive; i++)
+            if ((round == 0 ? out[alive[i]].cards : out[alive[i]].tokens) == top)
+                alive[k++] = alive[i];
+        tb = k > 1 ? FOH_TIE_SHARED : round == 0 ? FOH_TIE_CARDS : FOH_TIE_TOKENS;
+        nalive = k;
+    }
+    for (int i = 0; i < nalive; i++)
+        out[alive[i]].winner = 1;
+    if (tiebreak)
+        *tiebreak = tb;
+    return FOH_OK;
+}

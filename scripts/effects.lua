@@ -1,0 +1,237 @@
+-- Effect helpers shared by the cards of a card set.
+--
+-- A card's `effect` (YAML) is a Lua chunk that returns its effect table;
+-- these helpers build the usual ones. Hooks of an effect table, called by
+-- the engine with (player, card_id), players numbered from 1:
+--   on_gain(p, card)       Instant / Attack / Attack All: once, when gained
+--   activate(p, card)      Turn Action; can_activate(p, card) -> boolean
+--   provides               Permanent: an icon table, or function(p, card)
+--                          returning one, with `reads` and `gives` icon lists
+--   end_game(p, card)      End Game: returns the icons it grants
+-- Other fields are read by these helpers on the active cards of a Nation:
+--   immune_to_attacks      not affected by any Attack or Attack All effect
+--   no_own_attacks         own Attack effects are not activated when gained
+--   on_attack(p, card)     runs each time the owner activates an attack
+-- Everything goes through the engine's `game` API (scripts/API.md).
+
+-- Permanent: a constant icon table, e.g. provide { defense = 1 }.
+function provide(icons)
+  return { provides = icons }
+end
+
+-- Permanent: PER icons of GIVE for each icon READ the Nation has (counting
+-- effects see stripes and constant effects only: default ruling 6).
+function provide_per_icon(give, per, read)
+  return {
+    reads = { read }, gives = { give },
+    provides = function(p) return { [give] = per * game.icons(p, read) } end,
+  }
+end
+
+-- Permanent: PER icons of GIVE for each card of type CTYPE in the Nation.
+function provide_per_card(give, per, ctype)
+  return {
+    reads = {}, gives = { give },
+    provides = function(p) return { [give] = per * game.count(p, ctype) } end,
+  }
+end
+
+-- The acting player chooses one non-invested Market card of TYPES (all
+-- types when nil) and gains it; with none to choose, nothing happens (FAQ Q1).
+local function choose_and_gain(p, types)
+  local pick = game.choose(p, game.market(types), 'card to gain')
+  if pick then
+    game.gain(p, pick)
+  else
+    game.log('no card to gain')
+  end
+end
+
+-- Instant: gain 1 non-invested Market card of one of TYPES.
+function gain_from_market(types)
+  return { on_gain = function(p) choose_and_gain(p, types) end }
+end
+
+-- Instant: gain the top card of the Civilization deck.
+function gain_top_of_deck()
+  return { on_gain = function(p) game.gain_top(p) end }
+end
+
+local function take(source, p, n)
+  if source == 'supply' then
+    game.take_from_supply(p, n)
+  else
+    game.take_from_reserve(p, n)
+  end
+end
+
+-- Instant: PER tokens from SOURCE ('supply' or 'reserve') per icon READ.
+function tokens_per_icon(source, per, read)
+  return { on_gain = function(p) take(source, p, per * game.icons(p, read)) end }
+end
+
+-- Instant: PER tokens from SOURCE per card of type CTYPE.
+function tokens_per_card(source, per, ctype)
+  return { on_gain = function(p) take(source, p, per * game.count(p, ctype)) end }
+end
+
+-- Turn Action: gain a card. OPTS: types (Market card types; nil = any),
+-- from_deck (gain the top card of the deck instead), cost (tokens paid to
+-- the Supply first), remove_self (this card leaves the game first),
+-- discard_top (a type: the top card of that stack is discarded first).
+-- The action may be taken whenever its cost can be paid (default ruling 4).
+function turn_action_gain(opts)
+  return {
+    can_activate = function(p)
+      if opts.cost and game.tokens(p) < opts.cost then return false end
+      if opts.discard_top and not game.top(p, opts.discard_top) then return false end
+      return true
+    end,
+    activate = function(p, card)
+      if opts.cost then game.pay_to_supply(p, opts.cost) end
+      if opts.remove_self then game.discard(card) end
+      if opts.discard_top then game.discard(game.top(p, opts.discard_top)) end
+      if opts.from_deck then
+        game.gain_top(p)
+      else
+        choose_and_gain(p, opts.types)
+      end
+    end,
+  }
+end
+
+-- End Game: PER icons of GIVE for each card of type CTYPE.
+function end_game_per_card(give, per, ctype)
+  return { end_game = function(p) return { [give] = per * game.count(p, ctype) } end }
+end
+
+-- End Game: PER icons of GIVE for every EVERY icons READ (rounded down).
+function end_game_per_icon(give, per, read, every)
+  return { end_game = function(p) return { [give] = per * (game.icons(p, read) // every) } end }
+end
+
+-- End Game: PER icons of GIVE for each full set of one card of each TYPES.
+function end_game_per_set(give, per, types)
+  return {
+    end_game = function(p)
+      local sets
+      for _, t in ipairs(types) do
+        local n = game.count(p, t)
+        if not sets or n < sets then sets = n end
+      end
+      return { [give] = per * (sets or 0) }
+    end,
+  }
+end
+
+-- End Game: a fixed icon table.
+function end_game_icons(icons)
+  return { end_game = function() return icons end }
+end
+
+-- Whether any active card of player P has effect field FIELD set.
+local function active_flag(p, field)
+  for _, id in ipairs(game.active(p)) do
+    local effect = game.effect(id)
+    if effect and effect[field] then return true end
+  end
+  return false
+end
+
+-- Opponents an attack by P affects: strictly weaker (attacker: own attack
+-- strength; defender: attack + defense), not immune (default ruling 5).
+local function weaker_opponents(p, card)
+  local mine = game.strength(p, 'attacker')
+  local targets, seen = {}, {}
+  for q = 1, game.players() do
+    if q ~= p then
+      local theirs = game.strength(q, 'defender')
+      local note = ''
+      if active_flag(q, 'immune_to_attacks') then
+        note = ' (immune)'
+      elseif theirs < mine then
+        targets[#targets + 1] = q
+        note = ' (weaker)'
+      end
+      seen[#seen + 1] = 'P' .. q .. ' ' .. theirs .. note
+    end
+  end
+  game.log(game.card(card).name .. ': P' .. p .. ' attacks with strength ' .. mine ..
+           '; defenders: ' .. table.concat(seen, ', '))
+  return targets
+end
+
+-- Start an attack: false if P's own attacks are suppressed; otherwise runs
+-- the on_attack hooks of P's active cards (whatever the result).
+local function begin_attack(p, card)
+  if active_flag(p, 'no_own_attacks') then
+    game.log(game.card(card).name .. ': P' .. p .. ' does not activate attacks')
+    return false
+  end
+  for _, id in ipairs(game.active(p)) do
+    local effect = game.effect(id)
+    if effect and effect.on_attack then effect.on_attack(p, id) end
+  end
+  return true
+end
+
+-- Attack: the attacker chooses one weaker opponent and applies HIT(p, q).
+function attack(hit)
+  return {
+    on_gain = function(p, card)
+      if not begin_attack(p, card) then return end
+      local q = game.choose(p, weaker_opponents(p, card), 'opponent to attack')
+      if q then hit(p, q) else game.log('no opponent is weaker') end
+    end,
+  }
+end
+
+-- Attack All: HIT(p, q) for every weaker opponent, in seat order.
+function attack_all(hit)
+  return {
+    on_gain = function(p, card)
+      if not begin_attack(p, card) then return end
+      local targets = weaker_opponents(p, card)
+      if #targets == 0 then game.log('no opponent is weaker') end
+      for _, q in ipairs(targets) do hit(p, q) end
+    end,
+  }
+end
+
+-- Hit: take N tokens from the opponent (as many as they have).
+function take_tokens(n)
+  return function(p, q) game.give(q, p, n) end
+end
+
+-- Hit: the attacker chooses one of the opponent's stacks of TYPES and its
+-- top card is discarded.
+function discard_top_of(types)
+  return function(p, q)
+    local tops = {}
+    for _, t in ipairs(types) do
+      local top = game.top(q, t)
+      if top then tops[#tops + 1] = top end
+    end
+    local pick = game.choose(p, tops, 'card to discard')
+    if pick then game.discard(pick) end
+  end
+end
+
+-- Hit: the top card of each of the opponent's stacks of TYPES is discarded.
+function discard_top_each(types)
+  return function(_, q)
+    for _, t in ipairs(types) do
+      local top = game.top(q, t)
+      if top then game.discard(top) end
+    end
+  end
+end
+
+-- Hit: the attacker chooses one of the opponent's cards of type CTYPE and
+-- it is removed from the game.
+function discard_one_of(ctype)
+  return function(p, q)
+    local pick = game.choose(p, game.nation(q, ctype), 'card to discard')
+    if pick then game.discard(pick) end
+  end
+end

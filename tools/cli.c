@@ -1,0 +1,132 @@
+/* Shared pieces of the foh command-line program. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef FOH_DEFAULT_CARDS
+#define FOH_DEFAULT_CARDS "cards/base"
+#endif
+
+static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = text ? strtoll(text, &end, 10) : 0;
+    if (!text || *text == '\0' || *end != '\0' || errno || v < lo || v > hi) {
+        fprintf(stderr, "foh %s: %s needs a whole number from %ld to %ld, got '%s'\n", command, flag, lo, hi,
+                text ? text : "");
+        return 0;
+    }
+    *out = (long)v;
+    return 1;
+}
+
+int cli_parse(int argc, char **argv, const char *command, const char *allowed, cli_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->players = 4;
+    o->seed = 1;
+    o->games = 1000;
+    o->cards = FOH_DEFAULT_CARDS;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            o->help = 1;
+            continue;
+        }
+        const char *name = strncmp(a, "--", 2) ? NULL : a + 2;
+        if (!name || !strstr(allowed, name) || i + 1 >= argc) {
+            fprintf(stderr, "foh %s: unknown option or missing value: '%s' (see foh %s --help)\n", command, a,
+                    command);
+            return 0;
+        }
+        const char *v = argv[++i];
+        long x;
+        if (!strcmp(name, "players")) {
+            if (!number(command, a, v, 1, FOH_MAX_PLAYERS, &x))
+                return 0;
+            o->players = (int)x;
+        } else if (!strcmp(name, "seed")) {
+            if (!number(command, a, v, 0, 0x7fffffffffffffffL, &x))
+                return 0;
+            o->seed = (uint64_t)x;
+        } else if (!strcmp(name, "games")) {
+            if (!number(command, a, v, 1, 100000000L, &x))
+                return 0;
+            o->games = x;
+        } else if (!strcmp(name, "cards")) {
+            o->cards = v;
+        } else {
+            fprintf(stderr, "foh %s: unknown option '%s'\n", command, a);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
+{
+    foh_error err;
+    *eng = NULL;
+    *cs = foh_cardset_load(o->cards, &err);
+    if (!*cs) {
+        fprintf(stderr, "foh: %s\n", err.msg);
+        return 0;
+    }
+    *eng = foh_engine_new(*cs, &err);
+    if (!*eng) {
+        fprintf(stderr, "foh: %s\n", err.msg);
+        foh_cardset_free(*cs);
+        *cs = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+void cli_print_scores(FILE *out, foh_game *g)
+{
+    const foh_cardset *cs = foh_game_cardset(g);
+    int n = foh_game_players(g);
+    foh_score sc[FOH_MAX_PLAYERS];
+    foh_tiebreak tb;
+    foh_error err;
+    if (foh_game_score(g, sc, &tb, &err) != FOH_OK) {
+        fprintf(out, "scoring failed: %s\n", err.msg);
+        return;
+    }
+    fprintf(out, "\nFinal scores (obsolete effects off; Culture icons 1 VP each; other icons halved, rounded down)\n");
+    fprintf(out, "%-4s %8s %12s %9s %6s %6s %7s  %s\n", "", "Culture", "Other icons", "Other VP", "Total", "Cards",
+            "Tokens", "End-game effects");
+    for (int p = 0; p < n; p++) {
+        char ends[512] = "";
+        size_t len = 0;
+        for (int k = 0; k < sc[p].n_end && len < sizeof ends; k++) {
+            foh_card_info ci;
+            foh_cardset_card(cs, sc[p].end[k].card, &ci);
+            len += (size_t)snprintf(ends + len, sizeof ends - len, "%s%s +%d VP", k ? ", " : "", ci.name,
+                                    sc[p].end[k].full_vp);
+            if (sc[p].end[k].other_icons && len < sizeof ends)
+                len += (size_t)snprintf(ends + len, sizeof ends - len, " (+%d other icons)", sc[p].end[k].other_icons);
+        }
+        fprintf(out, "P%-3d %8d %12d %9d %6d %6d %7d  %s%s\n", p + 1, sc[p].culture_icons, sc[p].other_icons,
+                sc[p].other_vp, sc[p].total, sc[p].cards, sc[p].tokens, ends[0] ? ends : "-",
+                sc[p].winner ? "   WINNER" : "");
+    }
+    for (int p = 0; p < n; p++) {
+        int end_vp = 0;
+        for (int k = 0; k < sc[p].n_end; k++)
+            end_vp += sc[p].end[k].full_vp;
+        fprintf(out, "P%d: %d Culture + %d (half of %d other icons) + %d end-game = %d VP\n", p + 1,
+                sc[p].culture_icons, sc[p].other_vp, sc[p].other_icons, end_vp, sc[p].total);
+    }
+    static const char *const why[] = {"most VP", "tie on VP broken by most cards in the Nation",
+                                      "tie on VP and cards broken by most resource tokens",
+                                      "tie on VP, cards and tokens: shared win"};
+    fprintf(out, "Winner:");
+    for (int p = 0; p < n; p++)
+        if (sc[p].winner)
+            fprintf(out, " P%d", p + 1);
+    fprintf(out, " (%s)\n", why[tb]);
+}

@@ -1,0 +1,35 @@
+/* Shared pieces of the foh command-line program. */
+#ifndef FOH_CLI_H
+#define FOH_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "foh/foh.h"
+
+/* Exit statuses: 0 success, 1 bad card data or script error, 2 bad usage. */
+enum { CLI_OK = 0, CLI_DATA = 1, CLI_USAGE = 2 };
+
+typedef struct {
+    int players;
+    uint64_t seed;
+    long games;
+    const char *cards;
+    int help;
+} cli_options;
+
+/* Parse --players, --seed, --games, --cards, --help from ARGV (after the
+ * command name); only the flags in ALLOWED (e.g. "players,seed") are
+ * accepted. Prints the problem and returns 0 on bad usage. */
+int cli_parse(int argc, char **argv, const char *command, const char *allowed, cli_options *o);
+
+/* Load the card set and an engine; prints the error and returns 0 on failure. */
+int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
+
+/* Print the score table of a finished game. */
+void cli_print_scores(FILE *out, foh_game *g);
+
+int cmd_play(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+
+#endif
