@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L
 /* Card set loading: game.yaml (the vocabulary) and the card files.
  * Every name (icon, type, age, timing, card) comes from the data. */
 #include <dirent.h>
@@ -312,7 +311,9 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
         if (s->kind != YDOC_SCALAR)
             return bad(ld, s->line, "a script is a file path", NULL, NULL);
         char path[sizeof cs->script[0].path];
-        if (snprintf(path, sizeof path, "%s/%s", cs->dir, s->text) >= (int)sizeof path)
+        /* Relative paths are relative to the card set folder. */
+        if (snprintf(path, sizeof path, "%s%s%s", s->text[0] == '/' ? "" : cs->dir, s->text[0] == '/' ? "" : "/",
+                     s->text) >= (int)sizeof path)
             return bad(ld, s->line, "script path '%s' is too long", s->text, NULL);
         normalize_path(path);
         FILE *f = fopen(path, "rb");
@@ -381,6 +382,7 @@ static int read_card(loader *ld, const ydoc_node *m)
     memset(c, 0, sizeof *c);
     if (!copy_name(ld, c->id, sizeof c->id, id, m->line))
         return 0;
+    cs->ncards++; /* from here on foh_cardset_free frees what the card holds */
     ld->card = c->id;
     if (!only_keys(ld, m, keys))
         return 0;
@@ -432,7 +434,6 @@ static int read_card(loader *ld, const ydoc_node *m)
     }
     if (!c->text || !c->korean || (eff && !c->effect_src))
         return bad(ld, m->line, "out of memory", NULL, NULL);
-    cs->ncards++;
     return 1;
 }
 

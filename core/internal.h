@@ -43,7 +43,7 @@ typedef struct {
     int8_t stripe[FOH_MAX_ICONS];
     char stripe_source[FOH_NAME];
     char *text, *korean;
-    char file[256];
+    char file[768];
     int line;
     char *effect_src;  /* Lua chunk returning the effect table (may be NULL) */
     int effect_line;   /* line of the chunk's first line in FILE */

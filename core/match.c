@@ -4,12 +4,26 @@
 #include "foh/match.h"
 #include "rng.h"
 
-#define LEGAL_MAX 512
+int foh_match_legal(foh_game *g, foh_action **buf, int *cap)
+{
+    int n = foh_game_legal_actions(g, *buf, *cap);
+    if (n > *cap) {
+        int want = n + 64;
+        foh_action *grown = realloc(*buf, (size_t)want * sizeof *grown);
+        if (!grown)
+            return -1;
+        *buf = grown;
+        *cap = want;
+        n = foh_game_legal_actions(g, *buf, *cap);
+    }
+    return n;
+}
 
 foh_status foh_match_play(foh_game *g, foh_player *const *seats, long max_decisions, foh_match_observer observe,
                           void *ud, long *decisions, foh_error *err)
 {
-    foh_action legal[LEGAL_MAX];
+    foh_action *legal = NULL;
+    int cap = 0;
     long taken = 0;
     foh_status s = FOH_OK;
     while (!foh_game_is_over(g)) {
@@ -17,9 +31,11 @@ foh_status foh_match_play(foh_game *g, foh_player *const *seats, long max_decisi
             s = foh_error_set(err, FOH_ERR_USAGE, "the game did not end within %ld decisions", max_decisions);
             break;
         }
-        int n = foh_game_legal_actions(g, legal, LEGAL_MAX);
-        if (n > LEGAL_MAX)
-            n = LEGAL_MAX;
+        int n = foh_match_legal(g, &legal, &cap);
+        if (n < 0) {
+            s = foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+            break;
+        }
         int who = foh_game_to_act(g);
         if (n <= 0 || who < 0) {
             s = foh_error_set(err, FOH_ERR_ILLEGAL, "no legal action for P%d", who + 1);
@@ -36,6 +52,7 @@ foh_status foh_match_play(foh_game *g, foh_player *const *seats, long max_decisi
         if (observe)
             observe(ud, g, &legal[pick], who);
     }
+    free(legal);
     if (decisions)
         *decisions = taken;
     return s;

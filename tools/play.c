@@ -1,5 +1,6 @@
 /* foh play: one game between random bots, with a turn-by-turn log. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -72,15 +73,20 @@ int cmd_play(int argc, char **argv)
     foh_game_set_log(g, print_line, stdout);
 
     int status = CLI_OK;
-    foh_action legal[512];
+    foh_action *legal = NULL;
+    int cap = 0;
     while (!foh_game_is_over(g)) {
         if (!foh_game_choice(g))
             printf("\nTurn %d: P%d (tokens %d; Supply %d, Reserve %d, Current Age %d, deck %d)\n",
                    foh_game_turn(g) + 1, foh_game_current_player(g) + 1,
                    foh_game_tokens(g, foh_game_current_player(g)), foh_game_supply(g), foh_game_reserve(g),
                    foh_game_current_age(g), foh_game_deck_size(g));
-        int n = foh_game_legal_actions(g, legal, 512);
-        n = n > 512 ? 512 : n;
+        int n = foh_match_legal(g, &legal, &cap);
+        if (n < 1) {
+            fprintf(stderr, "foh play: out of memory\n");
+            status = CLI_DATA;
+            break;
+        }
         int who = foh_game_to_act(g);
         int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
         if (foh_game_apply(g, &legal[pick], &err) != FOH_OK) {
@@ -89,6 +95,7 @@ int cmd_play(int argc, char **argv)
             break;
         }
     }
+    free(legal);
     if (status == CLI_OK) {
         printf("\nGame over after %d turns. Tokens substituted for an empty Reserve: %d\n", foh_game_turn(g),
                foh_game_substituted(g));

@@ -7,5 +7,6 @@
 #include "foh/error.h"
 #include "foh/game.h"
 #include "foh/match.h"
+#include "foh/position.h"
 
 #endif

@@ -18,6 +18,11 @@ typedef void (*foh_match_observer)(void *ud, foh_game *g, const foh_action *appl
 foh_status foh_match_play(foh_game *g, foh_player *const *seats, long max_decisions, foh_match_observer observe,
                           void *ud, long *decisions, foh_error *err);
 
+/* The legal actions of G into *BUF, grown as needed (*CAP is its capacity;
+ * start with *BUF NULL and *CAP 0, free(*BUF) when done). Returns their
+ * number, or -1 if out of memory. */
+int foh_match_legal(foh_game *g, foh_action **buf, int *cap);
+
 /* Seed of game number INDEX of a run seeded with SEED (deterministic). */
 uint64_t foh_seed_for(uint64_t seed, uint64_t index);
 

@@ -1,0 +1,215 @@
+/* position: exact set-ups for tests and scenarios (see foh/position.h). */
+#include <string.h>
+
+#include "foh/position.h"
+#include "internal.h"
+#include "market.h"
+#include "nation.h"
+
+static foh_status editable(const foh_game *g, foh_error *err)
+{
+    if (g->pending)
+        return foh_error_set(err, FOH_ERR_USAGE, "the game is inside an action; finish it first");
+    return FOH_OK;
+}
+
+/* Add DELTA tokens to a holder, balancing with the Reserve. */
+static void balance(foh_state *st, int delta)
+{
+    st->reserve -= delta;
+    if (st->reserve < 0) {
+        st->substituted += -st->reserve;
+        st->reserve = 0;
+    }
+}
+
+foh_status foh_position_clear(foh_game *g, int current, foh_error *err)
+{
+    if (editable(g, err) != FOH_OK)
+        return FOH_ERR_USAGE;
+    if (current < 0 || current >= g->st.players)
+        return foh_error_set(err, FOH_ERR_USAGE, "no player %d", current + 1);
+    foh_state *st = &g->st;
+    uint64_t rng[4];
+    memcpy(rng, st->rng, sizeof rng);
+    int players = st->players;
+    memset(st, 0, sizeof *st);
+    st->players = (uint8_t)players;
+    st->current = st->first_player = (uint8_t)current;
+    memcpy(st->rng, rng, sizeof rng);
+    for (int c = 0; c < FOH_MAX_CARDS; c++) {
+        st->loc[c].zone = FOH_ZONE_BOX;
+        st->loc[c].investor = -1;
+    }
+    for (int p = 0; p < FOH_MAX_PLAYERS; p++)
+        st->investment[p] = -1;
+    st->reserve = g->eng->cs->tokens_in_box;
+    return FOH_OK;
+}
+
+/* Take CARD out of wherever it is, returning tokens under it. */
+static void lift(foh_game *g, int card)
+{
+    foh_state *st = &g->st;
+    switch (st->loc[card].zone) {
+    case FOH_ZONE_MARKET:
+        if (st->loc[card].investor >= 0) {
+            st->investment[st->loc[card].investor] = -1;
+            balance(st, -st->loc[card].invested);
+        }
+        foh_market_take(g, card);
+        break;
+    case FOH_ZONE_DECK: {
+        int j = 0;
+        for (int i = 0; i < st->ndeck; i++)
+            if (st->deck[i] != card)
+                st->deck[j++] = st->deck[i];
+        st->ndeck = (uint8_t)j;
+        break;
+    }
+    default:
+        break;
+    }
+    st->loc[card].zone = FOH_ZONE_BOX;
+}
+
+foh_status foh_position_put(foh_game *g, int card, foh_zone zone, int player, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    if (editable(g, err) != FOH_OK)
+        return FOH_ERR_USAGE;
+    if (card < 0 || card >= cs->ncards)
+        return foh_error_set(err, FOH_ERR_USAGE, "no card %d", card);
+    if (zone == FOH_ZONE_NATION && (player < 0 || player >= g->st.players))
+        return foh_error_set(err, FOH_ERR_USAGE, "no player %d", player + 1);
+    if (zone == FOH_ZONE_NATION && cs->type[cs->card[card].type].place == FOH_PLACE_NONE)
+        return foh_error_set(err, FOH_ERR_USAGE, "%s is never placed in a Nation", cs->card[card].id);
+    if (zone == FOH_ZONE_MARKET && g->st.nmarket >= FOH_MAX_MARKET)
+        return foh_error_set(err, FOH_ERR_USAGE, "the Market is full");
+    lift(g, card);
+    foh_state *st = &g->st;
+    switch (zone) {
+    case FOH_ZONE_DECK:
+        st->deck[st->ndeck++] = (uint8_t)card;
+        st->loc[card].zone = FOH_ZONE_DECK;
+        break;
+    case FOH_ZONE_MARKET:
+        st->market[st->nmarket++] = (uint8_t)card;
+        st->loc[card].zone = FOH_ZONE_MARKET;
+        break;
+    case FOH_ZONE_NATION:
+        foh_nation_place(g, player, card);
+        break;
+    case FOH_ZONE_REMOVED:
+    case FOH_ZONE_BOX:
+        st->loc[card].zone = (uint8_t)zone;
+        break;
+    default:
+        return foh_error_set(err, FOH_ERR_USAGE, "unknown zone %d", (int)zone);
+    }
+    return FOH_OK;
+}
+
+foh_status foh_position_set_tokens(foh_game *g, int player, int tokens, foh_error *err)
+{
+    if (editable(g, err) != FOH_OK)
+        return FOH_ERR_USAGE;
+    if (tokens < 0 || player < -1 || player >= g->st.players)
+        return foh_error_set(err, FOH_ERR_USAGE, "bad player %d or token count %d", player + 1, tokens);
+    int32_t *slot = player < 0 ? &g->st.supply : &g->st.tokens[player];
+    balance(&g->st, tokens - *slot);
+    *slot = tokens;
+    return FOH_OK;
+}
+
+foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, foh_error *err)
+{
+    foh_state *st = &g->st;
+    if (editable(g, err) != FOH_OK)
+        return FOH_ERR_USAGE;
+    if (player < 0 || player >= st->players || card < 0 || card >= g->eng->cs->ncards ||
+        st->loc[card].zone != FOH_ZONE_MARKET || st->loc[card].investor >= 0 || st->investment[player] >= 0 ||
+        tokens < 1)
+        return foh_error_set(err, FOH_ERR_USAGE,
+                             "P%d cannot invest %d tokens in card %d (not a free Market card, or already invested)",
+                             player + 1, tokens, card);
+    st->loc[card].investor = (int8_t)player;
+    st->loc[card].invested = (int16_t)tokens;
+    st->investment[player] = (int8_t)card;
+    balance(st, tokens);
+    return FOH_OK;
+}
+
+foh_status foh_position_set_fired(foh_game *g, int card, int fired, foh_error *err)
+{
+    if (card < 0 || card >= g->eng->cs->ncards)
+        return foh_error_set(err, FOH_ERR_USAGE, "no card %d", card);
+    g->st.loc[card].fired = fired != 0;
+    return FOH_OK;
+}
+
+foh_status foh_position_set_current(foh_game *g, int player, foh_error *err)
+{
+    if (player < 0 || player >= g->st.players)
+        return foh_error_set(err, FOH_ERR_USAGE, "no player %d", player + 1);
+    g->st.current = (uint8_t)player;
+    return FOH_OK;
+}
+
+/* FNV-1a over explicit fields (never over padding). */
+static void mix(uint64_t *h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        *h ^= (v >> (8 * i)) & 0xff;
+        *h *= 0x100000001b3ULL;
+    }
+}
+
+static void mix_state(uint64_t *h, const foh_state *st, int ncards)
+{
+    mix(h, st->players);
+    mix(h, st->current);
+    mix(h, st->first_player);
+    mix(h, st->over);
+    mix(h, st->ending);
+    mix(h, st->turn);
+    mix(h, st->next_seq);
+    for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
+        mix(h, (uint64_t)st->tokens[p]);
+        mix(h, (uint64_t)st->investment[p]);
+    }
+    mix(h, (uint64_t)st->supply);
+    mix(h, (uint64_t)st->reserve);
+    mix(h, (uint64_t)st->substituted);
+    mix(h, st->ndeck);
+    for (int i = 0; i < st->ndeck; i++)
+        mix(h, st->deck[i]);
+    mix(h, st->nmarket);
+    for (int i = 0; i < st->nmarket; i++)
+        mix(h, st->market[i]);
+    for (int c = 0; c < ncards; c++) {
+        const foh_card_loc *l = &st->loc[c];
+        mix(h, l->zone | (uint64_t)l->owner << 8 | (uint64_t)l->fired << 16 | (uint64_t)(uint8_t)l->investor << 24 |
+                    (uint64_t)(uint16_t)l->invested << 32 | (uint64_t)l->seq << 48);
+    }
+    for (int i = 0; i < 4; i++)
+        mix(h, st->rng[i]);
+}
+
+uint64_t foh_game_digest(const foh_game *g)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    int n = g->eng->cs->ncards;
+    mix_state(&h, &g->st, n);
+    mix(&h, g->pending);
+    if (g->pending) {
+        mix_state(&h, &g->base, n);
+        mix(&h, (uint64_t)g->action.kind);
+        mix(&h, (uint64_t)g->action.card);
+        mix(&h, (uint64_t)g->action.tokens);
+        mix(&h, g->nanswers);
+        for (int i = 0; i < g->nanswers; i++)
+            mix(&h, g->answers[i]);
+    }
+    return h;
+}

@@ -1,0 +1,18 @@
+# Runs `foh play --players 4 --seed 1` twice; fails unless both outputs are
+# identical, end with a score table and contain The Future.
+foreach(i 1 2)
+  execute_process(COMMAND ${FOH} play --players 4 --seed 1 OUTPUT_FILE ${OUT}/play${i}.txt RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh play exited with ${rc}")
+  endif()
+endforeach()
+file(READ ${OUT}/play1.txt a)
+file(READ ${OUT}/play2.txt b)
+if(NOT a STREQUAL b)
+  message(FATAL_ERROR "two runs with seed 1 differ")
+endif()
+if(NOT a MATCHES "The Future" OR NOT a MATCHES "Winner: P[0-9]")
+  message(FATAL_ERROR "the game log lacks The Future or the winner line")
+endif()
+string(LENGTH "${a}" n)
+message(STATUS "identical game logs of ${n} bytes")

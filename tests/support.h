@@ -1,0 +1,45 @@
+/* Helpers shared by the unit tests. */
+#ifndef FOH_TEST_SUPPORT_H
+#define FOH_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "foh/foh.h"
+
+/* The base card set and an engine, loaded once per test program. */
+foh_cardset *t_cards(void);
+foh_engine *t_engine(void);
+/* cmocka group teardown: frees the card set and engine. */
+int t_teardown(void **state);
+/* Card index by id; fails the test if unknown. */
+int t_card(const char *id);
+/* Icon index by name; fails the test if unknown. */
+int t_icon(const char *name);
+/* Type index by name. */
+int t_type(const char *name);
+/* A new game of N players whose position is cleared (see foh_position_clear). */
+foh_game *t_empty_game(int players, int current);
+/* Put a card in a Nation / the Market / the deck top. */
+void t_nation(foh_game *g, int player, const char *id);
+void t_market(foh_game *g, const char *id);
+void t_deck(foh_game *g, const char *id);
+void t_tokens(foh_game *g, int player, int tokens); /* player -1: Supply */
+/* Apply; fail the test unless the result is CODE. */
+void t_apply(foh_game *g, foh_action a, foh_status code);
+foh_action t_act(foh_action_kind kind, const char *card, int tokens);
+foh_action t_choose(int option);
+/* Index of the pending option whose label is LABEL; fails if none. */
+int t_option(const foh_game *g, const char *label);
+/* Fail the test if an invariant is broken. */
+void t_invariants(const foh_game *g);
+/* Create a card set folder under /tmp from files given as name, text
+ * pairs (NULL-terminated); game.yaml defaults to the base one. Returns the
+ * folder (static buffer). */
+const char *t_cardset_dir(const char *tag, ...);
+
+#endif

@@ -1,0 +1,165 @@
+/* Whole games: 1,000 seeded random games each with 3, 4 and 5 players end,
+ * with the invariants holding after every applied decision; a copy taken
+ * mid-game and continued with the same actions ends identical; the same
+ * seed gives the same game; score breakdowns add up. */
+#include <stdlib.h>
+
+#include "support.h"
+
+#define GAMES 1000
+#define MAX_DECISIONS 20000
+
+typedef struct {
+    foh_action a[MAX_DECISIONS];
+    long n;
+} action_log;
+
+/* Play one game with random bots; when COPY_AT >= 0, clone the game after
+ * that many decisions and replay the rest of the actions on the clone. */
+static uint64_t play(int players, uint64_t seed, long copy_at, action_log *log)
+{
+    foh_error err;
+    foh_options opt = {.players = players, .seed = seed};
+    foh_game *g = foh_game_new(t_engine(), &opt, &err);
+    assert_non_null(g);
+    t_invariants(g);
+    foh_player *seats[FOH_MAX_PLAYERS];
+    for (int p = 0; p < players; p++)
+        seats[p] = foh_bot_random_new(foh_seed_for(seed, 1000 + (uint64_t)p));
+    foh_game *copy = NULL;
+    long copied_from = 0;
+    foh_action *legal = NULL;
+    int cap = 0;
+    log->n = 0;
+    while (!foh_game_is_over(g)) {
+        if (log->n == copy_at) {
+            copy = foh_game_clone(g);
+            copied_from = log->n;
+        }
+        assert_true(log->n < MAX_DECISIONS);
+        int n = foh_match_legal(g, &legal, &cap);
+        assert_true(n >= 1);
+        int who = foh_game_to_act(g);
+        int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
+        if (foh_game_apply(g, &legal[pick], &err) != FOH_OK)
+            fail_msg("seed %llu decision %ld: %s", (unsigned long long)seed, log->n, err.msg);
+        t_invariants(g);
+        log->a[log->n++] = legal[pick];
+    }
+    free(legal);
+    /* The Future ended the game: it left the deck. */
+    assert_int_not_equal(foh_game_card_zone(g, t_card("the_future"), NULL), FOH_ZONE_DECK);
+
+    foh_score sc[FOH_MAX_PLAYERS];
+    assert_int_equal(foh_game_score(g, sc, NULL, &err), FOH_OK);
+    int winners = 0;
+    for (int p = 0; p < players; p++) {
+        int end_vp = 0;
+        for (int k = 0; k < sc[p].n_end; k++)
+            end_vp += sc[p].end[k].full_vp;
+        assert_int_equal(sc[p].other_vp, sc[p].other_icons / 2);
+        assert_int_equal(sc[p].total, sc[p].culture_icons + sc[p].other_vp + end_vp);
+        winners += sc[p].winner;
+    }
+    assert_true(winners >= 1);
+
+    if (copy) {
+        for (long i = copied_from; i < log->n; i++)
+            if (foh_game_apply(copy, &log->a[i], &err) != FOH_OK)
+                fail_msg("copy, decision %ld: %s", i, err.msg);
+        assert_true(foh_game_is_over(copy));
+        assert_true(foh_game_digest(copy) == foh_game_digest(g));
+        foh_game_free(copy);
+    }
+    uint64_t digest = foh_game_digest(g);
+    for (int p = 0; p < players; p++)
+        foh_player_free(seats[p]);
+    foh_game_free(g);
+    return digest;
+}
+
+static void many_games(int players)
+{
+    action_log *log = malloc(sizeof *log);
+    assert_non_null(log);
+    for (int i = 0; i < GAMES; i++)
+        play(players, foh_seed_for(100 + (uint64_t)players, (uint64_t)i), (i * 37) % 150, log);
+    free(log);
+}
+
+static void test_3_players(void **state)
+{
+    (void)state;
+    many_games(3);
+}
+static void test_4_players(void **state)
+{
+    (void)state;
+    many_games(4);
+}
+static void test_5_players(void **state)
+{
+    (void)state;
+    many_games(5);
+}
+
+static void test_same_seed_same_game(void **state)
+{
+    (void)state;
+    action_log *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_true(a && b);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        uint64_t da = play(4, seed, -1, a), db = play(4, seed, -1, b);
+        assert_true(da == db);
+        assert_int_equal(a->n, b->n);
+    }
+    assert_true(play(4, 1, -1, a) != play(4, 2, -1, b));
+    free(a);
+    free(b);
+}
+
+/* Set-up: 5 cards in the Market (6 with 5 players), 4 tokens each, the rest
+ * in the Reserve, the deck ends with The Internet and The Future. */
+static void test_setup(void **state)
+{
+    (void)state;
+    for (int players = 3; players <= 5; players++) {
+        foh_options opt = {.players = players, .seed = 99};
+        foh_game *g = foh_game_new(t_engine(), &opt, NULL);
+        assert_non_null(g);
+        assert_int_equal(foh_game_market_size(g), players == 5 ? 6 : 5);
+        for (int p = 0; p < players; p++)
+            assert_int_equal(foh_game_tokens(g, p), 4);
+        assert_int_equal(foh_game_supply(g), 0);
+        assert_int_equal(foh_game_reserve(g), 72 - 4 * players);
+        int n = foh_game_deck_size(g);
+        assert_int_equal(foh_game_deck_card(g, n - 1), t_card("the_future"));
+        assert_int_equal(foh_game_deck_card(g, n - 2), t_card("the_internet"));
+        /* Age I on top, then II ... V. */
+        const foh_cardset *cs = t_cards();
+        int last = 0;
+        for (int i = 0; i < n - 2; i++) {
+            foh_card_info ci;
+            foh_cardset_card(cs, foh_game_deck_card(g, i), &ci);
+            assert_true(ci.age_value >= last && ci.age_value >= 1);
+            last = ci.age_value;
+        }
+        foh_game_free(g);
+    }
+    foh_options bad = {.players = 2, .seed = 1};
+    foh_error err;
+    assert_null(foh_game_new(t_engine(), &bad, &err));
+    assert_int_equal(err.code, FOH_ERR_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_setup),
+        cmocka_unit_test(test_same_seed_same_game),
+        cmocka_unit_test(test_3_players),
+        cmocka_unit_test(test_4_players),
+        cmocka_unit_test(test_5_players),
+    };
+    return cmocka_run_group_tests(tests, NULL, t_teardown);
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install the Debian packages the engine needs to build and test, if any is
+# missing. Runs apt-get as root (or through sudo).
+set -euo pipefail
+packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev lua-check valgrind)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs, then builds and runs every
+# test with -Werror, again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# runs a game and the rules tests under valgrind, and lints the Lua scripts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/deps.sh
+jobs="$(nproc)"
+
+echo "== build and test (Release, -Werror)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFOH_WERROR=ON >/dev/null
+cmake --build build -j"$jobs" >/dev/null
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== build and test under ASan + UBSan"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFOH_WERROR=ON -DFOH_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs" >/dev/null
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== valgrind"
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+  ./build/foh play --players 5 --seed 3 >/dev/null
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite ./build/tests/test_rules >/dev/null
+echo "valgrind: clean"
+
+echo "== luacheck"
+luacheck --no-color scripts
