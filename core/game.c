@@ -5,6 +5,7 @@
  * the game keeps the position before the action (base), the action and the
  * answers given so far. Each answer re-runs the action from base with the
  * answers, so a paused game stays a plain value that can be memcpy'd. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +212,14 @@ foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
     g->pending = 0;
     g->nanswers = 0;
     foh_log_flush(g);
+#ifdef FOH_CHECK_INVARIANTS
+    /* Test builds: a broken invariant is an engine bug; stop at once. */
+    foh_error broken;
+    if (foh_game_check_invariants(g, &broken) != FOH_OK) {
+        fprintf(stderr, "foh: after %s: %s\n", foh_card_name(g, a->card), broken.msg);
+        abort();
+    }
+#endif
     return FOH_OK;
 }
 

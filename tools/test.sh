@@ -12,8 +12,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFOH_WERROR=ON >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== build and test under ASan + UBSan"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFOH_WERROR=ON -DFOH_SANITIZE=ON >/dev/null
+echo "== build and test under ASan + UBSan, checking invariants after every action"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFOH_WERROR=ON -DFOH_SANITIZE=ON -DFOH_CHECK_INVARIANTS=ON >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
