@@ -158,6 +158,7 @@ struct foh_engine {
     int need_choice;              /* a script asked a question with no answer yet */
     int counting;                 /* evaluating counting Permanent effects */
     int effect_ref[FOH_MAX_CARDS]; /* registry refs of the effect tables */
+    long exercised[FOH_MAX_CARDS];  /* times each card's rule took effect */
     /* Log lines of the run in progress, emitted only if it completes. */
     size_t loglen;
     char logbuf[16384];

@@ -722,6 +722,11 @@ void foh_engine_free(foh_engine *e)
 
 const foh_cardset *foh_engine_cardset(const foh_engine *e) { return e->cs; }
 
+long foh_engine_exercised(const foh_engine *e, int card)
+{
+    return card >= 0 && card < e->cs->ncards ? e->exercised[card] : 0;
+}
+
 /* ---- Load-time checks of the effect tables ---- */
 
 static int card_fail(foh_error *err, const foh_card_def *d, int line, const char *what)
@@ -937,6 +942,8 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
             g->choice.card = card;
     }
     int st = protected_call(e, 2, nres, outermost);
+    if (strcmp(hook, "can_activate") != 0) /* asking about a cost is not using the effect */
+        e->exercised[card]++;
     e->g = prev_g;
     e->counting = prev_counting;
     if (st == LUA_OK)

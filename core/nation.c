@@ -81,6 +81,7 @@ void foh_nation_gain(foh_game *g, int player, int card)
         foh_nation_remove(g, card);
         if (d->ends_game) {
             g->st.ending = 1;
+            g->eng->exercised[card]++;
             foh_log(g, "  P%d gains %s: the game ends after this turn", player + 1, d->name);
         }
         return;
@@ -113,9 +114,15 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
             continue;
         for (int i = 0; i < cs->nicons; i++)
             icons[i] += cs->card[c].stripe[i];
-        if (permanent_on(g, c))
+        foh_fire fire = cs->timing[cs->card[c].timing].fire;
+        if (fire == FOH_FIRE_NEVER)
+            g->eng->exercised[c]++; /* a card without effect: its stripe is its rule */
+        if (permanent_on(g, c)) {
             for (int i = 0; i < cs->nicons; i++)
                 icons[i] += cs->card[c].provides[i];
+            if (!cs->card[c].counting)
+                g->eng->exercised[c]++;
+        }
     }
 }
 

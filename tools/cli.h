@@ -31,5 +31,6 @@ void cli_print_scores(FILE *out, foh_game *g);
 
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_scenario(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@ static const char USAGE[] =
     "commands:\n"
     "  play   play one game between bots and print its log and scores\n"
     "  sim    play many bot games and print statistics\n"
+    "  scenario  run scenario files: set-ups, steps, expectations\n"
     "\n"
     "'foh COMMAND --help' describes a command's options.\n"
     "exit status: 0 success, 1 bad card data or script error, 2 bad usage\n";
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
         return cmd_play(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sim"))
         return cmd_sim(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "scenario"))
+        return cmd_scenario(argc - 2, argv + 2);
     fprintf(stderr, "foh: unknown command '%s'\n\n%s", argv[1], USAGE);
     return CLI_USAGE;
 }

@@ -25,6 +25,12 @@ foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err);
 void foh_engine_free(foh_engine *eng);
 const foh_cardset *foh_engine_cardset(const foh_engine *eng);
 
+/* How many times CARD's rule took effect on this engine: its Lua hook ran
+ * (on_gain, activate, a counting Permanent effect, end_game), its constant
+ * Permanent icons were counted, it ended the game, or (for a card with no
+ * effect) its stripe was counted. For coverage reports. */
+long foh_engine_exercised(const foh_engine *eng, int card);
+
 typedef struct foh_game foh_game;
 
 /* Options of a new game. */
