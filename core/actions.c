@@ -22,6 +22,13 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
     int p = st->current;
     if (st->over)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
+    if (a->kind == FOH_ACT_PASS)
+        return st->bonus_mask ? FOH_OK
+                              : foh_error_set(err, FOH_ERR_ILLEGAL, "Pass: there is no bonus action to decline");
+    if (st->bonus_mask && !(st->bonus_mask >> a->kind & 1))
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "P%d's bonus action may only be %s%s (or pass)", p + 1,
+                             st->bonus_mask >> FOH_ACT_INVEST & 1 ? "Invest " : "",
+                             st->bonus_mask >> FOH_ACT_SNIPE & 1 ? "Snipe " : "");
     switch (a->kind) {
     case FOH_ACT_INVEST:
         if (st->investment[p] >= 0)
@@ -82,6 +89,8 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
         return FOH_OK;
     case FOH_ACT_CHOOSE:
         return foh_error_set(err, FOH_ERR_ILLEGAL, "Choose: no choice is pending");
+    default:
+        break;
     }
     return foh_error_set(err, FOH_ERR_ILLEGAL, "unknown action kind %d", (int)a->kind);
 }
@@ -91,11 +100,16 @@ int foh_action_list(foh_game *g, foh_action *out, int max)
     const foh_state *st = &g->st;
     const foh_cardset *cs = cs_of(g);
     int p = st->current, n = 0;
+    /* During a granted bonus action only its kinds, and Pass, are legal. */
+    unsigned allowed = st->bonus_mask ? st->bonus_mask : ~0u;
 #define PUSH(...)                                                                                                     \
     do {                                                                                                              \
-        if (n < max)                                                                                                  \
-            out[n] = (foh_action){__VA_ARGS__};                                                                       \
-        n++;                                                                                                          \
+        foh_action push_ = (foh_action){__VA_ARGS__};                                                                 \
+        if (allowed >> push_.kind & 1) {                                                                              \
+            if (n < max)                                                                                              \
+                out[n] = push_;                                                                                       \
+            n++;                                                                                                      \
+        }                                                                                                             \
     } while (0)
     if (st->investment[p] < 0 && st->tokens[p] > 0)
         for (int i = 0; i < st->nmarket; i++)
@@ -118,6 +132,10 @@ int foh_action_list(foh_game *g, foh_action *out, int max)
             PUSH(.kind = FOH_ACT_ACTIVATE, .card = c, .tokens = 0, .option = -1);
     }
     PUSH(.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1);
+    if (st->bonus_mask) {
+        allowed = ~0u;
+        PUSH(.kind = FOH_ACT_PASS, .card = -1, .tokens = 0, .option = -1);
+    }
 #undef PUSH
     return n;
 }
@@ -151,6 +169,18 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
     foh_state *st = &g->st;
     const foh_cardset *cs = cs_of(g);
     int q = st->loc[card].investor, price = st->loc[card].invested;
+    if (q >= FOH_NEUTRAL_INVESTOR) {
+        /* A neutral marker has no Nation: the price and
+         * the tokens under the card go to the Supply, with no compensation. */
+        foh_tokens_to_supply(st, p, price);
+        st->supply += price;
+        st->neutral[q - FOH_NEUTRAL_INVESTOR] = -1;
+        foh_log(g, "P%d snipes %s from neutral investor %d: pays %d tokens to the Supply, %d more go there", p + 1,
+                foh_card_name(g, card), q - FOH_NEUTRAL_INVESTOR + 1, price, price);
+        foh_market_take(g, card);
+        foh_nation_gain(g, p, card);
+        return FOH_OK;
+    }
     foh_tokens_transfer(st, p, q, price);
     st->supply += price;
     st->loc[card].invested = 0;
@@ -214,7 +244,7 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
         return foh_lua_activate(g, a->card, p, err);
     case FOH_ACT_HARVEST:
         return harvest(g, p, err);
-    case FOH_ACT_CHOOSE:
+    default:
         break;
     }
     return foh_error_set(err, FOH_ERR_ILLEGAL, "not a turn action");
@@ -245,6 +275,11 @@ void foh_action_describe(const foh_game *g, const foh_action *a, char *buf, size
         else
             snprintf(buf, len, "Choose option %d", a->option);
         return;
+    case FOH_ACT_PASS:
+        snprintf(buf, len, "Pass (no bonus action)");
+        return;
+    case FOH_ACT_SETUP:
+        break;
     }
     snprintf(buf, len, "?");
 }

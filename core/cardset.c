@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "lua_bridge.h"
+#include "variant.h"
 #include "yaml_doc.h"
 
 typedef struct {
@@ -16,15 +17,27 @@ typedef struct {
     const char *card; /* card id being read, for messages */
 } loader;
 
-static int bad(loader *ld, int line, const char *fmt, const char *a, const char *b)
+/* Report a data error at FILE:LINE (naming the card being read, if any). */
+static int bad_at(loader *ld, const char *file, int line, const char *fmt, const char *a, const char *b)
 {
     char what[400];
     snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
     if (ld->card)
-        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: card '%s': %s", ld->file, line, ld->card, what);
+        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: card '%s': %s", file, line, ld->card, what);
     else
-        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: %s", ld->file, line, what);
+        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: %s", file, line, what);
     return 0;
+}
+
+static int bad(loader *ld, int line, const char *fmt, const char *a, const char *b)
+{
+    return bad_at(ld, ld->file, line, fmt, a, b);
+}
+
+/* A data error at node N, in the file N was read from. */
+static int bad_node(loader *ld, const ydoc_node *n, const char *fmt, const char *a, const char *b)
+{
+    return bad_at(ld, n->file, n->line, fmt, a, b);
 }
 
 /* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
@@ -35,7 +48,7 @@ static int only_keys(loader *ld, const ydoc_node *m, const char *const *allowed)
         for (const char *const *a = allowed; *a; a++)
             ok |= strcmp(*a, m->keys[i]) == 0;
         if (!ok)
-            return bad(ld, m->key_lines[i], "unknown field '%s'", m->keys[i], NULL);
+            return bad_at(ld, m->file, m->key_lines[i], "unknown field '%s'", m->keys[i], NULL);
     }
     return 1;
 }
@@ -45,11 +58,11 @@ static const char *scalar(loader *ld, const ydoc_node *m, const char *key, int r
     const ydoc_node *v = ydoc_get(m, key);
     if (!v) {
         if (required)
-            bad(ld, m->line, "missing field '%s'", key, NULL);
+            bad_node(ld, m, "missing field '%s'", key, NULL);
         return NULL;
     }
     if (v->kind != YDOC_SCALAR) {
-        bad(ld, v->line, "field '%s' must be a single value", key, NULL);
+        bad_node(ld, v, "field '%s' must be a single value", key, NULL);
         return NULL;
     }
     return v->text;
@@ -58,7 +71,7 @@ static const char *scalar(loader *ld, const ydoc_node *m, const char *key, int r
 static int copy_name(loader *ld, char *dst, size_t len, const char *src, int line)
 {
     if (strlen(src) >= len)
-        return bad(ld, line, "name '%s' is too long", src, NULL);
+        return bad(ld, line, "name '%s' is too long (at most 47 characters)", src, NULL);
     strcpy(dst, src);
     return 1;
 }
@@ -67,12 +80,12 @@ static int parse_int(loader *ld, const ydoc_node *v, int lo, int hi, int *out)
 {
     char *end;
     if (!v || v->kind != YDOC_SCALAR)
-        return bad(ld, v ? v->line : 0, "expected a whole number", NULL, NULL);
+        return v ? bad_node(ld, v, "expected a whole number", NULL, NULL) : bad(ld, 0, "missing a whole number", NULL, NULL);
     long x = strtol(v->text, &end, 10);
     if (*v->text == '\0' || *end != '\0' || x < lo || x > hi) {
         char range[64];
         snprintf(range, sizeof range, "%d..%d", lo, hi);
-        return bad(ld, v->line, "'%s' is not a whole number in %s", v->text, range);
+        return bad_node(ld, v, "'%s' is not a whole number in %s", v->text, range);
     }
     *out = (int)x;
     return 1;
@@ -92,7 +105,7 @@ static int parse_bool(loader *ld, const ydoc_node *v, int *out)
         *out = 0;
         return 1;
     }
-    return bad(ld, v->line, "expected true or false", NULL, NULL);
+    return bad_node(ld, v, "expected true or false", NULL, NULL);
 }
 
 static int find_named(const char *names, size_t stride, int n, const char *name)
@@ -106,21 +119,21 @@ static int find_named(const char *names, size_t stride, int n, const char *name)
 static int icon_index(loader *ld, const ydoc_node *v)
 {
     if (!v || v->kind != YDOC_SCALAR)
-        return bad(ld, v ? v->line : 0, "expected an icon name", NULL, NULL) - 1;
+        return (v ? bad_node(ld, v, "expected an icon name", NULL, NULL) : bad(ld, 0, "missing an icon name", NULL, NULL)) - 1;
     int i = foh_cardset_icon_find(ld->cs, v->text);
     if (i < 0)
-        bad(ld, v->line, "unknown icon '%s'", v->text, NULL);
+        bad_node(ld, v, "unknown icon '%s'", v->text, NULL);
     return i;
 }
 
 static int age_index(loader *ld, const ydoc_node *v)
 {
     if (!v || v->kind != YDOC_SCALAR)
-        return bad(ld, v ? v->line : 0, "expected an age name", NULL, NULL) - 1;
+        return (v ? bad_node(ld, v, "expected an age name", NULL, NULL) : bad(ld, 0, "missing an age name", NULL, NULL)) - 1;
     for (int i = 0; i < ld->cs->nages; i++)
         if (strcmp(ld->cs->age[i].name, v->text) == 0)
             return i;
-    return bad(ld, v->line, "unknown age '%s'", v->text, NULL) - 1;
+    return bad_node(ld, v, "unknown age '%s'", v->text, NULL) - 1;
 }
 
 /* A list of icon names as a bit mask. */
@@ -128,7 +141,7 @@ static int icon_mask(loader *ld, const ydoc_node *v, uint32_t *mask)
 {
     *mask = 0;
     if (!v || v->kind != YDOC_SEQ)
-        return bad(ld, v ? v->line : 0, "expected a list of icon names", NULL, NULL);
+        return v ? bad_node(ld, v, "expected a list of icon names", NULL, NULL) : bad(ld, 0, "missing a list of icon names", NULL, NULL);
     for (size_t i = 0; i < v->n; i++) {
         int ic = icon_index(ld, v->items[i]);
         if (ic < 0)
@@ -163,43 +176,81 @@ static void normalize_path(char *path)
     snprintf(path, strlen(path) + 1, "%s", n || absolute ? out : ".");
 }
 
+/* Read the Lua file named by node S, relative to folder DIR, into the
+ * card set's scripts (loaded into the sandbox in order). */
+static int load_script(loader *ld, const char *dir, const ydoc_node *s)
+{
+    foh_cardset *cs = ld->cs;
+    if (s->kind != YDOC_SCALAR)
+        return bad_node(ld, s, "a script is a file path", NULL, NULL);
+    if (cs->nscripts >= FOH_MAX_SCRIPTS)
+        return bad_node(ld, s, "at most 16 scripts in all", NULL, NULL);
+    char path[sizeof cs->script[0].path];
+    /* Relative paths are relative to the folder of the YAML file naming them. */
+    if (snprintf(path, sizeof path, "%s%s%s", s->text[0] == '/' ? "" : dir, s->text[0] == '/' ? "" : "/",
+                 s->text) >= (int)sizeof path)
+        return bad_node(ld, s, "script path '%s' is too long", s->text, NULL);
+    normalize_path(path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bad_node(ld, s, "cannot open script '%s'", path, NULL);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *src = len >= 0 && len < (1 << 22) ? malloc((size_t)len + 1) : NULL;
+    if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
+        free(src);
+        fclose(f);
+        return bad_node(ld, s, "cannot read script '%s'", path, NULL);
+    }
+    fclose(f);
+    src[len] = '\0';
+    snprintf(cs->script[cs->nscripts].path, sizeof cs->script[0].path, "%s", path);
+    cs->script[cs->nscripts++].src = src;
+    return 1;
+}
+
 static int read_vocabulary(loader *ld, const ydoc_node *root)
 {
     foh_cardset *cs = ld->cs;
     static const char *const top[] = {"name", "players", "icons", "ages", "card_types", "timings",
                                       "setup", "rules", "scripts", NULL};
     if (root->kind != YDOC_MAP)
-        return bad(ld, root->line, "game.yaml must be a map", NULL, NULL);
+        return bad_node(ld, root, "game.yaml must be a map", NULL, NULL);
     if (!only_keys(ld, root, top))
         return 0;
 
     const ydoc_node *players = ydoc_get(root, "players");
+    static const char *const player_keys[] = {"min", "max", "note", NULL};
     if (!players || players->kind != YDOC_MAP)
-        return bad(ld, root->line, "missing map 'players' {min, max}", NULL, NULL);
-    if (!parse_int(ld, ydoc_get(players, "min"), 1, FOH_MAX_PLAYERS, &cs->min_players) ||
+        return bad_node(ld, root, "missing map 'players' {min, max, note}", NULL, NULL);
+    if (!only_keys(ld, players, player_keys) ||
+        !parse_int(ld, ydoc_get(players, "min"), 1, FOH_MAX_PLAYERS, &cs->min_players) ||
         !parse_int(ld, ydoc_get(players, "max"), cs->min_players, FOH_MAX_PLAYERS, &cs->max_players))
         return 0;
+    const char *note = scalar(ld, players, "note", 0);
+    snprintf(cs->players_note, sizeof cs->players_note, "%s", note ? note : "");
 
     const ydoc_node *icons = ydoc_get(root, "icons");
     if (!icons || icons->kind != YDOC_SEQ || icons->n == 0 || icons->n > FOH_MAX_ICONS)
-        return bad(ld, icons ? icons->line : root->line, "'icons' must list 1 to 12 icon names", NULL, NULL);
+        return bad_node(ld, icons ? icons : root, "'icons' must list 1 to 12 icon names", NULL, NULL);
     for (size_t i = 0; i < icons->n; i++) {
         const ydoc_node *v = icons->items[i];
         if (v->kind != YDOC_SCALAR || !copy_name(ld, cs->icon[i], FOH_NAME, v->text, v->line))
-            return bad(ld, v->line, "bad icon name", NULL, NULL);
+            return bad_node(ld, v, "bad icon name", NULL, NULL);
         if (find_named(cs->icon[0], FOH_NAME, (int)i, v->text) >= 0)
-            return bad(ld, v->line, "icon '%s' listed twice", v->text, NULL);
+            return bad_node(ld, v, "icon '%s' listed twice", v->text, NULL);
         cs->nicons = (int)i + 1;
     }
 
     const ydoc_node *ages = ydoc_get(root, "ages");
     if (!ages || ages->kind != YDOC_SEQ || ages->n == 0 || ages->n > FOH_MAX_AGES)
-        return bad(ld, ages ? ages->line : root->line, "'ages' must list 1 to 10 ages", NULL, NULL);
+        return bad_node(ld, ages ? ages : root, "'ages' must list 1 to 10 ages", NULL, NULL);
     for (size_t i = 0; i < ages->n; i++) {
         const ydoc_node *a = ages->items[i];
         static const char *const keys[] = {"name", "value", NULL};
         if (a->kind != YDOC_MAP || !only_keys(ld, a, keys))
-            return bad(ld, a->line, "an age is {name, value}", NULL, NULL);
+            return bad_node(ld, a, "an age is {name, value}", NULL, NULL);
         const char *name = scalar(ld, a, "name", 1);
         if (!name || !copy_name(ld, cs->age[i].name, FOH_NAME, name, a->line) ||
             !parse_int(ld, ydoc_get(a, "value"), 0, 99, &cs->age[i].value))
@@ -209,12 +260,12 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
 
     const ydoc_node *types = ydoc_get(root, "card_types");
     if (!types || types->kind != YDOC_SEQ || types->n == 0 || types->n > FOH_MAX_TYPES)
-        return bad(ld, types ? types->line : root->line, "'card_types' must list 1 to 12 types", NULL, NULL);
+        return bad_node(ld, types ? types : root, "'card_types' must list 1 to 12 types", NULL, NULL);
     for (size_t i = 0; i < types->n; i++) {
         const ydoc_node *t = types->items[i];
         static const char *const keys[] = {"name", "placement", "investor_bonus", NULL};
         if (t->kind != YDOC_MAP || !only_keys(ld, t, keys))
-            return bad(ld, t->line, "a card type is {name, placement, investor_bonus}", NULL, NULL);
+            return bad_node(ld, t, "a card type is {name, placement, investor_bonus}", NULL, NULL);
         const char *name = scalar(ld, t, "name", 1);
         const char *place = scalar(ld, t, "placement", 1);
         if (!name || !place || !copy_name(ld, cs->type[i].name, FOH_NAME, name, t->line))
@@ -225,7 +276,7 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
             if (!strcmp(place, places[k]))
                 p = k;
         if (p < 0)
-            return bad(ld, t->line, "placement '%s' is not stack, single, side_by_side or none", place, NULL);
+            return bad_node(ld, t, "placement '%s' is not stack, single, side_by_side or none", place, NULL);
         cs->type[i].place = (foh_placement)p;
         cs->type[i].bonus_icon = -1;
         if (ydoc_get(t, "investor_bonus") && (cs->type[i].bonus_icon = icon_index(ld, ydoc_get(t, "investor_bonus"))) < 0)
@@ -235,12 +286,12 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
 
     const ydoc_node *timings = ydoc_get(root, "timings");
     if (!timings || timings->kind != YDOC_SEQ || timings->n == 0 || timings->n > FOH_MAX_TIMINGS)
-        return bad(ld, timings ? timings->line : root->line, "'timings' must list 1 to 12 timings", NULL, NULL);
+        return bad_node(ld, timings ? timings : root, "'timings' must list 1 to 12 timings", NULL, NULL);
     for (size_t i = 0; i < timings->n; i++) {
         const ydoc_node *t = timings->items[i];
         static const char *const keys[] = {"name", "fires", NULL};
         if (t->kind != YDOC_MAP || !only_keys(ld, t, keys))
-            return bad(ld, t->line, "a timing is {name, fires}", NULL, NULL);
+            return bad_node(ld, t, "a timing is {name, fires}", NULL, NULL);
         const char *name = scalar(ld, t, "name", 1);
         const char *fires = scalar(ld, t, "fires", 1);
         if (!name || !fires || !copy_name(ld, cs->timing[i].name, FOH_NAME, name, t->line))
@@ -251,28 +302,28 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
             if (!strcmp(fires, kinds[k]))
                 f = k;
         if (f < 0)
-            return bad(ld, t->line, "fires '%s' is not never, on_gain, permanent, turn_action or end_game", fires, NULL);
+            return bad_node(ld, t, "fires '%s' is not never, on_gain, permanent, turn_action or end_game", fires, NULL);
         cs->timing[i].fire = (foh_fire)f;
         cs->ntimings = (int)i + 1;
     }
 
     const ydoc_node *setup = ydoc_get(root, "setup");
     static const char *const setup_keys[] = {"market_size", "market_age", "starting_card_age", "starting_tokens",
-                                             "tokens_in_box", "supply", "deck_bottom", "deck_ages", NULL};
+                                             "tokens_in_box", "supply", "deck_bottom", "deck_ages",
+                                             "starting_cards_per_player", "neutral_investors", NULL};
     if (!setup || setup->kind != YDOC_MAP)
-        return bad(ld, root->line, "missing map 'setup'", NULL, NULL);
+        return bad_node(ld, root, "missing map 'setup'", NULL, NULL);
     if (!only_keys(ld, setup, setup_keys))
         return 0;
     const ydoc_node *ms = ydoc_get(setup, "market_size");
     if (!ms || ms->kind != YDOC_MAP)
-        return bad(ld, setup->line, "setup.market_size must map player counts to Market sizes", NULL, NULL);
-    for (int p = cs->min_players; p <= cs->max_players; p++) {
-        char key[8];
-        snprintf(key, sizeof key, "%d", p);
-        const ydoc_node *v = ydoc_get(ms, key);
-        if (!v)
-            return bad(ld, ms->line, "setup.market_size has no entry for %s players", key, NULL);
-        if (!parse_int(ld, v, 1, FOH_MAX_MARKET, &cs->market_size[p]))
+        return bad_node(ld, setup, "setup.market_size must map player counts to Market sizes", NULL, NULL);
+    for (size_t i = 0; i < ms->n; i++) {
+        int p = atoi(ms->keys[i]);
+        if (p < 1 || p > FOH_MAX_PLAYERS)
+            return bad_at(ld, ms->file, ms->key_lines[i], "setup.market_size: '%s' is not a player count", ms->keys[i],
+                          NULL);
+        if (!parse_int(ld, ms->items[i], 1, FOH_MAX_MARKET, &cs->market_size[p]))
             return 0;
     }
     if ((cs->market_age = age_index(ld, ydoc_get(setup, "market_age"))) < 0 ||
@@ -281,18 +332,26 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
         !parse_int(ld, ydoc_get(setup, "tokens_in_box"), 0, 100000, &cs->tokens_in_box) ||
         !parse_int(ld, ydoc_get(setup, "supply"), 0, 100000, &cs->supply_start))
         return 0;
+    cs->starting_cards = 1;
+    if (ydoc_get(setup, "starting_cards_per_player") &&
+        !parse_int(ld, ydoc_get(setup, "starting_cards_per_player"), 0, 8, &cs->starting_cards))
+        return 0;
+    if (ydoc_get(setup, "neutral_investors") &&
+        !parse_int(ld, ydoc_get(setup, "neutral_investors"), 0, FOH_MAX_NEUTRAL, &cs->neutral_investors))
+        return 0;
     const ydoc_node *da = ydoc_get(setup, "deck_ages");
     if (!da || da->kind != YDOC_SEQ || da->n > FOH_MAX_AGES)
-        return bad(ld, setup->line, "setup.deck_ages must list ages, bottom of the deck first", NULL, NULL);
+        return bad_node(ld, setup, "setup.deck_ages must list ages, bottom of the deck first", NULL, NULL);
     for (size_t i = 0; i < da->n; i++)
         if ((cs->deck_ages[cs->ndeck_ages++] = age_index(ld, da->items[i])) < 0)
             return 0;
 
     const ydoc_node *rules = ydoc_get(root, "rules");
     static const char *const rule_keys[] = {"harvest_icon", "snipe_compensation_icon", "attacker_strength",
-                                            "defender_strength", "full_vp_icons", "age_check_gap", NULL};
+                                            "defender_strength", "full_vp_icons", "age_check_gap",
+                                            "age_check_repeat", "vp_per_full_icon", "other_icons_per_vp", NULL};
     if (!rules || rules->kind != YDOC_MAP)
-        return bad(ld, root->line, "missing map 'rules'", NULL, NULL);
+        return bad_node(ld, root, "missing map 'rules'", NULL, NULL);
     if (!only_keys(ld, rules, rule_keys))
         return 0;
     if ((cs->harvest_icon = icon_index(ld, ydoc_get(rules, "harvest_icon"))) < 0 ||
@@ -302,37 +361,21 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
         !icon_mask(ld, ydoc_get(rules, "full_vp_icons"), &cs->full_vp_icons) ||
         !parse_int(ld, ydoc_get(rules, "age_check_gap"), 1, 99, &cs->age_check_gap))
         return 0;
+    cs->vp_per_full_icon = 1;
+    cs->other_icons_per_vp = 2;
+    if (!parse_bool(ld, ydoc_get(rules, "age_check_repeat"), &cs->age_check_repeat) ||
+        (ydoc_get(rules, "vp_per_full_icon") &&
+         !parse_int(ld, ydoc_get(rules, "vp_per_full_icon"), 0, 100, &cs->vp_per_full_icon)) ||
+        (ydoc_get(rules, "other_icons_per_vp") &&
+         !parse_int(ld, ydoc_get(rules, "other_icons_per_vp"), 1, 100, &cs->other_icons_per_vp)))
+        return 0;
 
     const ydoc_node *scripts = ydoc_get(root, "scripts");
-    if (scripts && (scripts->kind != YDOC_SEQ || scripts->n > FOH_MAX_SCRIPTS))
-        return bad(ld, scripts->line, "'scripts' must list at most 16 Lua files", NULL, NULL);
-    for (size_t i = 0; scripts && i < scripts->n; i++) {
-        const ydoc_node *s = scripts->items[i];
-        if (s->kind != YDOC_SCALAR)
-            return bad(ld, s->line, "a script is a file path", NULL, NULL);
-        char path[sizeof cs->script[0].path];
-        /* Relative paths are relative to the card set folder. */
-        if (snprintf(path, sizeof path, "%s%s%s", s->text[0] == '/' ? "" : cs->dir, s->text[0] == '/' ? "" : "/",
-                     s->text) >= (int)sizeof path)
-            return bad(ld, s->line, "script path '%s' is too long", s->text, NULL);
-        normalize_path(path);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            return bad(ld, s->line, "cannot open script '%s'", path, NULL);
-        fseek(f, 0, SEEK_END);
-        long len = ftell(f);
-        rewind(f);
-        char *src = len >= 0 && len < (1 << 22) ? malloc((size_t)len + 1) : NULL;
-        if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
-            free(src);
-            fclose(f);
-            return bad(ld, s->line, "cannot read script '%s'", path, NULL);
-        }
-        fclose(f);
-        src[len] = '\0';
-        snprintf(cs->script[cs->nscripts].path, sizeof cs->script[0].path, "%s", path);
-        cs->script[cs->nscripts++].src = src;
-    }
+    if (scripts && scripts->kind != YDOC_SEQ)
+        return bad_node(ld, scripts, "'scripts' must list Lua files", NULL, NULL);
+    for (size_t i = 0; scripts && i < scripts->n; i++)
+        if (!load_script(ld, cs->dir, scripts->items[i]))
+            return 0;
     return 1;
 }
 
@@ -343,12 +386,12 @@ static int read_deck_bottom(loader *ld, const ydoc_node *root)
     if (!db)
         return 1;
     if (db->kind != YDOC_SEQ || db->n > 8)
-        return bad(ld, db->line, "setup.deck_bottom must list at most 8 card ids, bottom first", NULL, NULL);
+        return bad_node(ld, db, "setup.deck_bottom must list at most 8 card ids, bottom first", NULL, NULL);
     for (size_t i = 0; i < db->n; i++) {
         const ydoc_node *v = db->items[i];
         int c = v->kind == YDOC_SCALAR ? foh_cardset_find(ld->cs, v->text) : -1;
         if (c < 0)
-            return bad(ld, v->line, "setup.deck_bottom: unknown card '%s'", v->kind == YDOC_SCALAR ? v->text : "?", NULL);
+            return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", v->kind == YDOC_SCALAR ? v->text : "?", NULL);
         ld->cs->deck_bottom[ld->cs->ndeck_bottom++] = c;
     }
     return 1;
@@ -367,17 +410,18 @@ static int read_card(loader *ld, const ydoc_node *m)
 {
     foh_cardset *cs = ld->cs;
     static const char *const keys[] = {"id", "name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
-                                       "stripe_source", "text", "korean_edition", "effect", NULL};
+                                       "stripe_source", "text", "edition_note", "effect", NULL};
     ld->card = NULL;
+    ld->file = m->file; /* a variant may add a card from its own file */
     if (m->kind != YDOC_MAP)
-        return bad(ld, m->line, "each card is a map of fields", NULL, NULL);
+        return bad_node(ld, m, "each card is a map of fields", NULL, NULL);
     const char *id = scalar(ld, m, "id", 1);
     if (!id)
         return 0;
     if (foh_cardset_find(cs, id) >= 0)
-        return bad(ld, m->line, "card id '%s' defined twice", id, NULL);
+        return bad_node(ld, m, "card id '%s' defined twice", id, NULL);
     if (cs->ncards >= FOH_MAX_CARDS)
-        return bad(ld, m->line, "more than 128 cards", NULL, NULL);
+        return bad_node(ld, m, "more than 128 cards", NULL, NULL);
     foh_card_def *c = &cs->card[cs->ncards];
     memset(c, 0, sizeof *c);
     if (!copy_name(ld, c->id, sizeof c->id, id, m->line))
@@ -386,7 +430,7 @@ static int read_card(loader *ld, const ydoc_node *m)
     ld->card = c->id;
     if (!only_keys(ld, m, keys))
         return 0;
-    snprintf(c->file, sizeof c->file, "%s", ld->file);
+    snprintf(c->file, sizeof c->file, "%s", m->file);
     c->line = m->line;
 
     const char *name = scalar(ld, m, "name", 1), *type = scalar(ld, m, "type", 1);
@@ -396,21 +440,21 @@ static int read_card(loader *ld, const ydoc_node *m)
     if ((c->age = age_index(ld, ydoc_get(m, "age"))) < 0)
         return 0;
     if ((c->type = find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, type)) < 0)
-        return bad(ld, ydoc_get(m, "type")->line, "unknown card type '%s'", type, NULL);
+        return bad_node(ld, ydoc_get(m, "type"), "unknown card type '%s'", type, NULL);
     if ((c->timing = find_named(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, timing)) < 0)
-        return bad(ld, ydoc_get(m, "timing")->line, "unknown effect timing '%s'", timing, NULL);
+        return bad_node(ld, ydoc_get(m, "timing"), "unknown effect timing '%s'", timing, NULL);
     if (!parse_bool(ld, ydoc_get(m, "obsolete"), &c->obsolete) ||
         !parse_bool(ld, ydoc_get(m, "ends_game"), &c->ends_game))
         return 0;
 
     const ydoc_node *stripe = ydoc_get(m, "stripe");
     if (!stripe || stripe->kind != YDOC_MAP)
-        return bad(ld, stripe ? stripe->line : m->line, "'stripe' must map icon names to counts ({} for none)", NULL, NULL);
+        return bad_node(ld, stripe ? stripe : m, "'stripe' must map icon names to counts ({} for none)", NULL, NULL);
     for (size_t i = 0; i < stripe->n; i++) {
         int ic = foh_cardset_icon_find(cs, stripe->keys[i]);
         int count;
         if (ic < 0)
-            return bad(ld, stripe->key_lines[i], "unknown icon '%s' in stripe", stripe->keys[i], NULL);
+            return bad_at(ld, stripe->file, stripe->key_lines[i], "unknown icon '%s' in stripe", stripe->keys[i], NULL);
         if (!parse_int(ld, stripe->items[i], 0, 99, &count))
             return 0;
         c->stripe[ic] = (int8_t)count;
@@ -418,22 +462,23 @@ static int read_card(loader *ld, const ydoc_node *m)
     const char *src = scalar(ld, m, "stripe_source", 0);
     if (!copy_name(ld, c->stripe_source, sizeof c->stripe_source, src ? src : "printed", m->line))
         return 0;
-    const char *ko = scalar(ld, m, "korean_edition", 0);
+    const char *ko = scalar(ld, m, "edition_note", 0);
     c->text = dup_text(text);
-    c->korean = dup_text(ko ? ko : "same");
+    c->edition_note = dup_text(ko ? ko : "same");
 
     const ydoc_node *eff = ydoc_get(m, "effect");
     foh_fire fire = cs->timing[c->timing].fire;
     if (eff) {
         if (eff->kind != YDOC_SCALAR)
-            return bad(ld, eff->line, "'effect' must be Lua source text", NULL, NULL);
+            return bad_node(ld, eff, "'effect' must be Lua source text", NULL, NULL);
         c->effect_src = dup_text(eff->text);
         c->effect_line = eff->line + eff->block_scalar;
+        snprintf(c->effect_file, sizeof c->effect_file, "%s", eff->file);
     } else if (fire != FOH_FIRE_NEVER) {
-        return bad(ld, m->line, "timing '%s' needs an 'effect' (Lua)", timing, NULL);
+        return bad_node(ld, m, "timing '%s' needs an 'effect' (Lua)", timing, NULL);
     }
-    if (!c->text || !c->korean || (eff && !c->effect_src))
-        return bad(ld, m->line, "out of memory", NULL, NULL);
+    if (!c->text || !c->edition_note || (eff && !c->effect_src))
+        return bad_node(ld, m, "out of memory", NULL, NULL);
     return 1;
 }
 
@@ -466,51 +511,109 @@ static int list_card_files(const char *dir, char ***out, int *n, foh_error *err)
     return 1;
 }
 
-foh_cardset *foh_cardset_load(const char *dir, foh_error *err)
+foh_cardset *foh_cardset_load(const char *dir, foh_error *err) { return foh_cardset_load_variants(dir, NULL, 0, err); }
+
+foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err)
 {
     foh_cardset *cs = calloc(1, sizeof *cs);
-    if (!cs) {
+    foh_variant_cards *cards = calloc(1, sizeof *cards);
+    foh_variant_claims *claims = calloc(1, sizeof *claims);
+    ydoc_node *docs[64] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
+    int ndocs = 0, ok = cs && cards && claims;
+    if (!ok)
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-        return NULL;
-    }
-    snprintf(cs->dir, sizeof cs->dir, "%s", dir);
+    if (ok && nvariants > FOH_MAX_VARIANTS)
+        ok = foh_error_set(err, FOH_ERR_USAGE, "at most %d variants", FOH_MAX_VARIANTS) == FOH_OK;
     char path[768], yerr[600];
-    snprintf(path, sizeof path, "%s/game.yaml", dir);
+    if (ok) {
+        snprintf(cs->dir, sizeof cs->dir, "%s", dir);
+        snprintf(path, sizeof path, "%s/game.yaml", dir);
+        game = ydoc_load_file(path, yerr, sizeof yerr);
+        if (!game)
+            ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+    }
     loader ld = {.cs = cs, .file = path, .err = err};
 
-    ydoc_node *game = ydoc_load_file(path, yerr, sizeof yerr);
-    int ok = game != NULL;
-    if (!ok)
-        foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
-    ok = ok && read_vocabulary(&ld, game);
-
+    /* The card files' entries, in file-name order. */
     char **files = NULL;
     int nfiles = 0;
     ok = ok && list_card_files(dir, &files, &nfiles, err);
     for (int i = 0; ok && i < nfiles; i++) {
         char cpath[768];
         snprintf(cpath, sizeof cpath, "%s/%s", dir, files[i]);
-        ydoc_node *doc = ydoc_load_file(cpath, yerr, sizeof yerr);
+        ydoc_node *doc = ndocs < 64 ? ydoc_load_file(cpath, yerr, sizeof yerr) : NULL;
         if (!doc) {
-            foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
-            ok = 0;
+            ok = foh_error_set(err, FOH_ERR_DATA, "%s", ndocs < 64 ? yerr : "more than 64 card files") == FOH_OK;
             break;
         }
-        loader cl = {.cs = cs, .file = cpath, .err = err};
-        if (doc->kind != YDOC_SEQ)
+        docs[ndocs++] = doc;
+        if (doc->kind != YDOC_SEQ) {
+            loader cl = {.cs = cs, .file = cpath, .err = err};
             ok = bad(&cl, doc->line, "a card file is a list of cards", NULL, NULL);
-        for (size_t k = 0; ok && k < doc->n; k++)
-            ok = read_card(&cl, doc->items[k]);
-        ydoc_free(doc);
+        }
+        for (size_t k = 0; ok && k < doc->n; k++) {
+            if (cards->n >= FOH_MAX_CARDS) {
+                loader cl = {.cs = cs, .file = cpath, .err = err};
+                ok = bad_node(&cl, doc->items[k], "more than 128 cards", NULL, NULL);
+                break;
+            }
+            cards->node[cards->n++] = doc->items[k];
+        }
     }
     for (int i = 0; i < nfiles; i++)
         free(files[i]);
     free(files);
+
+    /* Variants overlay game.yaml and the card entries, in order. */
+    for (int v = 0; ok && v < nvariants; v++) {
+        snprintf(path, sizeof path, "%s/variant.yaml", variants[v]);
+        vdocs[v] = ydoc_load_file(path, yerr, sizeof yerr);
+        if (!vdocs[v])
+            ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+        else
+            ok = foh_variant_apply(vdocs[v], cs, game, cards, claims, err);
+    }
+
+    snprintf(path, sizeof path, "%s/game.yaml", dir);
+    ok = ok && read_vocabulary(&ld, game);
+    if (ok) {
+        cs->players_allowed = 0;
+        for (int p = cs->min_players; p <= cs->max_players; p++)
+            cs->players_allowed |= 1u << p;
+        if (claims->players_set)
+            cs->players_allowed = claims->players_mask;
+        for (int p = 1; ok && p <= FOH_MAX_PLAYERS; p++)
+            if ((cs->players_allowed >> p & 1) && !cs->market_size[p]) {
+                char key[8];
+                snprintf(key, sizeof key, "%d", p);
+                ok = bad_node(&ld, ydoc_get(ydoc_get(game, "setup"), "market_size"),
+                              "setup.market_size has no entry for %s players", key, NULL);
+            }
+    }
+    for (int v = 0; ok && v < nvariants; v++) {
+        const ydoc_node *scripts = ydoc_get(vdocs[v], "scripts");
+        char vdir[768];
+        snprintf(vdir, sizeof vdir, "%s", variants[v]);
+        if (scripts && scripts->kind != YDOC_SEQ)
+            ok = bad_node(&ld, scripts, "'scripts' must list Lua files", NULL, NULL);
+        for (size_t i = 0; ok && scripts && i < scripts->n; i++)
+            ok = load_script(&ld, vdir, scripts->items[i]);
+    }
+    for (size_t k = 0; ok && k < cards->n; k++)
+        ok = read_card(&ld, cards->node[k]);
+    ld.card = NULL;
+    ld.file = game ? game->file : path;
     if (ok && cs->ncards == 0)
         ok = bad(&ld, 1, "the card set has no cards", NULL, NULL);
-    ld.card = NULL;
     ok = ok && read_deck_bottom(&ld, game);
+    /* Base trees first: they may hold nodes whose file name a variant owns. */
+    for (int i = 0; i < ndocs; i++)
+        ydoc_free(docs[i]);
     ydoc_free(game);
+    for (int v = 0; v < nvariants; v++)
+        ydoc_free(vdocs[v]);
+    free(cards);
+    free(claims);
     ok = ok && foh_lua_check_cardset(cs, err) == FOH_OK;
     if (!ok) {
         foh_cardset_free(cs);
@@ -525,11 +628,13 @@ void foh_cardset_free(foh_cardset *cs)
         return;
     for (int i = 0; i < cs->ncards; i++) {
         free(cs->card[i].text);
-        free(cs->card[i].korean);
+        free(cs->card[i].edition_note);
         free(cs->card[i].effect_src);
     }
     for (int i = 0; i < cs->nscripts; i++)
         free(cs->script[i].src);
+    for (int i = 0; i < cs->nhooks; i++)
+        free(cs->hook[i].src);
     free(cs);
 }
 
@@ -559,7 +664,7 @@ foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out)
         out->stripe[i] = c->stripe[i];
     out->stripe_source = c->stripe_source;
     out->text = c->text;
-    out->korean_edition = c->korean;
+    out->edition_note = c->edition_note;
     out->file = c->file;
     out->line = c->line;
     return FOH_OK;
@@ -582,3 +687,14 @@ const char *foh_cardset_type_name(const foh_cardset *cs, int type)
 int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
 int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }
+int foh_cardset_variant_count(const foh_cardset *cs) { return cs->nvariants; }
+const char *foh_cardset_variant_name(const foh_cardset *cs, int i)
+{
+    return i >= 0 && i < cs->nvariants ? cs->variant[i] : "?";
+}
+int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note)
+{
+    if (note)
+        *note = cs->players_note;
+    return players >= 1 && players <= FOH_MAX_PLAYERS && (cs->players_allowed >> players & 1);
+}

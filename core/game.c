@@ -26,6 +26,8 @@ static void shuffle(uint64_t rng[4], uint8_t *a, int n)
     }
 }
 
+static foh_status run(foh_game *g, const foh_action *a, foh_error *err);
+
 /* Rulebook "Game Setup". */
 static void setup(foh_game *g, const foh_options *opt)
 {
@@ -40,6 +42,8 @@ static void setup(foh_game *g, const foh_options *opt)
     }
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         st->investment[p] = -1;
+    for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
+        st->neutral[k] = -1;
 
     /* The Market: every card of the Market age, in card order. */
     for (int c = 0; c < cs->ncards && st->nmarket < FOH_MAX_MARKET; c++)
@@ -48,15 +52,17 @@ static void setup(foh_game *g, const foh_options *opt)
             st->loc[c].zone = FOH_ZONE_MARKET;
         }
 
-    /* Starting cards: one random card of the starting age per player. */
+    /* Starting cards: random cards of the starting age, one per player (a
+     * variant may deal more and have the players keep one). */
     uint8_t pool[FOH_MAX_CARDS];
     int n = 0;
     for (int c = 0; c < cs->ncards; c++)
         if (cs->card[c].age == cs->starting_age)
             pool[n++] = (uint8_t)c;
     shuffle(st->rng, pool, n);
-    for (int p = 0; p < st->players && p < n; p++)
-        foh_nation_place(g, p, pool[p]);
+    for (int i = 0, k = 0; i < cs->starting_cards; i++)
+        for (int p = 0; p < st->players && k < n; p++)
+            foh_nation_place(g, p, pool[k++]);
 
     /* The Civilization deck, bottom first: fixed bottom cards, then each
      * listed age shuffled on its own. */
@@ -93,9 +99,14 @@ static void setup(foh_game *g, const foh_options *opt)
 foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
 {
     const foh_cardset *cs = eng->cs;
-    if (!opt || opt->players < cs->min_players || opt->players > cs->max_players) {
-        foh_error_set(err, FOH_ERR_USAGE, "this card set plays with %d to %d players, not %d", cs->min_players,
-                      cs->max_players, opt ? opt->players : 0);
+    const char *note = "";
+    if (!opt || !foh_cardset_allows_players(cs, opt->players, &note)) {
+        char counts[64] = "";
+        for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+            if (foh_cardset_allows_players(cs, p, NULL))
+                snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", counts[0] ? ", " : "", p);
+        foh_error_set(err, FOH_ERR_USAGE, "this game is played with %s players, not %d%s%s", counts,
+                      opt ? opt->players : 0, note[0] ? ". " : "", note);
         return NULL;
     }
     foh_game *g = calloc(1, sizeof *g);
@@ -106,6 +117,21 @@ foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     g->eng = eng;
     setup(g, opt);
     foh_log_discard(g);
+    /* Set-up hooks run like an action, so that their choices (keep one of
+     * two starting cards) are decision points before the first turn. */
+    if (foh_lua_has_hooks(eng, FOH_HOOK_SETUP)) {
+        g->base = g->st;
+        g->action = (foh_action){.kind = FOH_ACT_SETUP, .card = -1, .tokens = 0, .option = -1};
+        g->nanswers = 0;
+        foh_status s = run(g, &g->action, err);
+        foh_log_discard(g);
+        if (s == FOH_NEED_CHOICE) {
+            g->pending = 1;
+        } else if (s != FOH_OK) {
+            free(g);
+            return NULL;
+        }
+    }
     return g;
 }
 
@@ -137,33 +163,80 @@ void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud)
     g->log_ud = ud;
 }
 
-/* Rulebook "Phase II: Cleanup Phase". */
-static void cleanup(foh_game *g)
+/* Run every queued on-gain effect, in order, from *HEAD on. */
+static foh_status drain(foh_game *g, int *head, foh_error *err)
+{
+    foh_status s = FOH_OK;
+    for (; s == FOH_OK && *head < g->nqueue; ++*head)
+        s = foh_lua_on_gain(g, g->queue[*head][0], g->queue[*head][1], err);
+    return s;
+}
+
+/* Variant hooks at POINT, then the effects they queued. */
+static foh_status hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int *head, foh_error *err)
+{
+    foh_status s = foh_lua_hooks(g, point, player, kind, err);
+    return s == FOH_OK ? drain(g, head, err) : s;
+}
+
+/* Rulebook "Phase II: Cleanup Phase", with the variant hooks of each step. */
+static foh_status cleanup(foh_game *g, int *head, foh_error *err)
 {
     foh_state *st = &g->st;
+    int p = st->current;
+    foh_status s = hooks(g, FOH_HOOK_CLEANUP_START, p, NULL, head, err);
+    if (s != FOH_OK)
+        return s;
     foh_market_replenish(g);
+    if ((s = hooks(g, FOH_HOOK_AFTER_REPLENISH, p, NULL, head, err)) != FOH_OK)
+        return s;
     foh_market_age_check(g);
+    if ((s = hooks(g, FOH_HOOK_AFTER_AGE_CHECK, p, NULL, head, err)) != FOH_OK)
+        return s;
     st->turn++;
+    st->in_bonus = 0;
     if (st->ending) {
         st->over = 1;
         foh_log(g, "The game is over.");
-    } else {
-        st->current = (uint8_t)((st->current + 1) % st->players);
     }
+    if ((s = hooks(g, FOH_HOOK_CLEANUP_END, p, NULL, head, err)) != FOH_OK)
+        return s;
+    if (!st->over)
+        st->current = (uint8_t)((st->current + 1) % st->players);
+    return FOH_OK;
 }
 
+static const char *const KIND_NAMES[] = {"invest", "complete", "snipe", "activate", "harvest", "choose", "pass",
+                                         "setup"};
+
 /* Run action A from the current position with the answers recorded so far:
- * the action, then every queued on-gain effect in order, then cleanup. */
+ * the action, its queued on-gain effects, the variant hooks around it, then
+ * cleanup, unless a hook granted a bonus action (the turn goes on). */
 static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
 {
+    foh_state *st = &g->st;
+    int head = 0, p = st->current;
     g->used_answers = 0;
     g->nqueue = 0;
     foh_log_discard(g);
-    foh_status s = foh_action_perform(g, a, err);
-    for (int head = 0; s == FOH_OK && head < g->nqueue; head++)
-        s = foh_lua_on_gain(g, g->queue[head][0], g->queue[head][1], err);
+    if (a->kind == FOH_ACT_SETUP)
+        return hooks(g, FOH_HOOK_SETUP, p, NULL, &head, err);
+    st->in_bonus = st->bonus_mask != 0;
+    st->bonus_mask = 0;
+    const char *kind = KIND_NAMES[a->kind];
+    foh_status s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);
+    if (s == FOH_OK && a->kind == FOH_ACT_PASS)
+        foh_log(g, "P%d passes the bonus action", p + 1);
+    else if (s == FOH_OK)
+        s = foh_action_perform(g, a, err);
     if (s == FOH_OK)
-        cleanup(g);
+        s = drain(g, &head, err);
+    if (s == FOH_OK)
+        s = hooks(g, FOH_HOOK_AFTER_ACTION, p, kind, &head, err);
+    if (s == FOH_OK && st->bonus_mask)
+        return FOH_OK; /* a bonus action follows before cleanup */
+    if (s == FOH_OK)
+        s = cleanup(g, &head, err);
     return s;
 }
 
@@ -186,6 +259,8 @@ foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
         g->st = g->base;
         s = run(g, &g->action, err);
     } else {
+        if (a->kind == FOH_ACT_SETUP)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "the set-up is not an action");
         if ((s = foh_action_check(g, a, err)) != FOH_OK)
             return s;
         g->base = g->st;
@@ -286,6 +361,11 @@ int foh_game_invested_tokens(const foh_game *g, int card)
 {
     return valid_card(g, card) && g->st.loc[card].zone == FOH_ZONE_MARKET ? g->st.loc[card].invested : 0;
 }
+int foh_game_neutral_investment(const foh_game *g, int k)
+{
+    return k >= 0 && k < FOH_MAX_NEUTRAL ? g->st.neutral[k] : -1;
+}
+int foh_game_in_bonus(const foh_game *g) { return g->st.bonus_mask != 0; }
 int foh_game_investment(const foh_game *g, int player)
 {
     return player >= 0 && player < g->st.players ? g->st.investment[player] : -1;

@@ -15,6 +15,24 @@
 #define FOH_MAX_ANSWERS 48
 #define FOH_MAX_QUEUE 32
 #define FOH_NAME 48
+#define FOH_MAX_NEUTRAL 2   /* neutral investors (markers no player owns) */
+#define FOH_MAX_HOOKS 32
+#define FOH_MAX_VARIANTS 8
+
+/* Named points of the turn where variant hooks run. */
+typedef enum {
+    FOH_HOOK_SETUP,           /* after set-up, before the first turn */
+    FOH_HOOK_BEFORE_ACTION,   /* before a turn action: (player, kind) */
+    FOH_HOOK_AFTER_ACTION,    /* after it and its effects: (player, kind) */
+    FOH_HOOK_CLEANUP_START,   /* cleanup, before replenishing */
+    FOH_HOOK_AFTER_REPLENISH, /* after the first replenish */
+    FOH_HOOK_AFTER_AGE_CHECK, /* after the age check and its replenish */
+    FOH_HOOK_CLEANUP_END,     /* after the end check */
+    FOH_HOOK_SCORING,         /* final scoring: (player) -> icon table */
+    FOH_HOOK_COUNT
+} foh_hook_point;
+
+extern const char *const foh_hook_names[FOH_HOOK_COUNT];
 
 /* How cards of a type are placed in a Nation (rulebook "Card Stacking"). */
 typedef enum {
@@ -42,11 +60,12 @@ typedef struct {
     int ends_game; /* entering the Market or being gained ends the game */
     int8_t stripe[FOH_MAX_ICONS];
     char stripe_source[FOH_NAME];
-    char *text, *korean;
+    char *text, *edition_note; /* card text; how another edition differs ("same") */
     char file[768];
     int line;
     char *effect_src;  /* Lua chunk returning the effect table (may be NULL) */
-    int effect_line;   /* line of the chunk's first line in FILE */
+    char effect_file[768]; /* where the chunk is (a variant may override it) */
+    int effect_line;   /* line of the chunk's first line in effect_file */
     /* Filled when the scripts are checked at load time: */
     int8_t provides[FOH_MAX_ICONS]; /* constant Permanent icons */
     int counting;      /* Permanent effect is a function of the Nation */
@@ -88,6 +107,23 @@ struct foh_cardset {
     uint32_t attacker_icons, defender_icons; /* military strength (bit masks) */
     uint32_t full_vp_icons; /* icons worth 1 VP each at scoring; others half */
     int age_check_gap;   /* Market cards this many ages below the Current Age go */
+    int age_check_repeat; /* repeat the age check until nothing is discarded */
+    int vp_per_full_icon, other_icons_per_vp; /* scoring: 1 VP per Culture, 1 per 2 others */
+    int starting_cards;  /* starting cards dealt per player (1) */
+    int neutral_investors; /* investor markers no player owns (0) */
+    char players_note[256]; /* said when a player count is refused */
+    uint32_t players_allowed; /* bit p: p players allowed (min..max unless a variant says) */
+    /* Variants applied, in order, and their hooks. */
+    int nvariants;
+    char variant[FOH_MAX_VARIANTS][FOH_NAME];
+    int nhooks;
+    struct {
+        foh_hook_point point;
+        char *src;
+        char file[768];
+        int line;
+        int variant;
+    } hook[FOH_MAX_HOOKS];
     int nscripts;
     struct {
         char path[512];
@@ -118,6 +154,9 @@ typedef struct {
     int32_t tokens[FOH_MAX_PLAYERS];
     int32_t supply, reserve, substituted;
     int8_t investment[FOH_MAX_PLAYERS]; /* card a player invested in, or -1 */
+    int8_t neutral[FOH_MAX_NEUTRAL];    /* card a neutral marker invested in, or -1 */
+    uint8_t bonus_mask;  /* action kinds a granted bonus action may be (bits) */
+    uint8_t in_bonus;    /* the action in progress is a bonus action */
     uint8_t ndeck, nmarket;
     uint8_t deck[FOH_MAX_CARDS];  /* deck[ndeck - 1] is the top card */
     uint8_t market[FOH_MAX_MARKET];
@@ -158,6 +197,7 @@ struct foh_engine {
     int need_choice;              /* a script asked a question with no answer yet */
     int counting;                 /* evaluating counting Permanent effects */
     int effect_ref[FOH_MAX_CARDS]; /* registry refs of the effect tables */
+    int hook_ref[FOH_MAX_HOOKS];   /* registry refs of the variant hook functions */
     long exercised[FOH_MAX_CARDS];  /* times each card's rule took effect */
     /* Log lines of the run in progress, emitted only if it completes. */
     size_t loglen;

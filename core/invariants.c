@@ -57,9 +57,15 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
         }
         if (l->zone != FOH_ZONE_MARKET && (l->investor != -1 || l->invested != 0))
             BROKEN("%s is out of the Market but still carries an investment", cs->card[c].id);
-        if (l->zone == FOH_ZONE_MARKET && (l->investor >= 0) != (l->invested > 0))
+        int neutral = l->investor >= FOH_NEUTRAL_INVESTOR;
+        if (l->zone == FOH_ZONE_MARKET && !neutral && (l->investor >= 0) != (l->invested > 0))
             BROKEN("%s: investor %d with %d tokens under it", cs->card[c].id, l->investor + 1, l->invested);
-        if (l->zone == FOH_ZONE_MARKET && l->investor >= 0 &&
+        if (l->zone == FOH_ZONE_MARKET && neutral &&
+            (l->investor - FOH_NEUTRAL_INVESTOR >= cs->neutral_investors || l->invested < 0 ||
+             st->neutral[l->investor - FOH_NEUTRAL_INVESTOR] != c))
+            BROKEN("%s's neutral investor %d does not record the investment", cs->card[c].id,
+                   l->investor - FOH_NEUTRAL_INVESTOR + 1);
+        if (l->zone == FOH_ZONE_MARKET && !neutral && l->investor >= 0 &&
             (l->investor >= st->players || st->investment[l->investor] != c))
             BROKEN("%s's investor P%d does not record the investment", cs->card[c].id, l->investor + 1);
     }
@@ -74,6 +80,12 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
         int c = st->investment[p];
         if (c >= 0 && (c >= cs->ncards || st->loc[c].zone != FOH_ZONE_MARKET || st->loc[c].investor != p))
             BROKEN("P%d's investment in card %d is not in the Market under their marker", p + 1, c);
+    }
+    for (int k = 0; k < FOH_MAX_NEUTRAL; k++) {
+        int c = st->neutral[k];
+        if (c >= 0 && (k >= cs->neutral_investors || c >= cs->ncards || st->loc[c].zone != FOH_ZONE_MARKET ||
+                       st->loc[c].investor != FOH_NEUTRAL_INVESTOR + k))
+            BROKEN("neutral investor %d's card %d is not in the Market under its marker", k + 1, c);
     }
     for (int i = 0; i < st->nmarket; i++)
         total += st->loc[st->market[i]].invested;

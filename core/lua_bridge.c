@@ -505,6 +505,106 @@ static int api_random(lua_State *L)
     return 1;
 }
 
+static int neutral_arg(lua_State *L, int i)
+{
+    lua_Integer k = luaL_checkinteger(L, i);
+    if (k < 1 || k > engine_of(L)->cs->neutral_investors)
+        luaL_error(L, "bad neutral investor %d (the game has %d)", (int)k, engine_of(L)->cs->neutral_investors);
+    return (int)k - 1;
+}
+
+static int api_neutral_card(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int c = g->st.neutral[neutral_arg(L, 1)];
+    if (c < 0)
+        lua_pushnil(L);
+    else
+        push_card(L, c);
+    return 1;
+}
+
+static int api_neutral_invest(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int k = neutral_arg(L, 1), c = card_arg(L, 2);
+    int from_supply = count_arg(L, 3), from_reserve = count_arg(L, 4);
+    if (g->st.neutral[k] >= 0)
+        return luaL_error(L, "game.neutral_invest: neutral investor %d is already invested", k + 1);
+    if (g->st.loc[c].zone != FOH_ZONE_MARKET || g->st.loc[c].investor >= 0)
+        return luaL_error(L, "game.neutral_invest: %s is not a non-invested Market card", engine_of(L)->cs->card[c].id);
+    if (from_supply > g->st.supply)
+        return luaL_error(L, "game.neutral_invest: the Supply holds %d tokens, not %d", g->st.supply, from_supply);
+    g->st.supply -= from_supply;
+    foh_tokens_from_reserve(&g->st, -1, from_reserve); /* through the Supply, so substitution is counted */
+    g->st.supply -= from_reserve;
+    g->st.loc[c].investor = (int8_t)(FOH_NEUTRAL_INVESTOR + k);
+    g->st.loc[c].invested = (int16_t)(from_supply + from_reserve);
+    g->st.neutral[k] = (int8_t)c;
+    foh_log(g, "  neutral investor %d invests %d tokens in %s (%d from the Supply, %d from the Reserve)", k + 1,
+            from_supply + from_reserve, foh_card_name(g, c), from_supply, from_reserve);
+    return 0;
+}
+
+static int api_market_discard(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int c = card_arg(L, 1);
+    foh_card_loc *l = &g->st.loc[c];
+    if (l->zone != FOH_ZONE_MARKET)
+        return luaL_error(L, "game.market_discard: %s is not in the Market", engine_of(L)->cs->card[c].id);
+    int under = l->invested;
+    if (l->investor >= FOH_NEUTRAL_INVESTOR)
+        g->st.neutral[l->investor - FOH_NEUTRAL_INVESTOR] = -1;
+    else if (l->investor >= 0)
+        g->st.investment[l->investor] = -1;
+    g->st.supply += under;
+    foh_market_take(g, c);
+    foh_nation_remove(g, c);
+    foh_log(g, "  %s is discarded from the Market; %d tokens under it go to the Supply", foh_card_name(g, c), under);
+    return 0;
+}
+
+static int api_grant_action(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (p != g->st.current)
+        return luaL_error(L, "game.grant_action: only the player whose turn it is may get a bonus action");
+    if (g->st.in_bonus)
+        return luaL_error(L, "game.grant_action: a bonus action cannot grant another");
+    static const char *const kinds[] = {"invest", "complete", "snipe", "activate", "harvest", NULL};
+    unsigned mask = 0;
+    lua_Integer n = luaL_len(L, 2);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, 2, i);
+        mask |= 1u << luaL_checkoption(L, -1, NULL, kinds);
+        lua_pop(L, 1);
+    }
+    if (!mask)
+        return luaL_error(L, "game.grant_action: no action kind given");
+    g->st.bonus_mask = (uint8_t)mask;
+    foh_log(g, "  P%d may take a bonus action", p + 1);
+    return 0;
+}
+
+static int api_to_box(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int c = card_arg(L, 1);
+    if (g->st.loc[c].zone != FOH_ZONE_NATION)
+        return luaL_error(L, "game.to_box: %s is not in a Nation", engine_of(L)->cs->card[c].id);
+    foh_nation_remove(g, c);
+    g->st.loc[c].zone = FOH_ZONE_BOX;
+    foh_log(g, "  %s returns to the box", foh_card_name(g, c));
+    return 0;
+}
+
 static const luaL_Reg game_api[] = {
     {"players", api_players},
     {"current", api_current},
@@ -532,6 +632,11 @@ static const luaL_Reg game_api[] = {
     {"log", api_log},
     {"effect", api_effect},
     {"random", api_random},
+    {"neutral_card", api_neutral_card},
+    {"neutral_invest", api_neutral_invest},
+    {"market_discard", api_market_discard},
+    {"grant_action", api_grant_action},
+    {"to_box", api_to_box},
     {NULL, NULL},
 };
 
@@ -683,6 +788,8 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, foh_cardset 
     e->instr_limit = DEFAULT_INSTR_LIMIT;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = LUA_NOREF;
+    for (int h = 0; h < FOH_MAX_HOOKS; h++)
+        e->hook_ref[h] = LUA_NOREF;
     e->L = lua_newstate(limited_alloc, e);
     if (!e->L)
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot create a Lua state");
@@ -731,7 +838,8 @@ long foh_engine_exercised(const foh_engine *e, int card)
 
 static int card_fail(foh_error *err, const foh_card_def *d, int line, const char *what)
 {
-    foh_error_set(err, FOH_ERR_DATA, "%s:%d: card '%s': %s", d->file, line, d->id, what);
+    foh_error_set(err, FOH_ERR_DATA, "%s:%d: card '%s': %s", line == d->line ? d->file : d->effect_file, line,
+                  d->id, what);
     return 0;
 }
 
@@ -883,7 +991,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
         const foh_card_def *d = &cs->card[c];
         if (!d->effect_src)
             continue;
-        if (!load_chunk(L, d->effect_src, d->file, d->effect_line))
+        if (!load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
             return foh_error_set(err, FOH_ERR_DATA, "card '%s': %s", d->id, lua_tostring(L, -1));
         int st = protected_call(e, 0, 1, 1);
         if (st != LUA_OK)
@@ -891,7 +999,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
         if (!lua_istable(L, -1)) {
             lua_pop(L, 1);
             return foh_error_set(err, FOH_ERR_DATA, "%s:%d: card '%s': the effect must return a table of hooks",
-                                 d->file, d->effect_line, d->id);
+                                 d->effect_file, d->effect_line, d->id);
         }
         if (check && !check_table(e, check, c, err))
             return FOH_ERR_DATA;
@@ -899,6 +1007,20 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
     }
     if (check && !check_cycles(check, err))
         return FOH_ERR_DATA;
+    for (int h = 0; h < cs->nhooks; h++) {
+        const char *variant = cs->variant[cs->hook[h].variant], *name = foh_hook_names[cs->hook[h].point];
+        if (!load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
+            return foh_error_set(err, FOH_ERR_DATA, "variant '%s' hook '%s': %s", variant, name, lua_tostring(L, -1));
+        int st = protected_call(e, 0, 1, 1);
+        if (st != LUA_OK)
+            return foh_error_set(err, FOH_ERR_DATA, "variant '%s' hook '%s': %s", variant, name, error_text(L, st));
+        if (!lua_isfunction(L, -1)) {
+            lua_pop(L, 1);
+            return foh_error_set(err, FOH_ERR_DATA, "%s:%d: variant '%s' hook '%s' must return a function",
+                                 cs->hook[h].file, cs->hook[h].line, variant, name);
+        }
+        e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return FOH_OK;
 }
 
@@ -913,6 +1035,93 @@ foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err)
 
 /* ---- Calling hooks ---- */
 
+/* Call the function and NARGS arguments on the stack (above TOP) with the
+ * sandbox's limits; WHO names it in errors. See call_hook for COUNTING. */
+static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int counting, int card, const char *who,
+                              foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    foh_game *prev_g = e->g;
+    int prev_counting = e->counting, outermost = prev_g == NULL;
+    e->g = g;
+    e->counting = counting;
+    if (outermost) {
+        e->need_choice = 0;
+        if (counting == 0)
+            g->choice.card = card;
+    }
+    int st = protected_call(e, nargs, nres, outermost);
+    e->g = prev_g;
+    e->counting = prev_counting;
+    if (st == LUA_OK)
+        return FOH_OK;
+    if (e->need_choice && lua_touserdata(L, -1) == (void *)&NEED_CHOICE_TAG) {
+        lua_settop(L, top);
+        if (!outermost)
+            return foh_error_set(err, FOH_ERR_SCRIPT, "%s: a choice inside a nested hook", who);
+        return FOH_NEED_CHOICE;
+    }
+    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, error_text(L, st));
+    lua_settop(L, top);
+    return FOH_ERR_SCRIPT;
+}
+
+int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point)
+{
+    for (int h = 0; h < e->cs->nhooks; h++)
+        if (e->cs->hook[h].point == point)
+            return 1;
+    return 0;
+}
+
+/* Call every hook at POINT; with ICONS, sum their returned icon tables. */
+static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int icons[FOH_MAX_ICONS],
+                            int *any, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    const foh_cardset *cs = e->cs;
+    lua_State *L = e->L;
+    for (int h = 0; h < cs->nhooks; h++) {
+        if (cs->hook[h].point != point)
+            continue;
+        char who[160];
+        snprintf(who, sizeof who, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant], foh_hook_names[point]);
+        int top = lua_gettop(L);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->hook_ref[h]);
+        lua_pushinteger(L, player + 1);
+        if (kind)
+            lua_pushstring(L, kind);
+        else
+            lua_pushnil(L);
+        foh_status s = call_pushed(g, top, 2, icons ? 1 : 0, icons ? -1 : 0, -1, who, err);
+        if (s != FOH_OK)
+            return s;
+        if (icons) {
+            char why[200];
+            int ok = read_icons(L, -1, cs, icons, why, sizeof why);
+            lua_settop(L, top);
+            if (!ok)
+                return foh_error_set(err, FOH_ERR_SCRIPT, "%s (%s:%d): %s", who, cs->hook[h].file, cs->hook[h].line,
+                                     why);
+            *any = 1;
+        }
+    }
+    return FOH_OK;
+}
+
+foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
+{
+    return run_hooks(g, point, player, kind, NULL, NULL, err);
+}
+
+foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err)
+{
+    memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
+    *any = 0;
+    return run_hooks(g, FOH_HOOK_SCORING, player, NULL, icons, any, err);
+}
+
 /* Call HOOK of CARD's effect table as hook(player, card_id) with NRES
  * results left on the stack on success. COUNTING: 1 counting Permanent
  * effect (reads base icons), -1 read-only hook, 0 an effect that acts. */
@@ -922,8 +1131,6 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
     foh_engine *e = g->eng;
     lua_State *L = e->L;
     const foh_card_def *d = &e->cs->card[card];
-    foh_game *prev_g = e->g;
-    int prev_counting = e->counting, outermost = prev_g == NULL;
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[card]);
     if (!lua_istable(L, -1) || lua_getfield(L, -1, hook) != LUA_TFUNCTION) {
@@ -934,29 +1141,12 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
     lua_remove(L, -2);
     lua_pushinteger(L, player + 1);
     lua_pushstring(L, d->id);
-    e->g = g;
-    e->counting = counting;
-    if (outermost) {
-        e->need_choice = 0;
-        if (counting == 0)
-            g->choice.card = card;
-    }
-    int st = protected_call(e, 2, nres, outermost);
-    if (strcmp(hook, "can_activate") != 0) /* asking about a cost is not using the effect */
+    char who[160];
+    snprintf(who, sizeof who, "card '%s' (%s)", d->id, hook);
+    foh_status s = call_pushed(g, top, 2, nres, counting, card, who, err);
+    if (strcmp(hook, "can_activate") != 0 && s != FOH_ERR_SCRIPT) /* asking about a cost is not using the effect */
         e->exercised[card]++;
-    e->g = prev_g;
-    e->counting = prev_counting;
-    if (st == LUA_OK)
-        return FOH_OK;
-    if (e->need_choice && lua_touserdata(L, -1) == (void *)&NEED_CHOICE_TAG) {
-        lua_settop(L, top);
-        if (!outermost)
-            return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s': a choice inside a nested hook", d->id);
-        return FOH_NEED_CHOICE;
-    }
-    foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s): %s", d->id, hook, error_text(L, st));
-    lua_settop(L, top);
-    return FOH_ERR_SCRIPT;
+    return s;
 }
 
 foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
@@ -996,7 +1186,7 @@ static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], f
     int ok = read_icons(L, -1, g->eng->cs, icons, why, sizeof why);
     lua_pop(L, 1);
     if (!ok)
-        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): %s", d->id, d->file, d->effect_line, why);
+        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): %s", d->id, d->effect_file, d->effect_line, why);
     return FOH_OK;
 }
 

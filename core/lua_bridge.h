@@ -27,4 +27,13 @@ foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX
 /* Icons granted by an End Game effect (written to ICONS). */
 foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
 
+/* Whether any variant has a hook at POINT. */
+int foh_lua_has_hooks(const foh_engine *eng, foh_hook_point point);
+/* Run every variant hook at POINT, in variant order, as hook(player, kind)
+ * (PLAYER 0-based, passed 1-based; KIND the action's name or NULL). */
+foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err);
+/* Scoring hooks for PLAYER: the icons they grant, summed into ICONS; *ANY
+ * says whether there was a scoring hook at all. Read-only. */
+foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err);
+
 #endif

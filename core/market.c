@@ -67,15 +67,20 @@ int foh_market_current_age(const foh_game *g)
 void foh_market_age_check(foh_game *g)
 {
     const foh_cardset *cs = g->eng->cs;
-    int limit = foh_market_current_age(g) - cs->age_check_gap;
-    for (int i = 0; i < g->st.nmarket;) {
-        int card = g->st.market[i];
-        if (g->st.loc[card].investor < 0 && cs->age[cs->card[card].age].value <= limit) {
-            foh_market_take(g, card);
-            foh_log(g, "  Age check: %s is discarded from the Market", foh_card_name(g, card));
-        } else {
-            i++;
+    int discarded;
+    do {
+        discarded = 0;
+        int limit = foh_market_current_age(g) - cs->age_check_gap;
+        for (int i = 0; i < g->st.nmarket;) {
+            int card = g->st.market[i];
+            if (g->st.loc[card].investor < 0 && cs->age[cs->card[card].age].value <= limit) {
+                foh_market_take(g, card);
+                foh_log(g, "  Age check: %s is discarded from the Market", foh_card_name(g, card));
+                discarded++;
+            } else {
+                i++;
+            }
         }
-    }
-    foh_market_replenish(g);
+        foh_market_replenish(g);
+    } while (discarded && cs->age_check_repeat); /* a house rule repeats it */
 }

@@ -25,8 +25,8 @@ static void balance(foh_state *st, int delta)
 
 foh_status foh_position_clear(foh_game *g, int current, foh_error *err)
 {
-    if (editable(g, err) != FOH_OK)
-        return FOH_ERR_USAGE;
+    g->pending = 0; /* an unanswered set-up choice is abandoned with the position */
+    g->nanswers = 0;
     if (current < 0 || current >= g->st.players)
         return foh_error_set(err, FOH_ERR_USAGE, "no player %d", current + 1);
     foh_state *st = &g->st;
@@ -43,6 +43,8 @@ foh_status foh_position_clear(foh_game *g, int current, foh_error *err)
     }
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         st->investment[p] = -1;
+    for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
+        st->neutral[k] = -1;
     st->reserve = g->eng->cs->tokens_in_box;
     return FOH_OK;
 }
@@ -53,10 +55,11 @@ static void lift(foh_game *g, int card)
     foh_state *st = &g->st;
     switch (st->loc[card].zone) {
     case FOH_ZONE_MARKET:
-        if (st->loc[card].investor >= 0) {
+        if (st->loc[card].investor >= FOH_NEUTRAL_INVESTOR)
+            st->neutral[st->loc[card].investor - FOH_NEUTRAL_INVESTOR] = -1;
+        else if (st->loc[card].investor >= 0)
             st->investment[st->loc[card].investor] = -1;
-            balance(st, -st->loc[card].invested);
-        }
+        balance(st, -st->loc[card].invested);
         foh_market_take(g, card);
         break;
     case FOH_ZONE_DECK: {
@@ -125,17 +128,26 @@ foh_status foh_position_set_tokens(foh_game *g, int player, int tokens, foh_erro
 foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, foh_error *err)
 {
     foh_state *st = &g->st;
+    int k = player - FOH_NEUTRAL_INVESTOR; /* a neutral marker when >= 0 */
     if (editable(g, err) != FOH_OK)
         return FOH_ERR_USAGE;
-    if (player < 0 || player >= st->players || card < 0 || card >= g->eng->cs->ncards ||
-        st->loc[card].zone != FOH_ZONE_MARKET || st->loc[card].investor >= 0 || st->investment[player] >= 0 ||
-        tokens < 1)
+    int ok = card >= 0 && card < g->eng->cs->ncards && st->loc[card].zone == FOH_ZONE_MARKET &&
+             st->loc[card].investor < 0;
+    if (k >= 0)
+        ok = ok && k < g->eng->cs->neutral_investors && st->neutral[k] < 0 && tokens >= 0;
+    else
+        ok = ok && player >= 0 && player < st->players && st->investment[player] < 0 && tokens >= 1;
+    if (!ok)
         return foh_error_set(err, FOH_ERR_USAGE,
-                             "P%d cannot invest %d tokens in card %d (not a free Market card, or already invested)",
+                             "investor %d cannot invest %d tokens in card %d (not a free Market card, already "
+                             "invested, or no such investor)",
                              player + 1, tokens, card);
     st->loc[card].investor = (int8_t)player;
     st->loc[card].invested = (int16_t)tokens;
-    st->investment[player] = (int8_t)card;
+    if (k >= 0)
+        st->neutral[k] = (int8_t)card;
+    else
+        st->investment[player] = (int8_t)card;
     balance(st, tokens);
     return FOH_OK;
 }
@@ -178,6 +190,10 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
         mix(h, (uint64_t)st->tokens[p]);
         mix(h, (uint64_t)st->investment[p]);
     }
+    for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
+        mix(h, (uint64_t)st->neutral[k]);
+    mix(h, st->bonus_mask);
+    mix(h, st->in_bonus);
     mix(h, (uint64_t)st->supply);
     mix(h, (uint64_t)st->reserve);
     mix(h, (uint64_t)st->substituted);

@@ -15,6 +15,7 @@
 
 typedef struct {
     const char *file;
+    const foh_scenario_options *opt;
     foh_error *err;
     foh_scenario_print print;
     void *ud;
@@ -147,23 +148,43 @@ static int type_of(runner *r, const char *name, int line)
 
 /* ---- Card set ---- */
 
-static int use_cardset(runner *r, const char *path, int line)
+/* Load (or keep) the card set PATH with the variant folders VARIANTS. */
+static int use_cardset(runner *r, const char *path, const char *const *variants, int nvariants, int line)
 {
-    if (r->cs && !strcmp(r->cs_path, path))
+    char key[sizeof r->cs_path];
+    size_t k = (size_t)snprintf(key, sizeof key, "%s", path);
+    for (int i = 0; i < nvariants && k < sizeof key; i++)
+        k += (size_t)snprintf(key + k, sizeof key - k, "|%s", variants[i]);
+    if (r->cs && !strcmp(r->cs_path, key))
         return 1;
     foh_engine_free(r->eng);
     foh_cardset_free(r->cs);
     r->eng = NULL;
     r->cs = NULL;
+    r->cs_path[0] = '\0';
     foh_error e;
-    r->cs = foh_cardset_load(path, &e);
+    r->cs = foh_cardset_load_variants(path, variants, nvariants, &e);
     if (!r->cs)
         return malformed(r, line, "card set '%s': %s", path, e.msg);
     r->eng = foh_engine_new(r->cs, &e);
     if (!r->eng)
         return malformed(r, line, "card set '%s': %s", path, e.msg);
-    snprintf(r->cs_path, sizeof r->cs_path, "%s", path);
+    snprintf(r->cs_path, sizeof r->cs_path, "%s", key);
     return 1;
+}
+
+/* An investor: a player (1, P1) or a neutral marker (N1). */
+static int investor_of(runner *r, const ydoc_node *v)
+{
+    if (v && v->kind == YDOC_SCALAR && v->text[0] == 'N') {
+        int k = atoi(v->text + 1);
+        if (k < 1 || k > FOH_MAX_NEUTRAL)
+            return malformed(r, v->line, "'%s' is not a neutral investor (N1, N2)", v->text) - 1;
+        return FOH_NEUTRAL_INVESTOR + k - 1;
+    }
+    if (!v || v->kind != YDOC_SCALAR)
+        return malformed(r, v ? v->line : r->line, "expected a player or a neutral investor") - 1;
+    return player_of(r, v->text, v->line);
 }
 
 /* ---- Set-up ---- */
@@ -223,7 +244,7 @@ static int setup_market(runner *r, const ydoc_node *market)
         if (m->kind == YDOC_MAP && ydoc_get(m, "investor")) {
             const ydoc_node *inv = ydoc_get(m, "investor");
             int tokens = 0;
-            int p = inv->kind == YDOC_SCALAR ? player_of(r, inv->text, inv->line) : -1;
+            int p = investor_of(r, inv);
             if (p < 0 || !int_of(r, ydoc_get(m, "tokens"), &tokens))
                 return p < 0 ? 0 : malformed(r, m->line, "an investment needs investor and tokens");
             foh_error e;
@@ -261,7 +282,8 @@ static void fill_deck_rest(runner *r, uint64_t seed)
 
 static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char *default_cards)
 {
-    static const char *const keys[] = {"name", "source", "ruling", "cards", "players", "seed", "current",
+    static const char *const keys[] = {"name", "source", "ruling", "cards", "variants", "start", "players", "seed",
+                                       "current",
                                        "nations", "market", "supply", "reserve", "deck", "deck_rest",
                                        "removed", "not_fired", "steps", NULL};
     if (!only_keys(r, s, keys, "a scenario"))
@@ -277,7 +299,28 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
                  cards->text[0] == '/' ? "" : "/", cards->text);
     else
         snprintf(path, sizeof path, "%s", default_cards);
-    if (!use_cardset(r, path, cards ? cards->line : s->line))
+    /* Variants: those given to every scenario, then the scenario's own. */
+    char vdirs[16][1024];
+    const char *vlist[16];
+    int nv = 0;
+    for (int i = 0; i < r->opt->nvariants && nv < 16; i++, nv++)
+        snprintf(vdirs[nv], sizeof vdirs[0], "%s", r->opt->variant[i]);
+    const ydoc_node *variants = ydoc_get(s, "variants");
+    if (variants && variants->kind != YDOC_SEQ)
+        return malformed(r, variants->line, "variants: a list of variant names");
+    for (size_t i = 0; variants && i < variants->n && nv < 16; i++, nv++) {
+        const ydoc_node *v = variants->items[i];
+        if (v->kind != YDOC_SCALAR)
+            return malformed(r, v->line, "a variant is a name or a folder");
+        if (strchr(v->text, '/'))
+            snprintf(vdirs[nv], sizeof vdirs[0], "%s/%s", file_dir, v->text);
+        else
+            snprintf(vdirs[nv], sizeof vdirs[0], "%s/%s", r->opt->variants_root ? r->opt->variants_root : "variants",
+                     v->text);
+    }
+    for (int i = 0; i < nv; i++)
+        vlist[i] = vdirs[i];
+    if (!use_cardset(r, path, vlist, nv, cards ? cards->line : s->line))
         return 0;
 
     int players = 0, seed = 1, current = 1;
@@ -290,6 +333,18 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
     r->g = foh_game_new(r->eng, &opt, &e);
     if (!r->g)
         return malformed(r, s->line, "%s", e.msg);
+    /* start: setup keeps the real set-up of the seed (and its choices). */
+    const ydoc_node *start = ydoc_get(s, "start");
+    if (start && (start->kind != YDOC_SCALAR || (strcmp(start->text, "setup") && strcmp(start->text, "position"))))
+        return malformed(r, start->line, "start: 'setup' (the game's own set-up) or 'position' (the default)");
+    if (start && !strcmp(start->text, "setup")) {
+        static const char *const placed[] = {"current", "nations", "market", "supply", "reserve", "deck",
+                                             "deck_rest", "removed", "not_fired", NULL};
+        for (const char *const *k = placed; *k; k++)
+            if (ydoc_get(s, *k))
+                return malformed(r, ydoc_get(s, *k)->line, "'%s' cannot be used with start: setup", *k);
+        return 1;
+    }
     if (foh_position_clear(r->g, current - 1, &e) != FOH_OK)
         return malformed(r, s->line, "current: %s", e.msg);
 
@@ -527,7 +582,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
     static const char *const keys[] = {"tokens", "supply", "reserve", "substituted", "invested", "investor",
                                        "market", "deck", "deck_size", "nation", "stacks", "zone", "removed",
                                        "icons", "strength", "age", "current", "to_act", "game_over", "choice",
-                                       "scores", "fired", "turn", NULL};
+                                       "scores", "fired", "turn", "bonus", NULL};
     if (!only_keys(r, x, keys, "expect"))
         return 0;
     foh_game *g = r->g;
@@ -553,11 +608,13 @@ static int check_expectations(runner *r, const ydoc_node *x)
             int got = !strcmp(key, "current") ? foh_game_current_player(g) : foh_game_to_act(g);
             if (p != got)
                 mismatch(r, "%s: expected P%d, got P%d", key, p + 1, got + 1);
-        } else if (!strcmp(key, "game_over")) {
+        } else if (!strcmp(key, "game_over") || !strcmp(key, "bonus")) {
             if (!bool_of(r, v, &want))
                 return 0;
-            if (want != foh_game_is_over(g))
-                mismatch(r, "game over: expected %s, got %s", want ? "yes" : "no", want ? "no" : "yes");
+            int got = key[0] == 'g' ? foh_game_is_over(g) : foh_game_in_bonus(g);
+            if (want != got)
+                mismatch(r, "%s: expected %s, got %s", key[0] == 'g' ? "game over" : "bonus action pending",
+                         want ? "yes" : "no", want ? "no" : "yes");
         } else if (!strcmp(key, "tokens")) {
             if (v->kind != YDOC_MAP)
                 return malformed(r, v->line, "tokens: map players to token counts");
@@ -584,12 +641,18 @@ static int check_expectations(runner *r, const ydoc_node *x)
                     expect_int(r, what, want, foh_game_invested_tokens(g, c));
                 } else {
                     const ydoc_node *pv = v->items[k];
-                    int p = pv->kind == YDOC_SCALAR && !strcmp(pv->text, "none") ? -1
-                                                                                 : player_of(r, pv->text, pv->line);
+                    int p = pv->kind == YDOC_SCALAR && !strcmp(pv->text, "none") ? -1 : investor_of(r, pv);
                     if (p < 0 && strcmp(pv->text, "none"))
                         return 0;
-                    if (p != foh_game_investor(g, c))
-                        mismatch(r, "%s: expected P%d, got P%d (0 = none)", what, p + 1, foh_game_investor(g, c) + 1);
+                    int got = foh_game_investor(g, c);
+                    if (p != got) {
+                        char a[16], b[16];
+                        snprintf(a, sizeof a, p < 0 ? "none" : p >= FOH_NEUTRAL_INVESTOR ? "N%d" : "P%d",
+                                 p >= FOH_NEUTRAL_INVESTOR ? p - FOH_NEUTRAL_INVESTOR + 1 : p + 1);
+                        snprintf(b, sizeof b, got < 0 ? "none" : got >= FOH_NEUTRAL_INVESTOR ? "N%d" : "P%d",
+                                 got >= FOH_NEUTRAL_INVESTOR ? got - FOH_NEUTRAL_INVESTOR + 1 : got + 1);
+                        mismatch(r, "%s: expected %s, got %s", what, a, b);
+                    }
                 }
             }
         } else if (!strcmp(key, "market")) {
@@ -734,12 +797,13 @@ static int option_for(runner *r, const ydoc_node *answer)
     return -1;
 }
 
-static const char *const ACTIONS[] = {"invest", "complete", "snipe", "activate", "harvest", "choose", "check", NULL};
+static const char *const ACTIONS[] = {"invest", "complete", "snipe",  "activate", "harvest",
+                                      "choose", "check",    "pass", NULL};
 
 static int run_step(runner *r, const ydoc_node *step, int number)
 {
-    static const char *const keys[] = {"invest",  "complete", "snipe", "activate", "harvest",
-                                       "choose",  "check",    "expect", "error",   "note", NULL};
+    static const char *const keys[] = {"invest", "complete", "snipe", "activate", "harvest", "choose",
+                                       "check",  "pass",     "expect", "error",   "note",    NULL};
     const ydoc_node *as_map = step;
     const char *verb = NULL;
     const ydoc_node *arg = NULL;
@@ -764,7 +828,7 @@ static int run_step(runner *r, const ydoc_node *step, int number)
         known |= !strcmp(verb, *a);
     if (!known)
         return malformed(r, step->line, "a step needs one action: invest, complete, snipe, activate, harvest, "
-                                        "choose or check");
+                                        "pass, choose or check");
     snprintf(r->where, sizeof r->where, "step %d (line %d: %s%s%s)", number, step->line, verb,
              arg && arg->kind == YDOC_SCALAR && arg->text[0] ? " " : "",
              arg && arg->kind == YDOC_SCALAR ? arg->text : "");
@@ -785,9 +849,11 @@ static int run_step(runner *r, const ydoc_node *step, int number)
             return 0;
         acts[nacts++] = (foh_action){.kind = verb[0] == 's' ? FOH_ACT_SNIPE : FOH_ACT_ACTIVATE, .card = c,
                                      .tokens = 0, .option = -1};
-    } else if (!strcmp(verb, "complete") || !strcmp(verb, "harvest")) {
-        acts[nacts++] = (foh_action){.kind = verb[0] == 'c' ? FOH_ACT_COMPLETE : FOH_ACT_HARVEST, .card = -1,
-                                     .tokens = 0, .option = -1};
+    } else if (!strcmp(verb, "complete") || !strcmp(verb, "harvest") || !strcmp(verb, "pass")) {
+        acts[nacts++] = (foh_action){.kind = verb[0] == 'c'   ? FOH_ACT_COMPLETE
+                                             : verb[0] == 'h' ? FOH_ACT_HARVEST
+                                                              : FOH_ACT_PASS,
+                                     .card = -1, .tokens = 0, .option = -1};
     }
 
     foh_error e = {0};
@@ -902,14 +968,15 @@ static int run_scenario(runner *r, const ydoc_node *s, const char *dir, const ch
     return ok;
 }
 
-foh_status foh_scenario_run_file(const char *path, const char *default_cards, foh_scenario_print print, void *ud,
-                                 foh_scenario_stats *stats, foh_error *err)
+foh_status foh_scenario_run_file(const char *path, const foh_scenario_options *opt, foh_scenario_print print,
+                                 void *ud, foh_scenario_stats *stats, foh_error *err)
 {
+    const char *default_cards = opt->cards;
     char yerr[600];
     ydoc_node *doc = ydoc_load_file(path, yerr, sizeof yerr);
     if (!doc)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
-    runner r = {.file = path, .err = err, .print = print, .ud = ud, .stats = stats};
+    runner r = {.file = path, .opt = opt, .err = err, .print = print, .ud = ud, .stats = stats};
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');

@@ -5,6 +5,18 @@
 #include "lua_bridge.h"
 #include "nation.h"
 
+static void add_end(foh_score *s, const foh_cardset *cs, int card, const int gained[FOH_MAX_ICONS])
+{
+    if (s->n_end >= FOH_MAX_END_EFFECTS)
+        return;
+    s->end[s->n_end].card = card;
+    s->end[s->n_end].full_vp = foh_nation_sum(cs, gained, cs->full_vp_icons) * cs->vp_per_full_icon;
+    s->end[s->n_end].other_icons = foh_nation_sum(cs, gained, ~cs->full_vp_icons);
+    s->other_icons += s->end[s->n_end].other_icons;
+    s->total += s->end[s->n_end].full_vp;
+    s->n_end++;
+}
+
 static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
@@ -24,17 +36,18 @@ static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
         int gained[FOH_MAX_ICONS];
         if ((st = foh_lua_end_game(g, c, p, gained, err)) != FOH_OK)
             return st;
-        if (s->n_end < FOH_MAX_END_EFFECTS) {
-            s->end[s->n_end].card = c;
-            s->end[s->n_end].full_vp = foh_nation_sum(cs, gained, cs->full_vp_icons);
-            s->end[s->n_end].other_icons = foh_nation_sum(cs, gained, ~cs->full_vp_icons);
-            s->other_icons += s->end[s->n_end].other_icons;
-            s->total += s->end[s->n_end].full_vp;
-            s->n_end++;
-        }
+        add_end(s, cs, c, gained);
     }
-    s->other_vp = s->other_icons / 2;
-    s->total += s->culture_icons + s->other_vp;
+    /* A variant's scoring hooks count like End Game effects. */
+    int gained[FOH_MAX_ICONS];
+    int any = 0;
+    if ((st = foh_lua_scoring_hooks(g, p, gained, &any, err)) != FOH_OK)
+        return st;
+    if (any)
+        add_end(s, cs, -1, gained);
+    s->culture_vp = s->culture_icons * cs->vp_per_full_icon;
+    s->other_vp = s->other_icons / cs->other_icons_per_vp;
+    s->total += s->culture_vp + s->other_vp;
     s->cards = foh_nation_total(g, p);
     s->tokens = g->st.tokens[p];
     return FOH_OK;

@@ -12,6 +12,7 @@
 typedef struct {
     yaml_parser_t parser;
     const char *path;
+    char *path_copy; /* given to every node; owned by the root */
     char *err;
     size_t errlen;
     int failed;
@@ -25,11 +26,12 @@ static void fail(ydoc_reader *r, int line, const char *what)
     snprintf(r->err, r->errlen, "%s:%d: %s", r->path, line, what);
 }
 
-static ydoc_node *node_new(ydoc_kind kind, int line)
+static ydoc_node *node_new(const char *file, ydoc_kind kind, int line)
 {
     ydoc_node *n = calloc(1, sizeof *n);
     if (n) {
         n->kind = kind;
+        n->file = file;
         n->line = line;
     }
     return n;
@@ -48,6 +50,7 @@ void ydoc_free(ydoc_node *n)
     free(n->key_lines);
     free(n->items);
     free(n->text);
+    free(n->own_file);
     free(n);
 }
 
@@ -104,7 +107,7 @@ static ydoc_node *parse_node(ydoc_reader *r, yaml_event_t *ev, int depth)
             fail(r, line, "YAML anchors (&name) are not allowed in card data");
             return NULL;
         }
-        ydoc_node *n = node_new(YDOC_SCALAR, line);
+        ydoc_node *n = node_new(r->path_copy, YDOC_SCALAR, line);
         if (!n)
             return NULL;
         n->text = malloc(ev->data.scalar.length + 1);
@@ -127,7 +130,7 @@ static ydoc_node *parse_node(ydoc_reader *r, yaml_event_t *ev, int depth)
             fail(r, line, "YAML anchors (&name) are not allowed in card data");
             return NULL;
         }
-        ydoc_node *n = node_new(is_map ? YDOC_MAP : YDOC_SEQ, line);
+        ydoc_node *n = node_new(r->path_copy, is_map ? YDOC_MAP : YDOC_SEQ, line);
         if (!n)
             return NULL;
         for (;;) {
@@ -197,6 +200,13 @@ ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
         return NULL;
     }
     rewind(f);
+    r.path_copy = malloc(strlen(path) + 1);
+    if (!r.path_copy) {
+        fclose(f);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    strcpy(r.path_copy, path);
     yaml_parser_initialize(&r.parser);
     yaml_parser_set_input_file(&r.parser, f);
 
@@ -224,15 +234,34 @@ ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
     }
     yaml_parser_delete(&r.parser);
     fclose(f);
-    if (r.failed) {
+    if (r.failed || !root) {
+        if (!r.failed)
+            snprintf(err, errlen, "%s:1: empty file", path);
         ydoc_free(root);
+        free(r.path_copy);
         return NULL;
     }
-    if (!root) {
-        snprintf(err, errlen, "%s:1: empty file", path);
-        return NULL;
-    }
+    root->own_file = r.path_copy;
     return root;
+}
+
+int ydoc_set(ydoc_node *m, const char *key, int key_line, ydoc_node *v)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->keys[i], key) == 0) {
+            ydoc_free(m->items[i]);
+            m->items[i] = v;
+            return 1;
+        }
+    char *k = malloc(strlen(key) + 1);
+    if (!k)
+        return 0;
+    strcpy(k, key);
+    if (!append(m, k, key_line, v)) {
+        free(k);
+        return 0;
+    }
+    return 1;
 }
 
 ydoc_node *ydoc_get(const ydoc_node *m, const char *key)

@@ -57,7 +57,7 @@ static void test_matches_reference_table(void **state)
                          ci.stripe[i], want[i]);
         assert_string_equal(ci.stripe_source, "reconstructed");
         assert_string_equal(ci.text, col[7]);
-        assert_string_equal(ci.korean_edition, col[8]);
+        assert_string_equal(ci.edition_note, col[8]);
         rows++;
     }
     fclose(f);

@@ -8,6 +8,17 @@
 #ifndef FOH_DEFAULT_CARDS
 #define FOH_DEFAULT_CARDS "cards/base"
 #endif
+#ifndef FOH_DEFAULT_VARIANTS
+#define FOH_DEFAULT_VARIANTS "variants"
+#endif
+
+void cli_variant_dir(const char *name, char *out, size_t len)
+{
+    if (strchr(name, '/'))
+        snprintf(out, len, "%s", name);
+    else
+        snprintf(out, len, "%s/%s", FOH_DEFAULT_VARIANTS, name);
+}
 
 static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)
 {
@@ -58,6 +69,22 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             o->games = x;
         } else if (!strcmp(name, "cards")) {
             o->cards = v;
+        } else if (!strcmp(name, "variant")) {
+            if (o->nvariants >= CLI_MAX_VARIANTS) {
+                fprintf(stderr, "foh %s: at most %d variants\n", command, CLI_MAX_VARIANTS);
+                return 0;
+            }
+            o->variant[o->nvariants] = v;
+            cli_variant_dir(v, o->variant_dir[o->nvariants], sizeof o->variant_dir[0]);
+            char probe[1100];
+            snprintf(probe, sizeof probe, "%s/variant.yaml", o->variant_dir[o->nvariants]);
+            FILE *f = fopen(probe, "r");
+            if (!f) {
+                fprintf(stderr, "foh %s: unknown variant '%s' ('foh variants' lists them)\n", command, v);
+                return 0;
+            }
+            fclose(f);
+            o->nvariants++;
         } else {
             fprintf(stderr, "foh %s: unknown option '%s'\n", command, a);
             return 0;
@@ -70,7 +97,10 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
 {
     foh_error err;
     *eng = NULL;
-    *cs = foh_cardset_load(o->cards, &err);
+    const char *dirs[CLI_MAX_VARIANTS];
+    for (int i = 0; i < o->nvariants; i++)
+        dirs[i] = o->variant_dir[i];
+    *cs = foh_cardset_load_variants(o->cards, dirs, o->nvariants, &err);
     if (!*cs) {
         fprintf(stderr, "foh: %s\n", err.msg);
         return 0;
@@ -103,10 +133,11 @@ void cli_print_scores(FILE *out, foh_game *g)
         char ends[512] = "";
         size_t len = 0;
         for (int k = 0; k < sc[p].n_end && len < sizeof ends; k++) {
-            foh_card_info ci;
-            foh_cardset_card(cs, sc[p].end[k].card, &ci);
-            len += (size_t)snprintf(ends + len, sizeof ends - len, "%s%s +%d VP", k ? ", " : "", ci.name,
-                                    sc[p].end[k].full_vp);
+            foh_card_info ci = {0};
+            if (sc[p].end[k].card >= 0)
+                foh_cardset_card(cs, sc[p].end[k].card, &ci);
+            len += (size_t)snprintf(ends + len, sizeof ends - len, "%s%s +%d VP", k ? ", " : "",
+                                    sc[p].end[k].card < 0 ? "variant scoring" : ci.name, sc[p].end[k].full_vp);
             if (sc[p].end[k].other_icons && len < sizeof ends)
                 len += (size_t)snprintf(ends + len, sizeof ends - len, " (+%d other icons)", sc[p].end[k].other_icons);
         }
@@ -118,8 +149,8 @@ void cli_print_scores(FILE *out, foh_game *g)
         int end_vp = 0;
         for (int k = 0; k < sc[p].n_end; k++)
             end_vp += sc[p].end[k].full_vp;
-        fprintf(out, "P%d: %d Culture + %d (half of %d other icons) + %d end-game = %d VP\n", p + 1,
-                sc[p].culture_icons, sc[p].other_vp, sc[p].other_icons, end_vp, sc[p].total);
+        fprintf(out, "P%d: %d (%d Culture icons) + %d (%d other icons) + %d end-game = %d VP\n", p + 1,
+                sc[p].culture_vp, sc[p].culture_icons, sc[p].other_vp, sc[p].other_icons, end_vp, sc[p].total);
     }
     static const char *const why[] = {"most VP", "tie on VP broken by most cards in the Nation",
                                       "tie on VP and cards broken by most resource tokens",

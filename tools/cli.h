@@ -10,17 +10,27 @@
 /* Exit statuses: 0 success, 1 bad card data or script error, 2 bad usage. */
 enum { CLI_OK = 0, CLI_DATA = 1, CLI_USAGE = 2 };
 
+#define CLI_MAX_VARIANTS 8
+
 typedef struct {
     int players;
     uint64_t seed;
     long games;
     const char *cards;
+    int nvariants;
+    const char *variant[CLI_MAX_VARIANTS];   /* as given: a name or a folder */
+    char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
     int help;
 } cli_options;
 
-/* Parse --players, --seed, --games, --cards, --help from ARGV (after the
- * command name); only the flags in ALLOWED (e.g. "players,seed") are
- * accepted. Prints the problem and returns 0 on bad usage. */
+/* The folder of variant NAME: NAME itself if it contains a '/', else
+ * NAME under the project's variants/ folder. */
+void cli_variant_dir(const char *name, char *out, size_t len);
+
+/* Parse --players, --seed, --games, --cards, --variant (repeatable), --help
+ * from ARGV (after the command name); only the flags in ALLOWED (e.g.
+ * "players,seed") are accepted. Prints the problem and returns 0 on bad
+ * usage. */
 int cli_parse(int argc, char **argv, const char *command, const char *allowed, cli_options *o);
 
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
@@ -32,5 +42,6 @@ void cli_print_scores(FILE *out, foh_game *g);
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
+int cmd_variants(int argc, char **argv);
 
 #endif

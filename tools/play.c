@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char HELP[] =
-    "usage: foh play [--players N] [--seed S] [--cards DIR]\n"
+    "usage: foh play [--players N] [--seed S] [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays one full game between random bots and prints each action, the\n"
     "tokens it moves, the cards gained and discarded, attacks with their\n"
@@ -14,7 +14,9 @@ static const char HELP[] =
     "\n"
     "  --players N   number of players (default 4)\n"
     "  --seed S      random seed of the game and its bots (default 1)\n"
-    "  --cards DIR   card set folder (default: the base set)\n";
+    "  --cards DIR   card set folder (default: the base set)\n"
+    "  --variant V   apply variant V (a name from 'foh variants', or a folder);\n"
+    "                repeat to combine variants\n";
 
 static void print_line(void *ud, const char *line) { fprintf(ud, "%s\n", line); }
 
@@ -44,7 +46,7 @@ static void print_setup(foh_game *g)
 int cmd_play(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "play", "players,seed,cards", &o))
+    if (!cli_parse(argc, argv, "play", "players,seed,cards,variant", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -69,6 +71,8 @@ int cmd_play(int argc, char **argv)
 
     printf("The Flow of History: %d players, seed %llu, card set %s, bots: random\n", o.players,
            (unsigned long long)o.seed, o.cards);
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
+        printf("Variant: %s\n", foh_cardset_variant_name(cs, i));
     print_setup(g);
     foh_game_set_log(g, print_line, stdout);
 

@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char HELP[] =
-    "usage: foh scenario [--coverage] [--cards DIR] PATH...\n"
+    "usage: foh scenario [--coverage] [--cards DIR] [--variant NAME]... PATH...\n"
     "\n"
     "Runs every scenario in the YAML files given (a folder means every .yaml\n"
     "file in it, by name). Prints PASS or FAIL for each scenario and, for a\n"
@@ -18,6 +18,7 @@ static const char HELP[] =
     "  --coverage    also print which cards' effects the passing scenarios\n"
     "                exercised, and fail unless all of them were\n"
     "  --cards DIR   card set for scenarios that name none (default: base set)\n"
+    "  --variant V   apply variant V to every scenario (before its own variants)\n"
     "\n"
     "exit status: 0 all passed, 1 a scenario failed or a file is malformed\n"
     "(the message names file and line), 2 bad usage\n";
@@ -30,7 +31,7 @@ static void print_line(void *ud, const char *line)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static int run_path(const char *path, const char *cards, foh_scenario_stats *stats)
+static int run_path(const char *path, const foh_scenario_options *opt, foh_scenario_stats *stats)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
@@ -57,13 +58,13 @@ static int run_path(const char *path, const char *cards, foh_scenario_stats *sta
         qsort(names, (size_t)n, sizeof names[0], cmp_str);
         int ok = 1;
         for (int i = 0; i < n; i++) {
-            ok &= run_path(names[i], cards, stats);
+            ok &= run_path(names[i], opt, stats);
             free(names[i]);
         }
         return ok;
     }
     foh_error err;
-    if (foh_scenario_run_file(path, cards, print_line, NULL, stats, &err) != FOH_OK) {
+    if (foh_scenario_run_file(path, opt, print_line, NULL, stats, &err) != FOH_OK) {
         fprintf(stderr, "foh scenario: %s\n", err.msg);
         return 0;
     }
@@ -106,6 +107,11 @@ int cmd_scenario(int argc, char **argv)
     cli_options defaults;
     cli_parse(0, NULL, "scenario", "", &defaults);
     cards = defaults.cards;
+    char vdirs[8][1024];
+    char root[1024];
+    cli_variant_dir(".", root, sizeof root);
+    root[strlen(root) - 2] = '\0';
+    foh_scenario_options opt = {.variants_root = root};
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(HELP, stdout);
@@ -114,6 +120,14 @@ int cmd_scenario(int argc, char **argv)
             coverage = 1;
         } else if (!strcmp(argv[i], "--cards") && i + 1 < argc) {
             cards = argv[++i];
+        } else if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
+            if (opt.nvariants >= 8) {
+                fprintf(stderr, "foh scenario: at most 8 variants\n");
+                return CLI_USAGE;
+            }
+            cli_variant_dir(argv[++i], vdirs[opt.nvariants], sizeof vdirs[0]);
+            opt.variant[opt.nvariants] = vdirs[opt.nvariants];
+            opt.nvariants++;
         } else if (!strncmp(argv[i], "--", 2)) {
             fprintf(stderr, "foh scenario: unknown option '%s' (see foh scenario --help)\n", argv[i]);
             return CLI_USAGE;
@@ -129,11 +143,12 @@ int cmd_scenario(int argc, char **argv)
     if (!stats)
         return CLI_DATA;
     int ok = 1;
+    opt.cards = cards;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--cards"))
+        if (!strcmp(argv[i], "--cards") || !strcmp(argv[i], "--variant"))
             i++;
         else if (strncmp(argv[i], "--", 2))
-            ok &= run_path(argv[i], cards, stats);
+            ok &= run_path(argv[i], &opt, stats);
     }
     printf("%d passed, %d failed\n", stats->scenarios - stats->failed, stats->failed);
     if (coverage)

@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char HELP[] =
-    "usage: foh sim [--players N] [--games G] [--seed S] [--cards DIR]\n"
+    "usage: foh sim [--players N] [--games G] [--seed S] [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays G games between random bots (game i uses a seed derived from S and\n"
     "i, so a run is reproducible) and prints the mean and spread of scores,\n"
@@ -15,7 +15,8 @@ static const char HELP[] =
     "  --players N   number of players (default 4)\n"
     "  --games G     number of games (default 1000)\n"
     "  --seed S      seed of the run (default 1)\n"
-    "  --cards DIR   card set folder (default: the base set)\n";
+    "  --cards DIR   card set folder (default: the base set)\n"
+    "  --variant V   apply variant V (repeat to combine)\n";
 
 typedef struct {
     double n, sum, sumsq;
@@ -39,7 +40,7 @@ static double sd(const stat *s)
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards", &o))
+    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -91,8 +92,11 @@ int cmd_sim(int argc, char **argv)
         foh_game_free(g);
     }
     if (status == CLI_OK) {
-        printf("%ld games, %d players, seed %llu, bots: random, card set %s\n", o.games, o.players,
+        printf("%ld games, %d players, seed %llu, bots: random, card set %s", o.games, o.players,
                (unsigned long long)o.seed, o.cards);
+        for (int i = 0; i < foh_cardset_variant_count(cs); i++)
+            printf("%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
+        printf("\n");
         printf("score: mean %.2f, sd %.2f; winner's score: mean %.2f, sd %.2f\n", mean(&score), sd(&score),
                mean(&winner_score), sd(&winner_score));
         printf("game length: mean %.2f turns, sd %.2f\n", mean(&turns), sd(&turns));

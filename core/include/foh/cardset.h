@@ -4,6 +4,8 @@
 #ifndef FOH_CARDSET_H
 #define FOH_CARDSET_H
 
+#include <stddef.h>
+
 #include "foh/error.h"
 
 #define FOH_MAX_CARDS 128  /* cards in one card set */
@@ -19,7 +21,24 @@ typedef struct foh_cardset foh_cardset;
  * Returns NULL on error with ERR set to FOH_ERR_DATA and "file:line: card: reason". */
 foh_cardset *foh_cardset_load(const char *dir, foh_error *err);
 
+/* Load the card set in DIR with the variants in the folders VARIANTS
+ * (NVARIANTS of them, applied in order; see docs/variants.md). Two variants
+ * changing the same parameter or card field are refused, naming both. */
+foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err);
+
 void foh_cardset_free(foh_cardset *cs);
+
+/* Name and one-line description of the variant in folder VARIANT_DIR. */
+foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name_len, char *desc, size_t desc_len,
+                                foh_error *err);
+
+/* Variants applied to the card set, in order (names from their YAML). */
+int foh_cardset_variant_count(const foh_cardset *cs);
+const char *foh_cardset_variant_name(const foh_cardset *cs, int i);
+
+/* Whether a game of PLAYERS players is allowed; if not, NOTE (may be NULL)
+ * gets the card set's hint (e.g. which variant plays with 2). */
+int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note);
 
 /* Number of cards (indices 0..n-1, in load order). */
 int foh_cardset_card_count(const foh_cardset *cs);
@@ -38,7 +57,7 @@ typedef struct {
     int stripe[FOH_MAX_ICONS]; /* production stripe: icons per icon kind */
     const char *stripe_source; /* provenance of the stripe ("reconstructed") */
     const char *text;          /* card text, English 2nd edition */
-    const char *korean_edition; /* "same" or the Korean edition's text */
+    const char *edition_note;   /* how another printed edition differs, or "same" */
     const char *file;          /* YAML file and line of the card's entry */
     int line;
 } foh_card_info;

@@ -60,8 +60,14 @@ typedef enum {
     FOH_ACT_SNIPE,    /* card: a Market card an opponent invested in ("Snipe") */
     FOH_ACT_ACTIVATE, /* card: a visible Turn Action card of yours ("Activate") */
     FOH_ACT_HARVEST,  /* no argument ("Harvest") */
-    FOH_ACT_CHOOSE    /* option: index into the pending choice's options */
+    FOH_ACT_CHOOSE,   /* option: index into the pending choice's options */
+    FOH_ACT_PASS,     /* decline a bonus action a variant granted */
+    FOH_ACT_SETUP     /* internal: the set-up hooks in progress; never applied */
 } foh_action_kind;
+
+/* Investor values of Market cards: -1 none, 0..players-1 a player, and
+ * FOH_NEUTRAL_INVESTOR + k the k-th neutral marker, which no player owns. */
+#define FOH_NEUTRAL_INVESTOR 6
 
 typedef struct {
     foh_action_kind kind;
@@ -135,6 +141,11 @@ int foh_game_market_card(const foh_game *g, int slot);
 /* Investor of a Market card (-1 none) and the tokens under it. */
 int foh_game_investor(const foh_game *g, int card);
 int foh_game_invested_tokens(const foh_game *g, int card);
+/* The card neutral marker K (0-based) is invested in, or -1. */
+int foh_game_neutral_investment(const foh_game *g, int k);
+/* Whether the player to act is taking a bonus action a variant granted
+ * (legal: the granted kinds and FOH_ACT_PASS). */
+int foh_game_in_bonus(const foh_game *g);
 /* The card PLAYER has invested in, or -1. */
 int foh_game_investment(const foh_game *g, int player);
 foh_zone foh_game_card_zone(const foh_game *g, int card, int *owner);
@@ -153,16 +164,17 @@ int foh_game_effect_fired(const foh_game *g, int card);
 #define FOH_MAX_END_EFFECTS 16
 
 typedef struct {
-    int culture_icons;    /* icons worth 1 VP each, obsolete effects off */
+    int culture_icons;    /* icons worth full VP each (Culture), obsolete effects off */
+    int culture_vp;       /* their VP (1 each in the base game) */
     int other_icons;      /* all other icons, end-game grants included */
-    int other_vp;         /* other_icons / 2, rounded down */
+    int other_vp;         /* other_icons / 2 (rules.other_icons_per_vp), rounded down */
     int n_end;            /* end-game effects applied */
     struct {
-        int card;
-        int full_vp;      /* VP from icons worth 1 VP each (Culture) */
+        int card;         /* the card; -1 for a variant's scoring hook */
+        int full_vp;      /* VP from icons worth full VP (Culture) */
         int other_icons;  /* other icons granted (counted in other_icons) */
     } end[FOH_MAX_END_EFFECTS];
-    int total;            /* culture_icons + other_vp + sum of end[].full_vp */
+    int total;            /* culture_vp + other_vp + sum of end[].full_vp */
     int cards;            /* cards in the Nation (tie-break 1) */
     int tokens;           /* resource tokens (tie-break 2) */
     int winner;           /* 1 if this player wins (ties may share) */

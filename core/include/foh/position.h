@@ -9,7 +9,8 @@
 #include "foh/game.h"
 
 /* Empty position: every card in the box, no Market, no deck, players with
- * no tokens, empty Supply, every token in the Reserve; CURRENT to act. */
+ * no tokens, empty Supply, every token in the Reserve; CURRENT to act. A
+ * pending choice (a variant's set-up) is abandoned. */
 foh_status foh_position_clear(foh_game *g, int current, foh_error *err);
 
 /* Move CARD to ZONE: the deck (on top), the Market (at the end), PLAYER's
@@ -20,7 +21,8 @@ foh_status foh_position_put(foh_game *g, int card, foh_zone zone, int player, fo
 /* Set PLAYER's tokens, or the Supply when PLAYER is -1 (tokens >= 0). */
 foh_status foh_position_set_tokens(foh_game *g, int player, int tokens, foh_error *err);
 
-/* PLAYER invests TOKENS (>= 1) in Market card CARD (taken from the Reserve). */
+/* PLAYER invests TOKENS (>= 1) in Market card CARD (taken from the Reserve).
+ * PLAYER FOH_NEUTRAL_INVESTOR + k places neutral marker k (TOKENS >= 0). */
 foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, foh_error *err);
 
 /* Mark CARD's Instant/Attack effect as already used (or not). */

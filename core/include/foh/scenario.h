@@ -19,14 +19,22 @@ typedef struct {
     char covered[FOH_SCENARIO_MAX_COVERED][48];
 } foh_scenario_stats;
 
+/* Where scenarios find their card set and variants. */
+typedef struct {
+    const char *cards;         /* card set folder for scenarios that name none */
+    const char *variants_root; /* folder of the variants named in scenarios */
+    int nvariants;             /* variants (folders) applied to every scenario first */
+    const char *variant[8];
+} foh_scenario_options;
+
 /* Receives the report, a line at a time (PASS/FAIL lines and diffs). */
 typedef void (*foh_scenario_print)(void *ud, const char *line);
 
-/* Run every scenario of the YAML file PATH. DEFAULT_CARDS is the card set
- * folder for scenarios that name none. Failures are reported through PRINT
- * and counted in STATS; the return value is FOH_OK unless the file itself
- * is malformed (FOH_ERR_DATA, ERR names file:line and the problem). */
-foh_status foh_scenario_run_file(const char *path, const char *default_cards, foh_scenario_print print, void *ud,
-                                 foh_scenario_stats *stats, foh_error *err);
+/* Run every scenario of the YAML file PATH with OPT. Failures are reported
+ * through PRINT and counted in STATS; the return value is FOH_OK unless the
+ * file itself is malformed (FOH_ERR_DATA, ERR names file:line and the
+ * problem). */
+foh_status foh_scenario_run_file(const char *path, const foh_scenario_options *opt, foh_scenario_print print,
+                                 void *ud, foh_scenario_stats *stats, foh_error *err);
 
 #endif

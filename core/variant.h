@@ -1,0 +1,36 @@
+/* variant: overlays a variant (variants/NAME/variant.yaml) on a card set's
+ * YAML trees before they are read: parameter overrides (`set`), cards
+ * removed, added or overridden field by field (`cards`), hooks at named
+ * points of the turn (`hooks`), extra Lua helpers (`scripts`), and the
+ * player counts it allows (`players`). Two variants changing the same thing
+ * are refused, naming both. Internal to core/. */
+#ifndef FOH_VARIANT_H
+#define FOH_VARIANT_H
+
+#include "internal.h"
+#include "yaml_doc.h"
+
+#define FOH_MAX_CLAIMS 256
+
+/* The card entries being assembled: pointers into the card files' trees or
+ * into a variant's tree (for added cards). */
+typedef struct {
+    size_t n;
+    ydoc_node *node[FOH_MAX_CARDS];
+} foh_variant_cards;
+
+/* What each applied variant changed, to refuse two changing the same. */
+typedef struct {
+    int n;
+    char what[FOH_MAX_CLAIMS][128];
+    char variant[FOH_MAX_CLAIMS][FOH_NAME];
+    int players_set;
+    uint32_t players_mask; /* player counts every variant allows */
+} foh_variant_claims;
+
+/* Apply variant DOC to GAME (game.yaml's tree) and CARDS; record it and its
+ * hooks in CS. 0 on error (ERR names the variant file, line and problem). */
+int foh_variant_apply(ydoc_node *doc, foh_cardset *cs, ydoc_node *game, foh_variant_cards *cards,
+                      foh_variant_claims *claims, foh_error *err);
+
+#endif
