@@ -2,6 +2,7 @@
  * with the invariants holding after every applied decision; a copy taken
  * mid-game and continued with the same actions ends identical; the same
  * seed gives the same game; score breakdowns add up. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "support.h"
@@ -16,11 +17,11 @@ typedef struct {
 
 /* Play one game with random bots; when COPY_AT >= 0, clone the game after
  * that many decisions and replay the rest of the actions on the clone. */
-static uint64_t play(int players, uint64_t seed, long copy_at, action_log *log)
+static uint64_t play_on(foh_engine *eng, int players, uint64_t seed, long copy_at, action_log *log)
 {
     foh_error err;
     foh_options opt = {.players = players, .seed = seed};
-    foh_game *g = foh_game_new(t_engine(), &opt, &err);
+    foh_game *g = foh_game_new(eng, &opt, &err);
     assert_non_null(g);
     t_invariants(g);
     foh_player *seats[FOH_MAX_PLAYERS];
@@ -48,7 +49,8 @@ static uint64_t play(int players, uint64_t seed, long copy_at, action_log *log)
     }
     free(legal);
     /* The Future ended the game: it left the deck. */
-    assert_int_not_equal(foh_game_card_zone(g, t_card("the_future"), NULL), FOH_ZONE_DECK);
+    const foh_cardset *cs = foh_engine_cardset(eng);
+    assert_int_not_equal(foh_game_card_zone(g, foh_cardset_find(cs, "the_future"), NULL), FOH_ZONE_DECK);
 
     foh_score sc[FOH_MAX_PLAYERS];
     assert_int_equal(foh_game_score(g, sc, NULL, &err), FOH_OK);
@@ -58,7 +60,7 @@ static uint64_t play(int players, uint64_t seed, long copy_at, action_log *log)
         for (int k = 0; k < sc[p].n_end; k++)
             end_vp += sc[p].end[k].full_vp;
         assert_int_equal(sc[p].other_vp, sc[p].other_icons / 2);
-        assert_int_equal(sc[p].total, sc[p].culture_icons + sc[p].other_vp + end_vp);
+        assert_int_equal(sc[p].total, sc[p].culture_vp + sc[p].other_vp + end_vp);
         winners += sc[p].winner;
     }
     assert_true(winners >= 1);
@@ -76,6 +78,11 @@ static uint64_t play(int players, uint64_t seed, long copy_at, action_log *log)
         foh_player_free(seats[p]);
     foh_game_free(g);
     return digest;
+}
+
+static uint64_t play(int players, uint64_t seed, long copy_at, action_log *log)
+{
+    return play_on(t_engine(), players, seed, copy_at, log);
 }
 
 static void many_games(int players)
@@ -116,6 +123,45 @@ static void test_same_seed_same_game(void **state)
     assert_true(play(4, 1, -1, a) != play(4, 2, -1, b));
     free(a);
     free(b);
+}
+
+/* Whole games under variants: set-up choices, bonus actions, neutral
+ * investors and hooks keep every invariant, and copies stay identical. */
+static void variant_games(const char *const *variants, int nvariants, int players, int games)
+{
+    const char *dirs[8];
+    char buf[8][512];
+    for (int i = 0; i < nvariants; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s/%s", FOH_TEST_VARIANTS, variants[i]);
+        dirs[i] = buf[i];
+    }
+    foh_error err;
+    foh_cardset *cs = foh_cardset_load_variants(FOH_TEST_CARDS, dirs, nvariants, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *eng = foh_engine_new(cs, &err);
+    assert_non_null(eng);
+    action_log *log = malloc(sizeof *log);
+    assert_non_null(log);
+    for (int i = 0; i < games; i++)
+        play_on(eng, players, foh_seed_for(500, (uint64_t)i), (i * 13) % 60, log);
+    free(log);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+}
+
+static void test_two_player_banker_games(void **state)
+{
+    (void)state;
+    const char *v[] = {"two-player-banker"};
+    variant_games(v, 1, 2, 500);
+}
+
+static void test_korean_edition_and_house_rules_games(void **state)
+{
+    (void)state;
+    const char *v[] = {"korean-edition", "repeat-age-check", "culture-2vp", "market-6"};
+    variant_games(v, 4, 4, 300);
 }
 
 /* Set-up: 5 cards in the Market (6 with 5 players), 4 tokens each, the rest
@@ -160,6 +206,8 @@ int main(void)
         cmocka_unit_test(test_3_players),
         cmocka_unit_test(test_4_players),
         cmocka_unit_test(test_5_players),
+        cmocka_unit_test(test_two_player_banker_games),
+        cmocka_unit_test(test_korean_edition_and_house_rules_games),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }
