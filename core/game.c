@@ -409,4 +409,13 @@ int foh_game_icons(foh_game *g, int player, int icon)
     return icons[icon];
 }
 
+int foh_game_strength(foh_game *g, int player, int defending)
+{
+    int icons[FOH_MAX_ICONS];
+    if (player < 0 || player >= g->st.players || foh_nation_icons(g, player, icons, NULL) != FOH_OK)
+        return -1;
+    const foh_cardset *cs = g->eng->cs;
+    return foh_nation_sum(cs, icons, defending ? cs->defender_icons : cs->attacker_icons);
+}
+
 int foh_game_effect_fired(const foh_game *g, int card) { return valid_card(g, card) && g->st.loc[card].fired; }

@@ -41,6 +41,7 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
     o->seed = 1;
     o->games = 1000;
     o->cards = FOH_DEFAULT_CARDS;
+    o->seats = "random";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -69,6 +70,8 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             o->games = x;
         } else if (!strcmp(name, "cards")) {
             o->cards = v;
+        } else if (!strcmp(name, "seats")) {
+            o->seats = v;
         } else if (!strcmp(name, "variant")) {
             if (o->nvariants >= CLI_MAX_VARIANTS) {
                 fprintf(stderr, "foh %s: at most %d variants\n", command, CLI_MAX_VARIANTS);
@@ -91,6 +94,38 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
         }
     }
     return 1;
+}
+
+int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
+{
+    char specs[FOH_MAX_PLAYERS][64];
+    int n = 0;
+    const char *s = o->seats;
+    while (*s && n < FOH_MAX_PLAYERS) {
+        size_t len = strcspn(s, ",");
+        snprintf(specs[n++], sizeof specs[0], "%.*s", (int)(len < 63 ? len : 63), s);
+        s += len + (s[len] == ',');
+    }
+    if (n != 1 && n != o->players) {
+        fprintf(stderr, "foh: --seats names %d players for a %d-player game\n", n, o->players);
+        return 0;
+    }
+    for (int p = 0; p < o->players; p++) {
+        foh_error err;
+        seats[p] = foh_bot_from_spec(specs[n == 1 ? 0 : p], foh_seed_for(seed, 1000 + (uint64_t)p), &err);
+        if (!seats[p]) {
+            fprintf(stderr, "foh: --seats: %s\n", err.msg);
+            cli_free_seats(seats, p);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void cli_free_seats(foh_player **seats, int n)
+{
+    for (int p = 0; p < n; p++)
+        foh_player_free(seats[p]);
 }
 
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)

@@ -20,8 +20,15 @@ typedef struct {
     int nvariants;
     const char *variant[CLI_MAX_VARIANTS];   /* as given: a name or a folder */
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
+    const char *seats; /* comma-separated seat specs, e.g. "greedy,random" */
     int help;
 } cli_options;
+
+/* Players for every seat from o->seats (one spec for all seats, or one per
+ * seat); the seat of player p is seeded from SEED. Prints and returns 0 on
+ * a bad spec. */
+int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats);
+void cli_free_seats(foh_player **seats, int n);
 
 /* The folder of variant NAME: NAME itself if it contains a '/', else
  * NAME under the project's variants/ folder. */

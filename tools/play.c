@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char HELP[] =
-    "usage: foh play [--players N] [--seed S] [--cards DIR] [--variant NAME]...\n"
+    "usage: foh play [--players N] [--seed S] [--seats SPECS] [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays one full game between random bots and prints each action, the\n"
     "tokens it moves, the cards gained and discarded, attacks with their\n"
@@ -14,6 +14,9 @@ static const char HELP[] =
     "\n"
     "  --players N   number of players (default 4)\n"
     "  --seed S      random seed of the game and its bots (default 1)\n"
+    "  --seats SPECS the players: random, greedy, ismcts[:ITERATIONS|:MSms],\n"
+    "                one for all seats or one per seat, comma-separated\n"
+    "                (default random)\n"
     "  --cards DIR   card set folder (default: the base set)\n"
     "  --variant V   apply variant V (a name from 'foh variants', or a folder);\n"
     "                repeat to combine variants\n";
@@ -46,7 +49,7 @@ static void print_setup(foh_game *g)
 int cmd_play(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "play", "players,seed,cards,variant", &o))
+    if (!cli_parse(argc, argv, "play", "players,seed,cards,variant,seats", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -66,11 +69,17 @@ int cmd_play(int argc, char **argv)
         return err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
     }
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    if (!cli_seats(&o, o.seed, seats)) {
+        foh_game_free(g);
+        foh_engine_free(eng);
+        foh_cardset_free(cs);
+        return CLI_USAGE;
+    }
+    printf("The Flow of History: %d players, seed %llu, card set %s, players:", o.players, (unsigned long long)o.seed,
+           o.cards);
     for (int p = 0; p < o.players; p++)
-        seats[p] = foh_bot_random_new(foh_seed_for(o.seed, 1000 + (uint64_t)p));
-
-    printf("The Flow of History: %d players, seed %llu, card set %s, bots: random\n", o.players,
-           (unsigned long long)o.seed, o.cards);
+        printf(" P%d %s", p + 1, seats[p]->name);
+    printf("\n");
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         printf("Variant: %s\n", foh_cardset_variant_name(cs, i));
     print_setup(g);
@@ -105,8 +114,7 @@ int cmd_play(int argc, char **argv)
                foh_game_substituted(g));
         cli_print_scores(stdout, g);
     }
-    for (int p = 0; p < o.players; p++)
-        foh_player_free(seats[p]);
+    cli_free_seats(seats, o.players);
     foh_game_free(g);
     foh_engine_free(eng);
     foh_cardset_free(cs);

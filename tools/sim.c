@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char HELP[] =
-    "usage: foh sim [--players N] [--games G] [--seed S] [--cards DIR] [--variant NAME]...\n"
+    "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays G games between random bots (game i uses a seed derived from S and\n"
     "i, so a run is reproducible) and prints the mean and spread of scores,\n"
@@ -15,6 +15,8 @@ static const char HELP[] =
     "  --players N   number of players (default 4)\n"
     "  --games G     number of games (default 1000)\n"
     "  --seed S      seed of the run (default 1)\n"
+    "  --seats SPECS the players: random, greedy, ismcts[:N|:MSms], one for all\n"
+    "                seats or one per seat, comma-separated (default random)\n"
     "  --cards DIR   card set folder (default: the base set)\n"
     "  --variant V   apply variant V (repeat to combine)\n";
 
@@ -40,7 +42,7 @@ static double sd(const stat *s)
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant", &o))
+    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -64,8 +66,11 @@ int cmd_sim(int argc, char **argv)
             break;
         }
         foh_player *seats[FOH_MAX_PLAYERS] = {0};
-        for (int p = 0; p < o.players; p++)
-            seats[p] = foh_bot_random_new(foh_seed_for(seed, 1000 + (uint64_t)p));
+        if (!cli_seats(&o, seed, seats)) {
+            foh_game_free(g);
+            status = CLI_USAGE;
+            break;
+        }
         foh_score sc[FOH_MAX_PLAYERS];
         if (foh_match_play(g, seats, 100000, NULL, NULL, NULL, &err) != FOH_OK ||
             foh_game_score(g, sc, NULL, &err) != FOH_OK) {
@@ -87,8 +92,7 @@ int cmd_sim(int argc, char **argv)
             }
             add(&turns, foh_game_turn(g));
         }
-        for (int p = 0; p < o.players; p++)
-            foh_player_free(seats[p]);
+        cli_free_seats(seats, o.players);
         foh_game_free(g);
     }
     if (status == CLI_OK) {

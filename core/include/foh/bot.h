@@ -23,6 +23,18 @@ struct foh_player {
  * so its play is reproducible. NULL if out of memory. */
 foh_player *foh_bot_random_new(uint64_t seed);
 
+/* A bot that tries every legal action (Invest: 1-4, 6, 8 tokens or all)
+ * on a copy of the game whose hidden deck order is re-sampled, answers its
+ * own follow-up choices the same way, and takes the action leaving the best
+ * position: its VP if the game ended now, its tokens and investment (minus
+ * snipe risk), minus the best opponent's. Reproducible for a SEED. */
+foh_player *foh_bot_greedy_new(uint64_t seed);
+
+/* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
+ * "ismcts:2000" (iterations per decision) or "ismcts:50ms" (milliseconds).
+ * NULL with ERR set (FOH_ERR_USAGE) for a bad spec. */
+foh_player *foh_bot_from_spec(const char *spec, uint64_t seed, foh_error *err);
+
 /* Free any player (NULL allowed). */
 void foh_player_free(foh_player *p);
 

@@ -47,6 +47,12 @@ foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err);
 /* An independent copy (the log sink is not copied). NULL if out of memory. */
 foh_game *foh_game_clone(const foh_game *g);
 
+/* Replace what no player can see (the order of the unseen cards of each
+ * age in the Civilization deck, the state of the random generator) by a
+ * sample drawn from SEED, consistent with everything public. Bots search
+ * determinized copies so they never use hidden information. */
+void foh_game_determinize(foh_game *g, uint64_t seed);
+
 /* Overwrite DST with SRC (a memcpy; DST keeps its own log sink). */
 void foh_game_copy(foh_game *dst, const foh_game *src);
 
@@ -156,6 +162,9 @@ int foh_game_card_visible(const foh_game *g, int card);
 /* Icons of kind ICON in PLAYER's Nation: stripes plus Permanent effects
  * (default ruling 6). FOH_ERR_SCRIPT from a failing effect gives -1. */
 int foh_game_icons(foh_game *g, int player, int icon);
+/* Military strength of PLAYER as an attacker (DEFENDING 0) or a defender
+ * (1), by the card set's rules (rulebook "Attack Effects"); -1 on error. */
+int foh_game_strength(foh_game *g, int player, int defending);
 /* Whether card's Instant/Attack effect has fired this game. */
 int foh_game_effect_fired(const foh_game *g, int card);
 

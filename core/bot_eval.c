@@ -1,0 +1,98 @@
+/* bot_eval: see bot_eval.h. The weights are a rule of thumb checked by
+ * simulation: a token buys about a third of a VP early and nothing at the
+ * end; an investment is worth most of its card unless an opponent can
+ * afford to snipe it; a defence short of the opponents' attacks costs. */
+#include <stdlib.h>
+
+#include "bot_eval.h"
+#include "foh/position.h"
+
+/* Weights, tuned against random bots (docs/bots.md). */
+#define TOKEN_VALUE 0.35          /* VP per token held, early in the game */
+#define INVESTED_TOKEN_VALUE 0.25 /* VP per token under my invested card */
+#define INVESTMENT_SHARE 0.6      /* share of its card's VP an investment is worth */
+#define FADE_DECK 40.0            /* token value fades over the last 40 deck cards */
+#define THREAT 0.5                /* VP per point of defence short of the threat */
+#define THREAT_MARGIN 2.0         /* one more attack card's strength */
+#define THREAT_CAP 6.0
+#define WIN_BONUS 20.0
+
+double foh_eval_card(foh_game *g, int player, int card)
+{
+    foh_score before[FOH_MAX_PLAYERS], after[FOH_MAX_PLAYERS];
+    if (foh_game_choice(g) || foh_game_score(g, before, NULL, NULL) != FOH_OK)
+        return 0;
+    foh_game *c = foh_game_clone(g);
+    if (!c)
+        return 0;
+    double v = 0;
+    if (foh_position_put(c, card, FOH_ZONE_NATION, player, NULL) == FOH_OK &&
+        foh_game_score(c, after, NULL, NULL) == FOH_OK)
+        v = after[player].total - before[player].total;
+    foh_game_free(c);
+    return v;
+}
+
+static int strength(foh_game *g, int p, int defending) { return foh_game_strength(g, p, defending); }
+
+/* Value of one player's holdings, without the opponent term. */
+static double holdings(foh_game *g, int p, const foh_score *sc, foh_eval *e)
+{
+    int n = foh_game_players(g);
+    /* Tokens only break ties at the end: their value fades with the deck. */
+    double left = foh_game_deck_size(g) / FADE_DECK;
+    double fade = left > 1 ? 1 : left < 0.1 ? 0.1 : left;
+    e->score = sc[p].total;
+    e->tokens = fade * TOKEN_VALUE * foh_game_tokens(g, p);
+    e->investment = 0;
+    int card = foh_game_investment(g, p);
+    if (card >= 0) {
+        int t = foh_game_invested_tokens(g, card), threats = 0;
+        for (int q = 0; q < n; q++)
+            threats += q != p && foh_game_tokens(g, q) >= t;
+        double risk = n > 1 ? (double)threats / (n - 1) : 0;
+        e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * foh_eval_card(g, p, card) + fade * INVESTED_TOKEN_VALUE * t;
+    }
+    /* Military threat: what opponents' attacks (with one more attack card)
+     * could take, while my defence is short of them. */
+    int mine = strength(g, p, 1), threat = 0;
+    for (int q = 0; q < n; q++)
+        if (q != p && strength(g, q, 0) > threat)
+            threat = strength(g, q, 0);
+    double shortfall = threat + THREAT_MARGIN - mine;
+    if (shortfall > THREAT_CAP)
+        shortfall = THREAT_CAP;
+    e->military = shortfall > 0 ? -THREAT * shortfall : 0;
+    return e->score + e->tokens + e->investment + e->military;
+}
+
+foh_eval foh_eval_position(foh_game *g, int player)
+{
+    foh_eval e = {0};
+    foh_score sc[FOH_MAX_PLAYERS];
+    if (foh_game_score(g, sc, NULL, NULL) != FOH_OK)
+        return e;
+    int n = foh_game_players(g);
+    if (foh_game_is_over(g)) {
+        int best = -1000;
+        for (int q = 0; q < n; q++)
+            if (q != player && sc[q].total > best)
+                best = sc[q].total;
+        e.score = sc[player].total;
+        e.opponents = -best;
+        e.total = sc[player].total - best + (sc[player].winner ? WIN_BONUS : 0);
+        return e;
+    }
+    double mine = holdings(g, player, sc, &e), best = -1e9;
+    for (int q = 0; q < n; q++) {
+        if (q == player)
+            continue;
+        /* Opponents' investments are not valued: cheaper, and symmetric enough. */
+        double v = sc[q].total + TOKEN_VALUE * foh_game_tokens(g, q);
+        if (v > best)
+            best = v;
+    }
+    e.opponents = n > 1 ? -best : 0;
+    e.total = mine + e.opponents;
+    return e;
+}

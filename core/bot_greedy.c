@@ -1,0 +1,103 @@
+/* bot_greedy: tries each sensible action on a determinized copy of the
+ * game, answers its own follow-up choices the same way, and keeps the one
+ * whose position bot_eval values most (see foh/bot.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bot_eval.h"
+#include "foh/bot.h"
+#include "rng.h"
+
+typedef struct {
+    foh_player base;
+    uint64_t rng[4];
+} greedy_bot;
+
+/* Invest amounts worth trying with HAVE tokens: small bids, and all in. */
+static int sensible_amount(int tokens, int have)
+{
+    return tokens <= 4 || tokens == 6 || tokens == 8 || tokens == have;
+}
+
+static double value_after(foh_game *g, const foh_action *a, int player, int depth);
+
+/* Answer the pending choices of PLAYER greedily (others: first option). */
+static void resolve(foh_game *g, int player, int depth)
+{
+    for (int guard = 0; guard < 8 && foh_game_choice(g) && !foh_game_is_over(g); guard++) {
+        const foh_choice *ch = foh_game_choice(g);
+        int best = 0;
+        if (ch->player == player && depth > 0) {
+            double top = -1e18;
+            for (int i = 0; i < ch->n; i++) {
+                foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = i};
+                double v = value_after(g, &a, player, depth - 1);
+                if (v > top + 1e-9) {
+                    top = v;
+                    best = i;
+                }
+            }
+        }
+        foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = best};
+        if (foh_game_apply(g, &a, NULL) != FOH_OK)
+            return;
+    }
+}
+
+/* Value for PLAYER of applying A to a copy of G (-inf if refused). */
+static double value_after(foh_game *g, const foh_action *a, int player, int depth)
+{
+    foh_game *c = foh_game_clone(g);
+    if (!c)
+        return -1e18;
+    double v = -1e18;
+    if (foh_game_apply(c, a, NULL) == FOH_OK) {
+        resolve(c, player, depth);
+        v = foh_eval_position(c, player).total;
+    }
+    foh_game_free(c);
+    return v;
+}
+
+static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen)
+{
+    greedy_bot *b = (greedy_bot *)self;
+    int p = foh_game_to_act(g);
+    foh_game *det = foh_game_clone(g);
+    if (!det)
+        return 0;
+    foh_game_determinize(det, foh_rng_next(b->rng));
+    int have = foh_game_tokens(g, p), pick = 0;
+    double best = -1e18;
+    for (int i = 0; i < n; i++) {
+        if (legal[i].kind == FOH_ACT_INVEST && !sensible_amount(legal[i].tokens, have))
+            continue;
+        double v = value_after(det, &legal[i], p, 1);
+        if (v > best + 1e-9) {
+            best = v;
+            pick = i;
+        }
+    }
+    if (why) {
+        char what[128];
+        foh_game_describe_action(g, &legal[pick], what, sizeof what);
+        snprintf(why, whylen, "%s: the best position value for me, %.1f (VP and tokens, minus the best opponent)", what,
+                 best);
+    }
+    foh_game_free(det);
+    return pick;
+}
+
+static void greedy_free(foh_player *self) { free(self); }
+
+foh_player *foh_bot_greedy_new(uint64_t seed)
+{
+    greedy_bot *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->base.name = "greedy";
+    b->base.decide = greedy_decide;
+    b->base.free = greedy_free;
+    foh_rng_seed(b->rng, seed);
+    return &b->base;
+}

@@ -1,0 +1,173 @@
+/* Bots: they see only what a player sees, they are reproducible, and the
+ * greedy bot is competent. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+static const char *const SPECS[] = {"random", "greedy"};
+#define NSPECS (int)(sizeof SPECS / sizeof SPECS[0])
+
+/* A 4-player game after DECISIONS random decisions. */
+static foh_game *midgame(uint64_t seed, int decisions)
+{
+    foh_options opt = {.players = 4, .seed = seed};
+    foh_game *g = foh_game_new(t_engine(), &opt, NULL);
+    assert_non_null(g);
+    foh_player *r = foh_bot_random_new(seed);
+    foh_action *legal = NULL;
+    int cap = 0;
+    for (int i = 0; i < decisions && !foh_game_is_over(g); i++) {
+        int n = foh_match_legal(g, &legal, &cap);
+        assert_int_equal(foh_game_apply(g, &legal[r->decide(r, g, legal, n, NULL, 0)], NULL), FOH_OK);
+    }
+    free(legal);
+    foh_player_free(r);
+    return g;
+}
+
+static int decide(const char *spec, uint64_t bot_seed, foh_game *g)
+{
+    foh_player *b = foh_bot_from_spec(spec, bot_seed, NULL);
+    assert_non_null(b);
+    foh_action *legal = NULL;
+    int cap = 0, n = foh_match_legal(g, &legal, &cap);
+    int pick = b->decide(b, g, legal, n, NULL, 0);
+    free(legal);
+    foh_player_free(b);
+    return pick;
+}
+
+/* Two games that differ only in the hidden deck order get the same
+ * decision from bots seeded alike. */
+static void test_bots_cannot_see_the_deck(void **state)
+{
+    (void)state;
+    int differing_decks = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        foh_game *a = midgame(seed, (int)(seed * 7 % 60));
+        foh_game *b = foh_game_clone(a);
+        foh_game_determinize(b, seed * 1000 + 17); /* another hidden order */
+        differing_decks += foh_game_deck_card(a, 0) != foh_game_deck_card(b, 0);
+        for (int k = 0; k < NSPECS; k++)
+            if (decide(SPECS[k], 42, a) != decide(SPECS[k], 42, b))
+                fail_msg("%s decided differently on two games differing only in hidden cards (seed %llu)",
+                         SPECS[k], (unsigned long long)seed);
+        foh_game_free(a);
+        foh_game_free(b);
+    }
+    assert_true(differing_decks >= 6); /* the hidden orders really differed */
+}
+
+/* A position where the hidden order matters: P1 can only Harvest or
+ * activate Christopher Columbus, whose value is the unknown top card of a
+ * deck of age III cards. A bot that peeked would decide by that card. */
+static void test_bots_cannot_see_the_top_card(void **state)
+{
+    (void)state;
+    foh_game *g = t_empty_game(4, 0);
+    t_nation(g, 0, "christopher_columbus");
+    t_nation(g, 1, "aristocracy");
+    t_nation(g, 2, "religious_tribe");
+    t_nation(g, 3, "craftsman_tribe");
+    const char *deck[] = {"cannon", "christopher_columbus", "constitutional_monarchy", "frigate", "himeji_castle",
+                          "mercantilism", "military_academy", "napoleon_bonaparte", "printing_press", "seaport",
+                          "steam_power", "the_taj_mahal"};
+    for (int i = 0; i < 12; i++)
+        if (strcmp(deck[i], "christopher_columbus"))
+            t_deck(g, deck[i]);
+    for (int k = 0; k < NSPECS; k++) {
+        int first = -1;
+        for (uint64_t order = 1; order <= 16; order++) {
+            foh_game *h = foh_game_clone(g);
+            foh_game_determinize(h, order);
+            int d = decide(SPECS[k], 42, h);
+            if (first < 0)
+                first = d;
+            else if (d != first)
+                fail_msg("%s's decision depends on the hidden top card (order %llu)", SPECS[k],
+                         (unsigned long long)order);
+            foh_game_free(h);
+        }
+    }
+    foh_game_free(g);
+}
+
+/* The same bot seed on the same game decides the same. */
+static void test_bots_are_reproducible(void **state)
+{
+    (void)state;
+    foh_game *g = midgame(5, 30);
+    for (int k = 0; k < NSPECS; k++)
+        assert_int_equal(decide(SPECS[k], 9, g), decide(SPECS[k], 9, g));
+    foh_game_free(g);
+}
+
+/* Determinizing keeps everything public: Market, Nations, tokens, the
+ * number of deck cards of each age, and The Future at the bottom. */
+static void test_determinize_keeps_public_information(void **state)
+{
+    (void)state;
+    foh_game *a = midgame(3, 40), *b = foh_game_clone(a);
+    foh_game_determinize(b, 99);
+    const foh_cardset *cs = t_cards();
+    assert_int_equal(foh_game_deck_size(a), foh_game_deck_size(b));
+    for (int i = 0; i < foh_game_deck_size(a); i++) {
+        foh_card_info x, y;
+        foh_cardset_card(cs, foh_game_deck_card(a, i), &x);
+        foh_cardset_card(cs, foh_game_deck_card(b, i), &y);
+        assert_int_equal(x.age_value, y.age_value);
+    }
+    int n = foh_game_deck_size(a);
+    assert_int_equal(foh_game_deck_card(b, n - 1), t_card("the_future"));
+    assert_int_equal(foh_game_deck_card(b, n - 2), t_card("the_internet"));
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        int oa, ob;
+        assert_int_equal(foh_game_card_zone(a, c, &oa), foh_game_card_zone(b, c, &ob));
+        assert_int_equal(oa, ob);
+    }
+    for (int p = 0; p < 4; p++)
+        assert_int_equal(foh_game_tokens(a, p), foh_game_tokens(b, p));
+    t_invariants(b);
+    foh_game_free(a);
+    foh_game_free(b);
+}
+
+/* One greedy bot against three random ones wins most fixed-seed games
+ * (docs/bots.md measures it over 1,000 games). */
+static void test_greedy_beats_random(void **state)
+{
+    (void)state;
+    int wins = 0, games = 40;
+    for (int i = 0; i < games; i++) {
+        uint64_t seed = foh_seed_for(77, (uint64_t)i);
+        foh_options opt = {.players = 4, .seed = seed};
+        foh_game *g = foh_game_new(t_engine(), &opt, NULL);
+        foh_player *seats[4] = {foh_bot_greedy_new(seed), foh_bot_random_new(seed + 1), foh_bot_random_new(seed + 2),
+                                foh_bot_random_new(seed + 3)};
+        foh_error err;
+        if (foh_match_play(g, seats, 100000, NULL, NULL, NULL, &err) != FOH_OK)
+            fail_msg("%s", err.msg);
+        foh_score sc[4];
+        assert_int_equal(foh_game_score(g, sc, NULL, NULL), FOH_OK);
+        wins += sc[0].winner;
+        for (int p = 0; p < 4; p++)
+            foh_player_free(seats[p]);
+        foh_game_free(g);
+    }
+    if (wins < 32)
+        fail_msg("greedy won %d of %d games against random bots", wins, games);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_determinize_keeps_public_information),
+        cmocka_unit_test(test_bots_cannot_see_the_deck),
+        cmocka_unit_test(test_bots_cannot_see_the_top_card),
+        cmocka_unit_test(test_bots_are_reproducible),
+        cmocka_unit_test(test_greedy_beats_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, t_teardown);
+}
