@@ -35,8 +35,20 @@ double foh_eval_card(foh_game *g, int player, int card)
 
 static int strength(foh_game *g, int p, int defending) { return foh_game_strength(g, p, defending); }
 
+/* Rough VP of a card from its stripe alone (half its icons, rounded up). */
+static double stripe_value(const foh_cardset *cs, int card)
+{
+    foh_card_info ci;
+    if (foh_cardset_card(cs, card, &ci) != FOH_OK)
+        return 0;
+    int icons = 0;
+    for (int i = 0; i < FOH_MAX_ICONS; i++)
+        icons += ci.stripe[i];
+    return (icons + 1) / 2;
+}
+
 /* Value of one player's holdings, without the opponent term. */
-static double holdings(foh_game *g, int p, const foh_score *sc, foh_eval *e)
+static double holdings(foh_game *g, int p, const foh_score *sc, int exact, foh_eval *e)
 {
     int n = foh_game_players(g);
     /* Tokens only break ties at the end: their value fades with the deck. */
@@ -51,7 +63,8 @@ static double holdings(foh_game *g, int p, const foh_score *sc, foh_eval *e)
         for (int q = 0; q < n; q++)
             threats += q != p && foh_game_tokens(g, q) >= t;
         double risk = n > 1 ? (double)threats / (n - 1) : 0;
-        e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * foh_eval_card(g, p, card) + fade * INVESTED_TOKEN_VALUE * t;
+        double card_vp = exact ? foh_eval_card(g, p, card) : stripe_value(foh_game_cardset(g), card);
+        e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * card_vp + fade * INVESTED_TOKEN_VALUE * t;
     }
     /* Military threat: what opponents' attacks (with one more attack card)
      * could take, while my defence is short of them. */
@@ -83,7 +96,7 @@ foh_eval foh_eval_position(foh_game *g, int player)
         e.total = sc[player].total - best + (sc[player].winner ? WIN_BONUS : 0);
         return e;
     }
-    double mine = holdings(g, player, sc, &e), best = -1e9;
+    double mine = holdings(g, player, sc, 1, &e), best = -1e9;
     for (int q = 0; q < n; q++) {
         if (q == player)
             continue;
@@ -95,4 +108,27 @@ foh_eval foh_eval_position(foh_game *g, int player)
     e.opponents = n > 1 ? -best : 0;
     e.total = mine + e.opponents;
     return e;
+}
+
+void foh_eval_players(foh_game *g, double *out)
+{
+    foh_score sc[FOH_MAX_PLAYERS];
+    int n = foh_game_players(g);
+    if (foh_game_score(g, sc, NULL, NULL) != FOH_OK) {
+        for (int p = 0; p < n; p++)
+            out[p] = 0;
+        return;
+    }
+    double own[FOH_MAX_PLAYERS];
+    for (int p = 0; p < n; p++) {
+        foh_eval e;
+        own[p] = foh_game_is_over(g) ? sc[p].total + (sc[p].winner ? WIN_BONUS : 0) : holdings(g, p, sc, 0, &e);
+    }
+    for (int p = 0; p < n; p++) {
+        double best = -1e9;
+        for (int q = 0; q < n; q++)
+            if (q != p && own[q] > best)
+                best = own[q];
+        out[p] = own[p] - (n > 1 ? best : 0);
+    }
 }

@@ -20,6 +20,11 @@ typedef struct {
  * opponent, plus a bonus for winning. */
 foh_eval foh_eval_position(foh_game *g, int player);
 
+/* Values of every player at once (OUT has foh_game_players(g) entries):
+ * the same terms as foh_eval_position, with investments estimated from the
+ * card's stripe instead of trying the card (fast enough for search leaves). */
+void foh_eval_players(foh_game *g, double *out);
+
 /* VP PLAYER would gain by having Market card CARD in their Nation now. */
 double foh_eval_card(foh_game *g, int player, int card);
 

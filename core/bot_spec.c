@@ -10,6 +10,16 @@ foh_player *foh_bot_from_spec(const char *spec, uint64_t seed, foh_error *err)
         return foh_bot_random_new(seed);
     if (!strcmp(spec, "greedy"))
         return foh_bot_greedy_new(seed);
-    foh_error_set(err, FOH_ERR_USAGE, "unknown player '%s' (random, greedy)", spec);
+    if (!strncmp(spec, "ismcts", 6) && (spec[6] == '\0' || spec[6] == ':')) {
+        if (spec[6] == '\0')
+            return foh_bot_ismcts_new(seed, 0, 0);
+        char *end;
+        double x = strtod(spec + 7, &end);
+        int ms = !strcmp(end, "ms");
+        if (end != spec + 7 && x >= 1 && x <= 1e9 && (ms || *end == '\0'))
+            return ms ? foh_bot_ismcts_new(seed, 0, x) : foh_bot_ismcts_new(seed, (long)x, 0);
+    }
+    foh_error_set(err, FOH_ERR_USAGE, "unknown player '%s' (random, greedy, ismcts, ismcts:ITERATIONS, ismcts:MSms)",
+                  spec);
     return NULL;
 }

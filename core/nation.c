@@ -97,15 +97,31 @@ void foh_nation_gain(foh_game *g, int player, int card)
     }
 }
 
-/* Whether CARD's Permanent effect applies now. */
-static int permanent_on(const foh_game *g, int card)
+/* The top card of each of PLAYER's piles, in one pass (-1: empty pile). */
+static void tops_of(const foh_game *g, int player, int tops[FOH_MAX_TYPES])
 {
-    const foh_card_def *d = &cs_of(g)->card[card];
-    return cs_of(g)->timing[d->timing].fire == FOH_FIRE_PERMANENT && !(g->scoring && d->obsolete) &&
-           foh_nation_visible(g, card);
+    const foh_cardset *cs = cs_of(g);
+    for (int t = 0; t < FOH_MAX_TYPES; t++)
+        tops[t] = -1;
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_loc *l = &g->st.loc[c];
+        int t = cs->card[c].type;
+        if (l->zone == FOH_ZONE_NATION && l->owner == player && (tops[t] < 0 || l->seq > g->st.loc[tops[t]].seq))
+            tops[t] = c;
+    }
 }
 
-void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS])
+/* Whether CARD (in the Nation whose pile tops are TOPS) has an active
+ * Permanent effect now. */
+static int permanent_on(const foh_game *g, int card, const int tops[FOH_MAX_TYPES])
+{
+    const foh_cardset *cs = cs_of(g);
+    const foh_card_def *d = &cs->card[card];
+    return cs->timing[d->timing].fire == FOH_FIRE_PERMANENT && !(g->scoring && d->obsolete) &&
+           (cs->type[d->type].place == FOH_PLACE_SIDE || tops[d->type] == card);
+}
+
+static void base_icons(const foh_game *g, int player, const int tops[FOH_MAX_TYPES], int icons[FOH_MAX_ICONS])
 {
     const foh_cardset *cs = cs_of(g);
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
@@ -117,7 +133,7 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
         foh_fire fire = cs->timing[cs->card[c].timing].fire;
         if (fire == FOH_FIRE_NEVER)
             g->eng->exercised[c]++; /* a card without effect: its stripe is its rule */
-        if (permanent_on(g, c)) {
+        if (permanent_on(g, c, tops)) {
             for (int i = 0; i < cs->nicons; i++)
                 icons[i] += cs->card[c].provides[i];
             if (!cs->card[c].counting)
@@ -126,13 +142,22 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
     }
 }
 
+void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS])
+{
+    int tops[FOH_MAX_TYPES];
+    tops_of(g, player, tops);
+    base_icons(g, player, tops, icons);
+}
+
 foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
-    foh_nation_base_icons(g, player, icons);
+    int tops[FOH_MAX_TYPES];
+    tops_of(g, player, tops);
+    base_icons(g, player, tops, icons);
     for (int c = 0; c < cs->ncards; c++) {
         if (!cs->card[c].counting || g->st.loc[c].zone != FOH_ZONE_NATION || g->st.loc[c].owner != player ||
-            !permanent_on(g, c))
+            !permanent_on(g, c, tops))
             continue;
         foh_status s = foh_lua_provides(g, c, player, icons, err);
         if (s != FOH_OK)

@@ -42,6 +42,7 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
     o->games = 1000;
     o->cards = FOH_DEFAULT_CARDS;
     o->seats = "random";
+    o->threads = 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -72,6 +73,14 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             o->cards = v;
         } else if (!strcmp(name, "seats")) {
             o->seats = v;
+        } else if (!strcmp(name, "threads")) {
+            if (!number(command, a, v, 1, 256, &x))
+                return 0;
+            o->threads = (int)x;
+        } else if (!strcmp(name, "json")) {
+            o->json = v;
+        } else if (!strcmp(name, "games-csv")) {
+            o->games_csv = v;
         } else if (!strcmp(name, "variant")) {
             if (o->nvariants >= CLI_MAX_VARIANTS) {
                 fprintf(stderr, "foh %s: at most %d variants\n", command, CLI_MAX_VARIANTS);

@@ -21,6 +21,8 @@ typedef struct {
     const char *variant[CLI_MAX_VARIANTS];   /* as given: a name or a folder */
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
     const char *seats; /* comma-separated seat specs, e.g. "greedy,random" */
+    int threads;       /* worker threads (sim) */
+    const char *json, *games_csv; /* report files (sim) */
     int help;
 } cli_options;
 

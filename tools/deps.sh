@@ -2,7 +2,7 @@
 # Install the Debian packages the engine needs to build and test, if any is
 # missing. Runs apt-get as root (or through sudo).
 set -euo pipefail
-packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev lua-check valgrind)
+packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,48 +1,200 @@
-/* foh sim: many bot games, summarised. */
+/* foh sim: many bot games, aggregated into the designer's balance report.
+ * Game i always uses the seed foh_seed_for(S, i) and its own bots, and the
+ * statistics are integer sums, so the report is the same whatever the
+ * number of threads; memory does not grow with the number of games. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "sim_stats.h"
+
+int sim_timing_index(const foh_cardset *cs, const char *timing);
 
 static const char HELP[] =
-    "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--cards DIR] [--variant NAME]...\n"
+    "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
+    "               [--json FILE] [--games-csv FILE] [--cards DIR] [--variant NAME]...\n"
     "\n"
-    "Plays G games between random bots (game i uses a seed derived from S and\n"
-    "i, so a run is reproducible) and prints the mean and spread of scores,\n"
-    "the win rate of each seat, and the mean game length in turns.\n"
-    "A shared win counts as 1/k of a win for each of the k winners.\n"
+    "Plays G games (game i uses a seed derived from S and i, so a run is\n"
+    "reproducible) and prints the balance report: game length, scores and\n"
+    "their VP breakdown, win rate per seat and per starting card, and per card\n"
+    "how often it is acquired (by Complete, Snipe or effects), the mean price\n"
+    "paid and the win rate of its owners; rates and means with 95% confidence\n"
+    "intervals. A shared win counts as 1/k of a win for each of the k winners.\n"
     "\n"
-    "  --players N   number of players (default 4)\n"
-    "  --games G     number of games (default 1000)\n"
-    "  --seed S      seed of the run (default 1)\n"
-    "  --seats SPECS the players: random, greedy, ismcts[:N|:MSms], one for all\n"
-    "                seats or one per seat, comma-separated (default random)\n"
-    "  --cards DIR   card set folder (default: the base set)\n"
-    "  --variant V   apply variant V (repeat to combine)\n";
+    "  --players N     number of players (default 4)\n"
+    "  --games G       number of games (default 1000)\n"
+    "  --seed S        seed of the run (default 1)\n"
+    "  --seats SPECS   the players: random, greedy, ismcts[:N|:MSms], one for all\n"
+    "                  seats or one per seat, comma-separated (default random)\n"
+    "  --threads T     worker threads (default 1); the report does not depend on T\n"
+    "  --json FILE     write the whole report as JSON\n"
+    "  --games-csv FILE  one row per game: seed, seats, length, scores, winners,\n"
+    "                  starting cards\n"
+    "  --cards DIR     card set folder (default: the base set)\n"
+    "  --variant V     apply variant V (repeat to combine)\n";
 
 typedef struct {
-    double n, sum, sumsq;
-} stat;
+    const cli_options *o;
+    const foh_cardset *cs;
+    long from, to;
+    sim_stats stats;
+    FILE *csv;
+    atomic_long *done;
+    int status;
+    char error[700];
+} worker;
 
-static void add(stat *s, double x)
+/* Play game I and fill R. */
+static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
 {
-    s->n++;
-    s->sum += x;
-    s->sumsq += x * x;
-}
-static double mean(const stat *s) { return s->n ? s->sum / s->n : 0; }
-static double sd(const stat *s)
-{
-    if (s->n < 2)
+    const cli_options *o = w->o;
+    const foh_cardset *cs = w->cs;
+    int ncards = foh_cardset_card_count(cs);
+    memset(r, 0, sizeof *r);
+    r->seed = foh_seed_for(o->seed, (uint64_t)i);
+    r->players = o->players;
+    for (int c = 0; c < FOH_MAX_CARDS; c++)
+        r->gained_by[c] = r->price[c] = r->owner[c] = -1;
+    for (int p = 0; p < FOH_MAX_PLAYERS; p++)
+        r->start_card[p] = -1;
+    foh_error err;
+    foh_options opt = {.players = o->players, .seed = r->seed};
+    foh_game *g = foh_game_new(eng, &opt, &err);
+    if (!g) {
+        snprintf(w->error, sizeof w->error, "%s", err.msg);
         return 0;
-    double m = mean(s), v = (s->sumsq - s->n * m * m) / (s->n - 1);
-    return v > 0 ? sqrt(v) : 0;
+    }
+    foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    if (!cli_seats(o, r->seed, seats)) {
+        foh_game_free(g);
+        snprintf(w->error, sizeof w->error, "bad --seats");
+        return 0;
+    }
+    foh_action *legal = NULL, root = {.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1};
+    int cap = 0, ok = 1, started = 0, root_price = 0;
+    uint8_t zone[FOH_MAX_CARDS];
+    while (ok && !foh_game_is_over(g)) {
+        if (!started && !foh_game_choice(g)) {
+            /* Starting cards: what each Nation holds before the first turn. */
+            started = 1;
+            for (int c = 0; c < ncards; c++) {
+                int owner;
+                if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION && r->start_card[owner] < 0)
+                    r->start_card[owner] = c;
+            }
+        }
+        int n = foh_match_legal(g, &legal, &cap), who = foh_game_to_act(g);
+        if (n < 1 || r->decisions > 200000) {
+            snprintf(w->error, sizeof w->error, "seed %llu: the game does not end", (unsigned long long)r->seed);
+            ok = 0;
+            break;
+        }
+        int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
+        const foh_action *a = &legal[pick < 0 || pick >= n ? 0 : pick];
+        if (a->kind != FOH_ACT_CHOOSE) {
+            root = *a;
+            if (a->kind == FOH_ACT_COMPLETE)
+                root.card = foh_game_investment(g, who);
+            root_price = root.card >= 0 ? foh_game_invested_tokens(g, root.card) : 0;
+            r->snipes += a->kind == FOH_ACT_SNIPE;
+        }
+        for (int c = 0; c < ncards; c++)
+            zone[c] = (uint8_t)foh_game_card_zone(g, c, NULL);
+        if (foh_game_apply(g, a, &err) != FOH_OK) {
+            snprintf(w->error, sizeof w->error, "seed %llu: %s", (unsigned long long)r->seed, err.msg);
+            ok = 0;
+            break;
+        }
+        r->decisions++;
+        for (int c = 0; c < ncards; c++)
+            if (zone[c] != FOH_ZONE_NATION && foh_game_card_zone(g, c, NULL) == FOH_ZONE_NATION) {
+                int how = c == root.card && root.kind == FOH_ACT_COMPLETE ? GAIN_COMPLETE
+                          : c == root.card && root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
+                                                                          : GAIN_EFFECT;
+                r->gained_by[c] = how;
+                if (how != GAIN_EFFECT)
+                    r->price[c] = root_price;
+            }
+    }
+    if (ok) {
+        r->turns = foh_game_turn(g);
+        r->substituted = foh_game_substituted(g);
+        for (int c = 0; c < ncards; c++) {
+            int owner;
+            if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION)
+                r->owner[c] = owner;
+            if (foh_game_effect_fired(g, c)) {
+                foh_card_info ci;
+                foh_cardset_card(cs, c, &ci);
+                r->fired[sim_timing_index(cs, ci.timing)]++;
+            }
+        }
+        if (foh_game_score(g, r->score, NULL, &err) != FOH_OK) {
+            snprintf(w->error, sizeof w->error, "seed %llu: %s", (unsigned long long)r->seed, err.msg);
+            ok = 0;
+        }
+    }
+    free(legal);
+    cli_free_seats(seats, o->players);
+    foh_game_free(g);
+    return ok;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    foh_error err;
+    foh_engine *eng = foh_engine_new(w->cs, &err);
+    if (!eng) {
+        snprintf(w->error, sizeof w->error, "%s", err.msg);
+        w->status = CLI_DATA;
+        return NULL;
+    }
+    game_result r;
+    for (long i = w->from; i < w->to; i++) {
+        if (!play_one(w, eng, i, &r)) {
+            w->status = CLI_DATA;
+            break;
+        }
+        sim_stats_add(&w->stats, w->cs, &r);
+        if (w->csv) {
+            fprintf(w->csv, "%ld,", i);
+            sim_csv_row(w->csv, &r, w->cs, w->o->seats);
+        }
+        atomic_fetch_add(w->done, 1);
+    }
+    foh_engine_free(eng);
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(long done, long total, double elapsed, int final)
+{
+    double rate = elapsed > 0 ? done / elapsed : 0;
+    int width = 30, filled = total ? (int)(width * done / total) : width;
+    fprintf(stderr, "\r[%.*s%*s] %ld/%ld games, %.0f games/s, ETA %.0fs   ", filled,
+            "##############################", width - filled, "", done, total, rate,
+            rate > 0 ? (total - done) / rate : 0.0);
+    if (final)
+        fprintf(stderr, "\n");
 }
 
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats", &o))
+    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,games-csv", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -52,65 +204,98 @@ int cmd_sim(int argc, char **argv)
     foh_engine *eng;
     if (!cli_load(&o, &cs, &eng))
         return CLI_DATA;
-    stat score = {0}, winner_score = {0}, turns = {0}, seat_score[FOH_MAX_PLAYERS] = {{0}};
-    double wins[FOH_MAX_PLAYERS] = {0}, first_wins = 0;
-    int status = CLI_OK;
-    foh_error err;
-    for (long i = 0; i < o.games && status == CLI_OK; i++) {
-        uint64_t seed = foh_seed_for(o.seed, (uint64_t)i);
-        foh_options opt = {.players = o.players, .seed = seed};
-        foh_game *g = foh_game_new(eng, &opt, &err);
-        if (!g) {
-            fprintf(stderr, "foh sim: %s\n", err.msg);
-            status = err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
-            break;
-        }
-        foh_player *seats[FOH_MAX_PLAYERS] = {0};
-        if (!cli_seats(&o, seed, seats)) {
-            foh_game_free(g);
-            status = CLI_USAGE;
-            break;
-        }
-        foh_score sc[FOH_MAX_PLAYERS];
-        if (foh_match_play(g, seats, 100000, NULL, NULL, NULL, &err) != FOH_OK ||
-            foh_game_score(g, sc, NULL, &err) != FOH_OK) {
-            fprintf(stderr, "foh sim: game %ld (seed %llu): %s\n", i, (unsigned long long)seed, err.msg);
-            status = CLI_DATA;
-        } else {
-            int nwin = 0;
-            for (int p = 0; p < o.players; p++)
-                nwin += sc[p].winner;
-            for (int p = 0; p < o.players; p++) {
-                add(&score, sc[p].total);
-                add(&seat_score[p], sc[p].total);
-                if (sc[p].winner) {
-                    wins[p] += 1.0 / nwin;
-                    add(&winner_score, sc[p].total);
-                    if (p == foh_game_first_player(g))
-                        first_wins += 1.0 / nwin;
-                }
-            }
-            add(&turns, foh_game_turn(g));
-        }
-        cli_free_seats(seats, o.players);
-        foh_game_free(g);
+    foh_engine_free(eng); /* each worker makes its own */
+    const char *note;
+    if (!foh_cardset_allows_players(cs, o.players, &note)) {
+        fprintf(stderr, "foh sim: %d players are not allowed. %s\n", o.players, note);
+        foh_cardset_free(cs);
+        return CLI_USAGE;
     }
-    if (status == CLI_OK) {
-        printf("%ld games, %d players, seed %llu, bots: random, card set %s", o.games, o.players,
-               (unsigned long long)o.seed, o.cards);
+    foh_player *probe[FOH_MAX_PLAYERS];
+    if (!cli_seats(&o, 0, probe)) {
+        foh_cardset_free(cs);
+        return CLI_USAGE;
+    }
+    cli_free_seats(probe, o.players);
+
+    int nthreads = o.threads;
+    worker *w = calloc((size_t)nthreads, sizeof *w);
+    pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
+    atomic_long done = 0;
+    int status = w && tid ? CLI_OK : CLI_DATA;
+    for (int t = 0; status == CLI_OK && t < nthreads; t++) {
+        w[t].o = &o;
+        w[t].cs = cs;
+        w[t].from = o.games * t / nthreads;
+        w[t].to = o.games * (t + 1) / nthreads;
+        w[t].done = &done;
+        w[t].csv = o.games_csv ? tmpfile() : NULL;
+        if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
+            fprintf(stderr, "foh sim: cannot start a thread\n");
+            status = CLI_DATA;
+            nthreads = t;
+        }
+    }
+    double start = now_s();
+    int tty = isatty(2);
+    while (status == CLI_OK && atomic_load(&done) < o.games) {
+        int running = 0;
+        for (int t = 0; t < nthreads; t++)
+            running |= w[t].status == CLI_OK;
+        if (!running)
+            break;
+        if (tty)
+            progress(atomic_load(&done), o.games, now_s() - start, 0);
+        struct timespec nap = {0, 200000000};
+        nanosleep(&nap, NULL);
+    }
+    sim_stats *total = calloc(1, sizeof *total);
+    for (int t = 0; t < nthreads; t++) {
+        pthread_join(tid[t], NULL);
+        if (w[t].status != CLI_OK) {
+            fprintf(stderr, "foh sim: %s\n", w[t].error);
+            status = w[t].status;
+        }
+        if (total)
+            sim_stats_merge(total, &w[t].stats);
+    }
+    if (tty && status == CLI_OK)
+        progress(o.games, o.games, now_s() - start, 1);
+    if (status == CLI_OK && total) {
+        printf("%ld games, %d players, seed %llu, players %s, card set %s", o.games, o.players,
+               (unsigned long long)o.seed, o.seats, o.cards);
         for (int i = 0; i < foh_cardset_variant_count(cs); i++)
             printf("%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
         printf("\n");
-        printf("score: mean %.2f, sd %.2f; winner's score: mean %.2f, sd %.2f\n", mean(&score), sd(&score),
-               mean(&winner_score), sd(&winner_score));
-        printf("game length: mean %.2f turns, sd %.2f\n", mean(&turns), sd(&turns));
-        printf("%-6s %10s %8s %8s\n", "seat", "win rate", "mean", "sd");
-        for (int p = 0; p < o.players; p++)
-            printf("P%-5d %9.1f%% %8.2f %8.2f\n", p + 1, 100.0 * wins[p] / (double)o.games, mean(&seat_score[p]),
-                   sd(&seat_score[p]));
-        printf("first player: win rate %.1f%%\n", 100.0 * first_wins / (double)o.games);
+        sim_stats_print(stdout, total, cs, o.players, o.seats);
+        if (o.json && !sim_stats_write_json(o.json, total, cs, o.players, o.seats, o.seed)) {
+            fprintf(stderr, "foh sim: cannot write %s\n", o.json);
+            status = CLI_DATA;
+        }
+        if (o.games_csv) {
+            FILE *out = fopen(o.games_csv, "w");
+            if (!out) {
+                fprintf(stderr, "foh sim: cannot write %s\n", o.games_csv);
+                status = CLI_DATA;
+            } else {
+                sim_csv_header(out, o.players);
+                for (int t = 0; t < nthreads; t++) {
+                    char buf[8192];
+                    size_t k;
+                    rewind(w[t].csv);
+                    while ((k = fread(buf, 1, sizeof buf, w[t].csv)) > 0)
+                        fwrite(buf, 1, k, out);
+                }
+                fclose(out);
+            }
+        }
     }
-    foh_engine_free(eng);
+    for (int t = 0; t < nthreads; t++)
+        if (w[t].csv)
+            fclose(w[t].csv);
+    free(total);
+    free(w);
+    free(tid);
     foh_cardset_free(cs);
     return status;
 }

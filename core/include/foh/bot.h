@@ -30,6 +30,15 @@ foh_player *foh_bot_random_new(uint64_t seed);
  * snipe risk), minus the best opponent's. Reproducible for a SEED. */
 foh_player *foh_bot_greedy_new(uint64_t seed);
 
+#define FOH_ISMCTS_DEFAULT_ITERATIONS 1000
+
+/* An Information Set Monte Carlo Tree Search bot: each iteration samples
+ * the hidden deck order, searches every decision (choices inside effects
+ * included) and scores positions with the greedy bot's evaluation. Budget
+ * per decision: ITERATIONS (0: FOH_ISMCTS_DEFAULT_ITERATIONS; reproducible),
+ * or MS milliseconds when MS > 0 (depends on the machine). */
+foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);
+
 /* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
  * "ismcts:2000" (iterations per decision) or "ismcts:50ms" (milliseconds).
  * NULL with ERR set (FOH_ERR_USAGE) for a bad spec. */

@@ -1,0 +1,220 @@
+/* bot_ismcts: Information Set Monte Carlo Tree Search (single observer,
+ * Cowling, Powley and Whitehouse 2012). Each iteration samples the hidden
+ * deck order (foh_game_determinize), walks the tree choosing among the
+ * moves legal in that sample by UCB with availability counts, adds one
+ * node, and scores the position reached with the heuristic evaluation for
+ * every player; each node keeps the value for the player who moved into it
+ * (max-n). Choices inside effects are moves like any other. The budget is
+ * iterations (reproducible) or milliseconds per decision. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bot_eval.h"
+#include "foh/bot.h"
+#include "foh/match.h"
+#include "rng.h"
+
+#define UCB_C 0.7
+#define MAX_DEPTH 24   /* moves per iteration before evaluating */
+#define REWARD_SCALE 6 /* VP difference that is worth a 73% reward */
+
+typedef struct {
+    foh_action move; /* the move into this node */
+    int actor;       /* who made it */
+    int first_child, next_sibling;
+    double reward;   /* summed rewards for ACTOR */
+    int visits, avail;
+} node;
+
+typedef struct {
+    foh_player base;
+    uint64_t rng[4];
+    long iterations;
+    double ms;
+    node *nodes;
+    int nnodes, cap;
+    foh_action *legal;
+    int legal_cap;
+} ismcts_bot;
+
+static int same_move(const foh_action *a, const foh_action *b)
+{
+    return a->kind == b->kind && a->card == b->card && a->tokens == b->tokens && a->option == b->option;
+}
+
+/* Invest amounts worth searching with HAVE tokens (as the greedy bot). */
+static int searched(const foh_action *a, int have)
+{
+    return a->kind != FOH_ACT_INVEST || a->tokens <= 4 || a->tokens == 6 || a->tokens == 8 || a->tokens == have;
+}
+
+static int add_node(ismcts_bot *b, const foh_action *move, int actor)
+{
+    if (b->nnodes == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 1024;
+        node *grown = realloc(b->nodes, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        b->nodes = grown;
+        b->cap = cap;
+    }
+    node *n = &b->nodes[b->nnodes];
+    memset(n, 0, sizeof *n);
+    if (move)
+        n->move = *move;
+    n->actor = actor;
+    n->first_child = n->next_sibling = -1;
+    return b->nnodes++;
+}
+
+/* Rewards in [0, 1] for every player of G. */
+static void rewards(foh_game *g, double *out)
+{
+    int n = foh_game_players(g);
+    foh_eval_players(g, out);
+    for (int p = 0; p < n; p++)
+        out[p] = 1.0 / (1.0 + exp(-out[p] / REWARD_SCALE));
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* One iteration from the root on a fresh determinization of ROOT. */
+static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g)
+{
+    foh_game_copy(g, root);
+    foh_game_determinize(g, foh_rng_next(b->rng));
+    int path[MAX_DEPTH + 2], depth = 0, cur = 0;
+    path[depth++] = 0;
+    while (!foh_game_is_over(g) && depth <= MAX_DEPTH) {
+        int n = foh_match_legal(g, &b->legal, &b->legal_cap);
+        if (n <= 0)
+            return -1;
+        int actor = foh_game_to_act(g), have = foh_game_tokens(g, actor);
+        /* Untried legal moves are expanded first, in random order. */
+        int untried[1024], nu = 0;
+        for (int i = 0; i < n && nu < 1024; i++) {
+            if (!searched(&b->legal[i], have))
+                continue;
+            int found = -1;
+            for (int c = b->nodes[cur].first_child; c >= 0 && found < 0; c = b->nodes[c].next_sibling)
+                if (same_move(&b->nodes[c].move, &b->legal[i]))
+                    found = c;
+            if (found < 0)
+                untried[nu++] = i;
+            else
+                b->nodes[found].avail++;
+        }
+        int next;
+        if (nu > 0) {
+            const foh_action *m = &b->legal[untried[foh_rng_below(b->rng, (uint32_t)nu)]];
+            next = add_node(b, m, actor);
+            if (next < 0)
+                return -1;
+            b->nodes[next].next_sibling = b->nodes[cur].first_child;
+            b->nodes[cur].first_child = next;
+            b->nodes[next].avail = 1;
+        } else {
+            double best = -1;
+            next = -1;
+            for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling) {
+                int legal_here = 0;
+                for (int i = 0; i < n && !legal_here; i++)
+                    legal_here = same_move(&b->nodes[c].move, &b->legal[i]);
+                if (!legal_here)
+                    continue;
+                const node *x = &b->nodes[c];
+                double u = x->reward / x->visits + UCB_C * sqrt(log((double)x->avail) / x->visits);
+                if (u > best) {
+                    best = u;
+                    next = c;
+                }
+            }
+            if (next < 0)
+                return -1;
+        }
+        foh_action move = b->nodes[next].move;
+        if (foh_game_apply(g, &move, NULL) != FOH_OK)
+            return -1;
+        path[depth++] = cur = next;
+        if (nu > 0)
+            break; /* evaluate the new node */
+    }
+    double r[FOH_MAX_PLAYERS];
+    rewards(g, r);
+    for (int i = 0; i < depth; i++) {
+        node *x = &b->nodes[path[i]];
+        x->visits++;
+        if (i > 0)
+            x->reward += r[x->actor];
+    }
+    return 0;
+}
+
+static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen)
+{
+    ismcts_bot *b = (ismcts_bot *)self;
+    if (n == 1)
+        return 0;
+    b->nnodes = 0;
+    if (add_node(b, NULL, -1) < 0)
+        return 0;
+    foh_game *scratch = foh_game_clone(g);
+    if (!scratch)
+        return 0;
+    double start = now_ms();
+    long done = 0;
+    for (;;) {
+        if (b->ms > 0 ? now_ms() - start >= b->ms : done >= b->iterations)
+            break;
+        if (iterate(b, g, scratch) != 0)
+            break;
+        done++;
+    }
+    foh_game_free(scratch);
+    /* The most visited legal move of the root. */
+    int pick = 0, most = -1;
+    double value = 0;
+    for (int c = b->nodes[0].first_child; c >= 0; c = b->nodes[c].next_sibling)
+        for (int i = 0; i < n; i++)
+            if (same_move(&b->nodes[c].move, &legal[i]) && b->nodes[c].visits > most) {
+                most = b->nodes[c].visits;
+                pick = i;
+                value = b->nodes[c].reward / b->nodes[c].visits;
+            }
+    if (why) {
+        char what[128];
+        foh_game_describe_action(g, &legal[pick], what, sizeof what);
+        snprintf(why, whylen, "%s: %d of %ld simulations, expected reward %.2f", what, most, done, value);
+    }
+    return pick;
+}
+
+static void ismcts_free(foh_player *self)
+{
+    ismcts_bot *b = (ismcts_bot *)self;
+    free(b->nodes);
+    free(b->legal);
+    free(b);
+}
+
+foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms)
+{
+    ismcts_bot *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->base.name = "ismcts";
+    b->base.decide = ismcts_decide;
+    b->base.free = ismcts_free;
+    b->iterations = iterations > 0 ? iterations : FOH_ISMCTS_DEFAULT_ITERATIONS;
+    b->ms = ms;
+    foh_rng_seed(b->rng, seed);
+    return &b->base;
+}

@@ -1,0 +1,20 @@
+# foh sim gives the same report, JSON and CSV whatever the number of threads.
+foreach(t 1 2)
+  execute_process(COMMAND ${FOH} sim --players 4 --games 120 --seed 9 --seats greedy,random,random,random
+                          --threads ${t} --json ${OUT}/sim${t}.json --games-csv ${OUT}/sim${t}.csv
+                  OUTPUT_FILE ${OUT}/sim${t}.txt RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh sim --threads ${t} exited with ${rc}")
+  endif()
+endforeach()
+foreach(ext txt json csv)
+  file(READ ${OUT}/sim1.${ext} a)
+  file(READ ${OUT}/sim2.${ext} b)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "--threads 1 and --threads 2 differ in the ${ext} output")
+  endif()
+endforeach()
+file(READ ${OUT}/sim1.json j)
+if(NOT j MATCHES "\"games\": 120" OR NOT j MATCHES "ci95_low")
+  message(FATAL_ERROR "the JSON report lacks its figures")
+endif()

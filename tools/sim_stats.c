@@ -1,0 +1,315 @@
+/* sim_stats: see sim_stats.h. */
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim_stats.h"
+
+#define Z95 1.96
+
+void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r)
+{
+    int n = r->players, nwin = 0, ncards = foh_cardset_card_count(cs);
+    for (int p = 0; p < n; p++)
+        nwin += r->score[p].winner;
+    int unit = nwin ? WIN_UNITS / nwin : 0;
+    s->games++;
+    s->decisions += r->decisions;
+    s->turns_sum += r->turns;
+    s->turns_sq += (long)r->turns * r->turns;
+    s->snipes += r->snipes;
+    s->substituted += r->substituted;
+    for (int t = 0; t < MAX_TIMINGS; t++)
+        s->fired[t] += r->fired[t];
+    for (int p = 0; p < n; p++) {
+        const foh_score *sc = &r->score[p];
+        int won = sc->winner ? unit : 0, end = 0;
+        for (int k = 0; k < sc->n_end; k++)
+            end += sc->end[k].full_vp;
+        s->win_units[p] += won;
+        s->score_sum[p] += sc->total;
+        s->score_sq[p] += (long)sc->total * sc->total;
+        s->all_sum += sc->total;
+        s->all_sq += (long)sc->total * sc->total;
+        if (sc->winner) {
+            s->winner_sum += sc->total;
+            s->winner_sq += (long)sc->total * sc->total;
+            s->winner_n++;
+        }
+        s->culture_vp += sc->culture_vp;
+        s->other_vp += sc->other_vp;
+        s->end_vp += end;
+        s->hist[sc->total < 0 ? 0 : sc->total >= SCORE_BINS ? SCORE_BINS - 1 : sc->total]++;
+        s->total_player_games++;
+        s->total_win_units += won;
+        if (r->start_card[p] >= 0) {
+            s->start_games[r->start_card[p]]++;
+            s->start_win_units[r->start_card[p]] += won;
+        }
+    }
+    for (int c = 0; c < ncards; c++) {
+        if (r->gained_by[c] >= 0)
+            s->gained[c][r->gained_by[c]]++;
+        if (r->price[c] >= 0) {
+            s->price_sum[c] += r->price[c];
+            s->price_n[c]++;
+        }
+        if (r->owner[c] >= 0) {
+            s->owned_n[c]++;
+            s->owned_win_units[c] += r->score[r->owner[c]].winner ? unit : 0;
+        }
+    }
+}
+
+void sim_stats_merge(sim_stats *into, const sim_stats *from)
+{
+    /* Every field is a long: add them all. */
+    long *a = (long *)into;
+    const long *b = (const long *)from;
+    for (size_t i = 0; i < sizeof *into / sizeof(long); i++)
+        a[i] += b[i];
+}
+
+typedef struct {
+    double value, low, high;
+} estimate;
+
+static estimate mean_ci(long n, long sum, long sq)
+{
+    estimate e = {0, 0, 0};
+    if (n <= 0)
+        return e;
+    e.value = (double)sum / n;
+    double var = n > 1 ? ((double)sq - n * e.value * e.value) / (n - 1) : 0;
+    double half = n > 1 && var > 0 ? Z95 * sqrt(var / n) : 0;
+    e.low = e.value - half;
+    e.high = e.value + half;
+    return e;
+}
+
+static double sd_of(long n, long sum, long sq)
+{
+    if (n < 2)
+        return 0;
+    double m = (double)sum / n, var = ((double)sq - n * m * m) / (n - 1);
+    return var > 0 ? sqrt(var) : 0;
+}
+
+/* Wilson interval of a rate: WINS (in win units) out of N tries. */
+static estimate rate_ci(long n, long win_units)
+{
+    estimate e = {0, 0, 0};
+    if (n <= 0)
+        return e;
+    double p = (double)win_units / WIN_UNITS / n, z2 = Z95 * Z95;
+    double centre = (p + z2 / (2.0 * n)) / (1 + z2 / n);
+    double half = Z95 * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
+    e.value = p;
+    e.low = centre - half;
+    e.high = centre + half;
+    return e;
+}
+
+static const char *card_name(const foh_cardset *cs, int c)
+{
+    foh_card_info ci;
+    return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.name : "?";
+}
+
+static const char *card_id(const foh_cardset *cs, int c)
+{
+    foh_card_info ci;
+    return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.id : "?";
+}
+
+/* Timing names of the card set, in first-seen card order (for `fired`). */
+static int timing_names(const foh_cardset *cs, const char **names)
+{
+    int n = 0;
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        foh_card_info ci;
+        foh_cardset_card(cs, c, &ci);
+        int seen = 0;
+        for (int k = 0; k < n; k++)
+            seen |= !strcmp(names[k], ci.timing);
+        if (!seen && n < MAX_TIMINGS)
+            names[n++] = ci.timing;
+    }
+    return n;
+}
+
+int sim_timing_index(const foh_cardset *cs, const char *timing)
+{
+    const char *names[MAX_TIMINGS];
+    int n = timing_names(cs, names);
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], timing))
+            return k;
+    return 0;
+}
+
+void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats)
+{
+    long g = s->games;
+    if (!g)
+        return;
+    estimate len = mean_ci(g, s->turns_sum, s->turns_sq);
+    estimate all = mean_ci(s->total_player_games, s->all_sum, s->all_sq);
+    estimate win = mean_ci(s->winner_n, s->winner_sum, s->winner_sq);
+    fprintf(out, "game length: %.2f turns [95%% CI %.2f-%.2f], sd %.2f\n", len.value, len.low, len.high,
+            sd_of(g, s->turns_sum, s->turns_sq));
+    fprintf(out, "score: mean %.2f [%.2f-%.2f], sd %.2f; winner's score: mean %.2f [%.2f-%.2f], sd %.2f\n",
+            all.value, all.low, all.high, sd_of(s->total_player_games, s->all_sum, s->all_sq), win.value, win.low,
+            win.high, sd_of(s->winner_n, s->winner_sum, s->winner_sq));
+    double pg = (double)s->total_player_games;
+    fprintf(out, "VP per player: %.2f Culture + %.2f other icons + %.2f end-game effects\n", s->culture_vp / pg,
+            s->other_vp / pg, s->end_vp / pg);
+    fprintf(out, "per game: %.2f snipes, %.2f tokens substituted for an empty Reserve, %.1f decisions\n",
+            (double)s->snipes / g, (double)s->substituted / g, (double)s->decisions / g);
+    const char *tn[MAX_TIMINGS];
+    int nt = timing_names(cs, tn);
+    fprintf(out, "on-gain effects per game:");
+    for (int t = 0; t < nt; t++)
+        if (s->fired[t])
+            fprintf(out, " %s %.2f", tn[t], (double)s->fired[t] / g);
+    fprintf(out, "\n\n%-6s %-12s %22s %8s %8s\n", "seat", "player", "win rate [95% CI]", "score", "sd");
+    char names[FOH_MAX_PLAYERS][64];
+    for (int p = 0, k = 0; p < players; p++) {
+        size_t len2 = strcspn(seats + k, ",");
+        snprintf(names[p], sizeof names[p], "%.*s", (int)len2, seats + k);
+        if (seats[k + (int)len2] == ',')
+            k += (int)len2 + 1;
+    }
+    for (int p = 0; p < players; p++) {
+        estimate r = rate_ci(g, s->win_units[p]);
+        fprintf(out, "P%-5d %-12s %7.1f%% [%4.1f-%4.1f%%] %8.2f %8.2f\n", p + 1, names[p], 100 * r.value, 100 * r.low,
+                100 * r.high, (double)s->score_sum[p] / g, sd_of(g, s->score_sum[p], s->score_sq[p]));
+    }
+    fprintf(out, "\n%-26s %7s %22s\n", "starting card", "games", "win rate [95% CI]");
+    for (int c = 0; c < foh_cardset_card_count(cs); c++)
+        if (s->start_games[c]) {
+            estimate r = rate_ci(s->start_games[c], s->start_win_units[c]);
+            fprintf(out, "%-26s %7ld %7.1f%% [%4.1f-%4.1f%%]\n", card_name(cs, c), s->start_games[c], 100 * r.value,
+                    100 * r.low, 100 * r.high);
+        }
+    estimate base = rate_ci(s->total_player_games, s->total_win_units);
+    fprintf(out, "\nper card (per game: how often acquired by Complete / Snipe / effect; mean price paid;\n"
+                 "win rate of the players owning it at the end [95%% CI] vs the others; base rate %.1f%%)\n",
+            100 * base.value);
+    fprintf(out, "%-24s %6s %6s %6s %6s %22s %7s\n", "card", "compl", "snipe", "effect", "price", "owners win",
+            "others");
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        long any = s->gained[c][0] + s->gained[c][1] + s->gained[c][2];
+        if (!any && !s->owned_n[c])
+            continue;
+        estimate o = rate_ci(s->owned_n[c], s->owned_win_units[c]);
+        estimate rest = rate_ci(s->total_player_games - s->owned_n[c], s->total_win_units - s->owned_win_units[c]);
+        char owners[40] = "                     -";
+        if (s->owned_n[c])
+            snprintf(owners, sizeof owners, "%7.1f%% [%4.1f-%4.1f%%]", 100 * o.value, 100 * o.low, 100 * o.high);
+        fprintf(out, "%-24s %6.2f %6.2f %6.2f %6.2f %s %6.1f%%\n", card_name(cs, c), (double)s->gained[c][0] / g,
+                (double)s->gained[c][1] / g, (double)s->gained[c][2] / g,
+                s->price_n[c] ? (double)s->price_sum[c] / s->price_n[c] : 0.0, owners, 100 * rest.value);
+    }
+    fprintf(out, "\nscore distribution (players):");
+    for (int b = 0; b < SCORE_BINS; b += 10) {
+        long n = 0;
+        for (int k = b; k < b + 10 && k < SCORE_BINS; k++)
+            n += s->hist[k];
+        if (n)
+            fprintf(out, " %d-%d: %.1f%%", b, b + 9, 100.0 * n / pg);
+    }
+    fprintf(out, "\n");
+}
+
+static json_t *estimate_json(estimate e)
+{
+    return json_pack("{s:f,s:f,s:f}", "value", e.value, "ci95_low", e.low, "ci95_high", e.high);
+}
+
+int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
+                         uint64_t seed)
+{
+    long g = s->games;
+    json_t *root = json_object(), *seat_arr = json_array(), *start = json_array(), *cards = json_array();
+    json_object_set_new(root, "format", json_string("foh-sim-report/1"));
+    json_object_set_new(root, "games", json_integer(g));
+    json_object_set_new(root, "players", json_integer(players));
+    json_object_set_new(root, "seed", json_integer((json_int_t)seed));
+    json_object_set_new(root, "seats", json_string(seats));
+    json_t *variants = json_array();
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
+        json_array_append_new(variants, json_string(foh_cardset_variant_name(cs, i)));
+    json_object_set_new(root, "variants", variants);
+    json_object_set_new(root, "game_length_turns", estimate_json(mean_ci(g, s->turns_sum, s->turns_sq)));
+    json_object_set_new(root, "score", estimate_json(mean_ci(s->total_player_games, s->all_sum, s->all_sq)));
+    json_object_set_new(root, "winner_score", estimate_json(mean_ci(s->winner_n, s->winner_sum, s->winner_sq)));
+    double pg = s->total_player_games ? (double)s->total_player_games : 1;
+    json_object_set_new(root, "vp_per_player",
+                        json_pack("{s:f,s:f,s:f}", "culture", s->culture_vp / pg, "other_icons", s->other_vp / pg,
+                                  "end_game", s->end_vp / pg));
+    json_object_set_new(root, "snipes_per_game", json_real(g ? (double)s->snipes / g : 0));
+    json_object_set_new(root, "substituted_per_game", json_real(g ? (double)s->substituted / g : 0));
+    const char *tn[MAX_TIMINGS];
+    int nt = timing_names(cs, tn);
+    json_t *fired = json_object();
+    for (int t = 0; t < nt; t++)
+        json_object_set_new(fired, tn[t], json_real(g ? (double)s->fired[t] / g : 0));
+    json_object_set_new(root, "on_gain_effects_per_game", fired);
+    for (int p = 0; p < players; p++)
+        json_array_append_new(seat_arr, json_pack("{s:i,s:o,s:f}", "seat", p + 1, "win_rate",
+                                                  estimate_json(rate_ci(g, s->win_units[p])), "mean_score",
+                                                  g ? (double)s->score_sum[p] / g : 0));
+    json_object_set_new(root, "seats_report", seat_arr);
+    for (int c = 0; c < foh_cardset_card_count(cs); c++)
+        if (s->start_games[c])
+            json_array_append_new(start, json_pack("{s:s,s:I,s:o}", "card", card_id(cs, c), "games",
+                                                   (json_int_t)s->start_games[c], "win_rate",
+                                                   estimate_json(rate_ci(s->start_games[c], s->start_win_units[c]))));
+    json_object_set_new(root, "starting_cards", start);
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        json_t *card = json_pack(
+            "{s:s,s:f,s:f,s:f,s:f,s:o,s:o}", "card", card_id(cs, c), "complete_per_game",
+            g ? (double)s->gained[c][0] / g : 0, "snipe_per_game", g ? (double)s->gained[c][1] / g : 0,
+            "effect_per_game", g ? (double)s->gained[c][2] / g : 0, "mean_price",
+            s->price_n[c] ? (double)s->price_sum[c] / s->price_n[c] : 0.0, "owner_win_rate",
+            estimate_json(rate_ci(s->owned_n[c], s->owned_win_units[c])), "non_owner_win_rate",
+            estimate_json(rate_ci(s->total_player_games - s->owned_n[c], s->total_win_units - s->owned_win_units[c])));
+        json_array_append_new(cards, card);
+    }
+    json_object_set_new(root, "cards", cards);
+    json_t *hist = json_array();
+    for (int b = 0; b < SCORE_BINS; b++)
+        json_array_append_new(hist, json_integer(s->hist[b]));
+    json_object_set_new(root, "score_histogram", hist);
+    int ok = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0;
+    json_decref(root);
+    return ok;
+}
+
+void sim_csv_header(FILE *out, int players)
+{
+    fprintf(out, "game,seed,seats,length");
+    for (int p = 1; p <= players; p++)
+        fprintf(out, ",score_p%d", p);
+    fprintf(out, ",winners");
+    for (int p = 1; p <= players; p++)
+        fprintf(out, ",start_p%d", p);
+    fprintf(out, "\n");
+}
+
+void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats)
+{
+    fprintf(out, "%llu,\"%s\",%d", (unsigned long long)r->seed, seats, r->turns);
+    for (int p = 0; p < r->players; p++)
+        fprintf(out, ",%d", r->score[p].total);
+    fprintf(out, ",");
+    for (int p = 0, first = 1; p < r->players; p++)
+        if (r->score[p].winner) {
+            fprintf(out, "%sP%d", first ? "" : " ", p + 1);
+            first = 0;
+        }
+    for (int p = 0; p < r->players; p++)
+        fprintf(out, ",%s", r->start_card[p] >= 0 ? card_id(cs, r->start_card[p]) : "");
+    fprintf(out, "\n");
+}

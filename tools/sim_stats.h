@@ -1,0 +1,66 @@
+/* sim_stats: streaming aggregation of simulated games for `foh sim`.
+ *
+ * Every figure is an integer sum, so adding the games in any order (any
+ * number of threads, later: shards) gives exactly the same report. Shared
+ * wins count as 1/k of a win each: win "units" are 60ths of a win (60 is
+ * divisible by every player count). */
+#ifndef FOH_SIM_STATS_H
+#define FOH_SIM_STATS_H
+
+#include <stdio.h>
+
+#include "foh/foh.h"
+
+#define WIN_UNITS 60
+#define SCORE_BINS 128
+#define MAX_TIMINGS 16
+
+/* How a card came into a Nation. */
+enum { GAIN_COMPLETE, GAIN_SNIPE, GAIN_EFFECT, GAIN_KINDS };
+
+typedef struct {
+    long games, decisions;
+    long win_units[FOH_MAX_PLAYERS];
+    long score_sum[FOH_MAX_PLAYERS], score_sq[FOH_MAX_PLAYERS];
+    long all_sum, all_sq;           /* every player's final score */
+    long winner_sum, winner_sq, winner_n;
+    long turns_sum, turns_sq;
+    long snipes, substituted;
+    long culture_vp, other_vp, end_vp; /* summed over players */
+    long hist[SCORE_BINS];          /* scores, 0..127 (clamped) */
+    long fired[MAX_TIMINGS];        /* on-gain effects fired, by timing */
+    /* Per card (card set index). */
+    long start_games[FOH_MAX_CARDS], start_win_units[FOH_MAX_CARDS];
+    long gained[FOH_MAX_CARDS][GAIN_KINDS];
+    long price_sum[FOH_MAX_CARDS], price_n[FOH_MAX_CARDS];
+    long owned_n[FOH_MAX_CARDS], owned_win_units[FOH_MAX_CARDS]; /* player-games owning it at the end */
+    long total_player_games, total_win_units;
+} sim_stats;
+
+/* What one finished game adds. */
+typedef struct {
+    uint64_t seed;
+    int players, turns, decisions, snipes, substituted;
+    foh_score score[FOH_MAX_PLAYERS];
+    int start_card[FOH_MAX_PLAYERS]; /* -1 if none */
+    int gained_by[FOH_MAX_CARDS];    /* GAIN_* or -1 */
+    int price[FOH_MAX_CARDS];        /* tokens paid, -1 if none */
+    int owner[FOH_MAX_CARDS];        /* owner at the end, -1 */
+    int fired[MAX_TIMINGS];
+} game_result;
+
+void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r);
+void sim_stats_merge(sim_stats *into, const sim_stats *from);
+
+/* The readable summary. SEATS names the players. */
+void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats);
+
+/* The whole report as JSON (written with jansson); 0 on failure. */
+int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
+                         uint64_t seed);
+
+/* One CSV row per game (a header first when HEADER). */
+void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats);
+void sim_csv_header(FILE *out, int players);
+
+#endif
