@@ -1,7 +1,8 @@
 /* bot_eval: see bot_eval.h. The weights are a rule of thumb checked by
  * simulation: a token buys about a third of a VP early and nothing at the
- * end; an investment is worth most of its card unless an opponent can
- * afford to snipe it; a defence short of the opponents' attacks costs. */
+ * end, and a pile of more than 15 buys little more; an investment is worth
+ * most of its card unless an opponent can afford to snipe it (its tokens
+ * come back only then); a defence short of the opponents' attacks costs. */
 #include <stdlib.h>
 
 #include "bot_eval.h"
@@ -9,7 +10,8 @@
 
 /* Weights, tuned against random bots (docs/bots.md). */
 #define TOKEN_VALUE 0.35          /* VP per token held, early in the game */
-#define INVESTED_TOKEN_VALUE 0.25 /* VP per token under my invested card */
+#define TOKENS_USEFUL 15          /* tokens beyond this are worth little */
+#define EXTRA_TOKEN_VALUE 0.05
 #define INVESTMENT_SHARE 0.6      /* share of its card's VP an investment is worth */
 #define FADE_DECK 40.0            /* token value fades over the last 40 deck cards */
 #define THREAT 0.5                /* VP per point of defence short of the threat */
@@ -55,7 +57,9 @@ static double holdings(foh_game *g, int p, const foh_score *sc, int exact, foh_e
     double left = foh_game_deck_size(g) / FADE_DECK;
     double fade = left > 1 ? 1 : left < 0.1 ? 0.1 : left;
     e->score = sc[p].total;
-    e->tokens = fade * TOKEN_VALUE * foh_game_tokens(g, p);
+    int have = foh_game_tokens(g, p);
+    e->tokens = fade * (TOKEN_VALUE * (have < TOKENS_USEFUL ? have : TOKENS_USEFUL) +
+                        EXTRA_TOKEN_VALUE * (have > TOKENS_USEFUL ? have - TOKENS_USEFUL : 0));
     e->investment = 0;
     int card = foh_game_investment(g, p);
     if (card >= 0) {
@@ -64,7 +68,8 @@ static double holdings(foh_game *g, int p, const foh_score *sc, int exact, foh_e
             threats += q != p && foh_game_tokens(g, q) >= t;
         double risk = n > 1 ? (double)threats / (n - 1) : 0;
         double card_vp = exact ? foh_eval_card(g, p, card) : stripe_value(foh_game_cardset(g), card);
-        e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * card_vp + fade * INVESTED_TOKEN_VALUE * t;
+        /* Invested tokens come back only if the card is sniped. */
+        e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * card_vp + risk * fade * TOKEN_VALUE * t;
     }
     /* Military threat: what opponents' attacks (with one more attack card)
      * could take, while my defence is short of them. */
@@ -101,7 +106,8 @@ foh_eval foh_eval_position(foh_game *g, int player)
         if (q == player)
             continue;
         /* Opponents' investments are not valued: cheaper, and symmetric enough. */
-        double v = sc[q].total + TOKEN_VALUE * foh_game_tokens(g, q);
+        int t = foh_game_tokens(g, q);
+        double v = sc[q].total + TOKEN_VALUE * (t < TOKENS_USEFUL ? t : TOKENS_USEFUL);
         if (v > best)
             best = v;
     }

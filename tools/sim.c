@@ -16,6 +16,8 @@
 
 int sim_timing_index(const foh_cardset *cs, const char *timing);
 
+static double now_s(void);
+
 static const char HELP[] =
     "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
     "               [--json FILE] [--games-csv FILE] [--cards DIR] [--variant NAME]...\n"
@@ -44,6 +46,9 @@ typedef struct {
     const foh_cardset *cs;
     long from, to;
     sim_stats stats;
+    /* Wall-clock time per seat: machine-dependent, so kept out of the report. */
+    double think_s[FOH_MAX_PLAYERS];
+    long think_n[FOH_MAX_PLAYERS];
     FILE *csv;
     atomic_long *done;
     int status;
@@ -95,7 +100,10 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             ok = 0;
             break;
         }
+        double t0 = now_s();
         int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
+        w->think_s[who] += now_s() - t0;
+        w->think_n[who]++;
         const foh_action *a = &legal[pick < 0 || pick >= n ? 0 : pick];
         if (a->kind != FOH_ACT_CHOOSE) {
             root = *a;
@@ -175,6 +183,7 @@ static void *work(void *arg)
 
 static double now_s(void)
 {
+    /* CLOCK_MONOTONIC: immune to clock changes. */
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec / 1e9;
@@ -261,6 +270,20 @@ int cmd_sim(int argc, char **argv)
     }
     if (tty && status == CLI_OK)
         progress(o.games, o.games, now_s() - start, 1);
+    if (status == CLI_OK) {
+        /* Timing goes to stderr: it varies by machine and must not change the report. */
+        fprintf(stderr, "mean decision time per seat (wall clock, %d thread%s):", nthreads, nthreads == 1 ? "" : "s");
+        for (int p = 0; p < o.players; p++) {
+            double t = 0;
+            long n = 0;
+            for (int k = 0; k < nthreads; k++) {
+                t += w[k].think_s[p];
+                n += w[k].think_n[p];
+            }
+            fprintf(stderr, " P%d %.2f ms", p + 1, n ? 1e3 * t / n : 0.0);
+        }
+        fprintf(stderr, "; %.1f s in all\n", now_s() - start);
+    }
     if (status == CLI_OK && total) {
         printf("%ld games, %d players, seed %llu, players %s, card set %s", o.games, o.players,
                (unsigned long long)o.seed, o.seats, o.cards);
