@@ -6,7 +6,7 @@
 
 #include "support.h"
 
-static const char *const SPECS[] = {"random", "greedy"};
+static const char *const SPECS[] = {"random", "greedy", "ismcts:100"};
 #define NSPECS (int)(sizeof SPECS / sizeof SPECS[0])
 
 /* A 4-player game after DECISIONS random decisions. */
