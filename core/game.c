@@ -28,15 +28,11 @@ static void shuffle(uint64_t rng[4], uint8_t *a, int n)
 
 static foh_status run(foh_game *g, const foh_action *a, foh_error *err);
 
-/* Rulebook "Game Setup". */
-static void setup(foh_game *g, const foh_options *opt)
+void foh_state_reset(foh_state *st, int players)
 {
-    const foh_cardset *cs = g->eng->cs;
-    foh_state *st = &g->st;
     memset(st, 0, sizeof *st);
-    st->players = (uint8_t)opt->players;
-    foh_rng_seed(st->rng, opt->seed);
-    for (int c = 0; c < cs->ncards; c++) {
+    st->players = (uint8_t)players;
+    for (int c = 0; c < FOH_MAX_CARDS; c++) {
         st->loc[c].zone = FOH_ZONE_BOX;
         st->loc[c].investor = -1;
     }
@@ -44,6 +40,15 @@ static void setup(foh_game *g, const foh_options *opt)
         st->investment[p] = -1;
     for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
         st->neutral[k] = -1;
+}
+
+/* Rulebook "Game Setup". */
+static void setup(foh_game *g, const foh_options *opt)
+{
+    const foh_cardset *cs = g->eng->cs;
+    foh_state *st = &g->st;
+    foh_state_reset(st, opt->players);
+    foh_rng_seed(st->rng, opt->seed);
 
     /* The Market: every card of the Market age, in card order. */
     for (int c = 0; c < cs->ncards && st->nmarket < FOH_MAX_MARKET; c++)

@@ -184,6 +184,10 @@ struct foh_game {
     void *log_ud;
 };
 
+/* An empty position for PLAYERS players: every card in the box, nobody
+ * invested, no tokens anywhere (the caller fills them). */
+void foh_state_reset(foh_state *st, int players);
+
 struct lua_State;
 
 /* One per thread: the sandboxed Lua state and the context of the call in

@@ -32,19 +32,9 @@ foh_status foh_position_clear(foh_game *g, int current, foh_error *err)
     foh_state *st = &g->st;
     uint64_t rng[4];
     memcpy(rng, st->rng, sizeof rng);
-    int players = st->players;
-    memset(st, 0, sizeof *st);
-    st->players = (uint8_t)players;
+    foh_state_reset(st, st->players);
     st->current = st->first_player = (uint8_t)current;
     memcpy(st->rng, rng, sizeof rng);
-    for (int c = 0; c < FOH_MAX_CARDS; c++) {
-        st->loc[c].zone = FOH_ZONE_BOX;
-        st->loc[c].investor = -1;
-    }
-    for (int p = 0; p < FOH_MAX_PLAYERS; p++)
-        st->investment[p] = -1;
-    for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
-        st->neutral[k] = -1;
     st->reserve = g->eng->cs->tokens_in_box;
     return FOH_OK;
 }
