@@ -43,6 +43,7 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
     o->cards = FOH_DEFAULT_CARDS;
     o->seats = "random";
     o->threads = 1;
+    o->shard = o->shards = 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -81,6 +82,14 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             o->json = v;
         } else if (!strcmp(name, "games-csv")) {
             o->games_csv = v;
+        } else if (!strcmp(name, "save-shard")) {
+            o->save_shard = v;
+        } else if (!strcmp(name, "shard")) {
+            if (sscanf(v, "%d/%d", &o->shard, &o->shards) != 2 || o->shards < 1 || o->shards > 100000 ||
+                o->shard < 1 || o->shard > o->shards) {
+                fprintf(stderr, "foh %s: --shard needs i/k with 1 <= i <= k, got '%s'\n", command, v);
+                return 0;
+            }
         } else if (!strcmp(name, "variant")) {
             if (o->nvariants >= CLI_MAX_VARIANTS) {
                 fprintf(stderr, "foh %s: at most %d variants\n", command, CLI_MAX_VARIANTS);

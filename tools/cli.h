@@ -23,6 +23,8 @@ typedef struct {
     const char *seats; /* comma-separated seat specs, e.g. "greedy,random" */
     int threads;       /* worker threads (sim) */
     const char *json, *games_csv; /* report files (sim) */
+    int shard, shards;            /* --shard i/k: the i-th (1-based) of k parts */
+    const char *save_shard;       /* raw sums for foh merge */
     int help;
 } cli_options;
 
@@ -48,9 +50,13 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 /* Print the score table of a finished game. */
 void cli_print_scores(FILE *out, foh_game *g);
 
+/* The simulation report's first line (foh sim and foh merge print the same). */
+void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);
+
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

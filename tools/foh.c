@@ -12,6 +12,7 @@ static const char USAGE[] =
     "  sim    play many bot games and print statistics\n"
     "  scenario  run scenario files: set-ups, steps, expectations\n"
     "  variants  list the variants (--variant NAME for play, sim, scenario)\n"
+    "  merge  add the shards of a simulation into its report\n"
     "\n"
     "'foh COMMAND --help' describes a command's options.\n"
     "exit status: 0 success, 1 bad card data or script error, 2 bad usage\n";
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
         return cmd_scenario(argc - 2, argv + 2);
     if (!strcmp(argv[1], "variants"))
         return cmd_variants(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "merge"))
+        return cmd_merge(argc - 2, argv + 2);
     fprintf(stderr, "foh: unknown command '%s'\n\n%s", argv[1], USAGE);
     return CLI_USAGE;
 }

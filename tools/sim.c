@@ -14,13 +14,12 @@
 #include "cli.h"
 #include "sim_stats.h"
 
-int sim_timing_index(const foh_cardset *cs, const char *timing);
-
 static double now_s(void);
 
 static const char HELP[] =
     "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
-    "               [--json FILE] [--games-csv FILE] [--cards DIR] [--variant NAME]...\n"
+    "               [--shard i/k] [--save-shard FILE] [--json FILE] [--games-csv FILE]\n"
+    "               [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays G games (game i uses a seed derived from S and i, so a run is\n"
     "reproducible) and prints the balance report: game length, scores and\n"
@@ -35,6 +34,9 @@ static const char HELP[] =
     "  --seats SPECS   the players: random, greedy, ismcts[:N|:MSms], one for all\n"
     "                  seats or one per seat, comma-separated (default random)\n"
     "  --threads T     worker threads (default 1); the report does not depend on T\n"
+    "  --shard i/k     play only the i-th of k equal parts of the G games\n"
+    "  --save-shard FILE  write this run's raw sums; 'foh merge' adds shards\n"
+    "                  into exactly the report of the whole run\n"
     "  --json FILE     write the whole report as JSON\n"
     "  --games-csv FILE  one row per game: seed, seats, length, scores, winners,\n"
     "                  starting cards\n"
@@ -189,6 +191,16 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The report's first line; foh merge prints the same for merged shards. */
+void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
+{
+    fprintf(out, "%ld games, %d players, seed %llu, players %s, card set %s", games, o->players,
+            (unsigned long long)o->seed, o->seats, o->cards);
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
+        fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
+    fprintf(out, "\n");
+}
+
 static void progress(long done, long total, double elapsed, int final)
 {
     double rate = elapsed > 0 ? done / elapsed : 0;
@@ -203,7 +215,7 @@ static void progress(long done, long total, double elapsed, int final)
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,games-csv", &o))
+    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,games-csv,shard,save-shard", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -228,6 +240,8 @@ int cmd_sim(int argc, char **argv)
     cli_free_seats(probe, o.players);
 
     int nthreads = o.threads;
+    /* This shard's games: [first, last) of 0..G-1. */
+    long first = o.games * (o.shard - 1) / o.shards, last = o.games * o.shard / o.shards;
     worker *w = calloc((size_t)nthreads, sizeof *w);
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     atomic_long done = 0;
@@ -235,8 +249,8 @@ int cmd_sim(int argc, char **argv)
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = &o;
         w[t].cs = cs;
-        w[t].from = o.games * t / nthreads;
-        w[t].to = o.games * (t + 1) / nthreads;
+        w[t].from = first + (last - first) * t / nthreads;
+        w[t].to = first + (last - first) * (t + 1) / nthreads;
         w[t].done = &done;
         w[t].csv = o.games_csv ? tmpfile() : NULL;
         if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
@@ -247,14 +261,14 @@ int cmd_sim(int argc, char **argv)
     }
     double start = now_s();
     int tty = isatty(2);
-    while (status == CLI_OK && atomic_load(&done) < o.games) {
+    while (status == CLI_OK && atomic_load(&done) < last - first) {
         int running = 0;
         for (int t = 0; t < nthreads; t++)
             running |= w[t].status == CLI_OK;
         if (!running)
             break;
         if (tty)
-            progress(atomic_load(&done), o.games, now_s() - start, 0);
+            progress(atomic_load(&done), last - first, now_s() - start, 0);
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
     }
@@ -269,7 +283,7 @@ int cmd_sim(int argc, char **argv)
             sim_stats_merge(total, &w[t].stats);
     }
     if (tty && status == CLI_OK)
-        progress(o.games, o.games, now_s() - start, 1);
+        progress(last - first, last - first, now_s() - start, 1);
     if (status == CLI_OK) {
         /* Timing goes to stderr: it varies by machine and must not change the report. */
         fprintf(stderr, "mean decision time per seat (wall clock, %d thread%s):", nthreads, nthreads == 1 ? "" : "s");
@@ -285,12 +299,16 @@ int cmd_sim(int argc, char **argv)
         fprintf(stderr, "; %.1f s in all\n", now_s() - start);
     }
     if (status == CLI_OK && total) {
-        printf("%ld games, %d players, seed %llu, players %s, card set %s", o.games, o.players,
-               (unsigned long long)o.seed, o.seats, o.cards);
-        for (int i = 0; i < foh_cardset_variant_count(cs); i++)
-            printf("%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
-        printf("\n");
+        sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
+        const char *vdirs[CLI_MAX_VARIANTS];
+        for (int i = 0; i < o.nvariants; i++)
+            vdirs[i] = o.variant_dir[i];
+        if (o.save_shard && !sim_stats_save_shard(o.save_shard, total, o.cards, vdirs, o.nvariants, o.players,
+                                                  o.seats, o.seed, o.games)) {
+            fprintf(stderr, "foh sim: cannot write %s\n", o.save_shard);
+            status = CLI_DATA;
+        }
         if (o.json && !sim_stats_write_json(o.json, total, cs, o.players, o.seats, o.seed)) {
             fprintf(stderr, "foh sim: cannot write %s\n", o.json);
             status = CLI_DATA;

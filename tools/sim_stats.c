@@ -313,3 +313,60 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
         fprintf(out, ",%s", r->start_card[p] >= 0 ? card_id(cs, r->start_card[p]) : "");
     fprintf(out, "\n");
 }
+
+int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards, const char *const *variants,
+                         int nvariants, int players, const char *seats, uint64_t seed, long total_games)
+{
+    json_t *root = json_object(), *sums = json_array(), *vs = json_array();
+    const long *x = (const long *)s;
+    for (size_t i = 0; i < sizeof *s / sizeof(long); i++)
+        json_array_append_new(sums, json_integer(x[i]));
+    for (int i = 0; i < nvariants; i++)
+        json_array_append_new(vs, json_string(variants[i]));
+    json_object_set_new(root, "format", json_string("foh-sim-shard/1"));
+    json_object_set_new(root, "cards", json_string(cards));
+    json_object_set_new(root, "variants", vs);
+    json_object_set_new(root, "players", json_integer(players));
+    json_object_set_new(root, "seats", json_string(seats));
+    json_object_set_new(root, "seed", json_integer((json_int_t)seed));
+    json_object_set_new(root, "total_games", json_integer(total_games));
+    json_object_set_new(root, "sums", sums);
+    int ok = json_dump_file(root, path, JSON_COMPACT) == 0;
+    json_decref(root);
+    return ok;
+}
+
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    if (!root) {
+        fprintf(stderr, "foh merge: %s:%d:%d: %s\n", path, jerr.line, jerr.column, jerr.text);
+        return 0;
+    }
+    json_t *sums = json_object_get(root, "sums");
+    const char *format = json_string_value(json_object_get(root, "format"));
+    size_t n = sizeof *s / sizeof(long);
+    if (!format || strcmp(format, "foh-sim-shard/1") || !json_is_array(sums) || json_array_size(sums) != n) {
+        fprintf(stderr, "foh merge: %s: not a shard file of this version of foh\n", path);
+        json_decref(root);
+        return 0;
+    }
+    if (*meta) {
+        static const char *const same[] = {"cards", "variants", "players", "seats", "seed", "total_games"};
+        for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
+            if (!json_equal(json_object_get(root, same[k]), json_object_get(*meta, same[k]))) {
+                fprintf(stderr, "foh merge: %s: '%s' differs from the first shard's\n", path, same[k]);
+                json_decref(root);
+                return 0;
+            }
+    }
+    long *x = (long *)s;
+    for (size_t i = 0; i < n; i++)
+        x[i] += (long)json_integer_value(json_array_get(sums, i));
+    if (!*meta)
+        *meta = root;
+    else
+        json_decref(root);
+    return 1;
+}

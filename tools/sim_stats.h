@@ -50,6 +50,8 @@ typedef struct {
 } game_result;
 
 void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r);
+/* Index of timing name TIMING among the card set's timings (for `fired`). */
+int sim_timing_index(const foh_cardset *cs, const char *timing);
 void sim_stats_merge(sim_stats *into, const sim_stats *from);
 
 /* The readable summary. SEATS names the players. */
@@ -58,6 +60,15 @@ void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int p
 /* The whole report as JSON (written with jansson); 0 on failure. */
 int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
                          uint64_t seed);
+
+/* The raw sums with what produced them (card set, variants, players,
+ * seats, seed, games range), so that shards can be merged exactly. */
+int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards, const char *const *variants,
+                         int nvariants, int players, const char *seats, uint64_t seed, long total_games);
+/* Add the shard file PATH into S; on the first file fill the description
+ * (strings owned by *META, a jansson object to json_decref); later files
+ * must match it. Prints the problem and returns 0 on error. */
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta);
 
 /* One CSV row per game (a header first when HEADER). */
 void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats);
