@@ -50,6 +50,11 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 /* Print the score table of a finished game. */
 void cli_print_scores(FILE *out, foh_game *g);
 
+struct sim_stats_s;
+/* Play the simulation O describes (its shard) on CS, adding the games into
+ * TOTAL (a sim_stats); writes the CSV file if asked. A CLI status. */
+int sim_run(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total);
+
 /* The simulation report's first line (foh sim and foh merge print the same). */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);
 
@@ -58,5 +63,6 @@ int cmd_sim(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

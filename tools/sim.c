@@ -212,6 +212,92 @@ static void progress(long done, long total, double elapsed, int final)
         fprintf(stderr, "\n");
 }
 
+/* Play this shard's games of O on CS with O->threads workers, adding them
+ * into TOTAL; writes the CSV file if asked. Returns a CLI status. */
+int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
+{
+    int nthreads = o->threads;
+    /* This shard's games: [first, last) of 0..G-1. */
+    long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
+    worker *w = calloc((size_t)nthreads, sizeof *w);
+    pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
+    atomic_long done = 0;
+    int status = w && tid ? CLI_OK : CLI_DATA;
+    for (int t = 0; status == CLI_OK && t < nthreads; t++) {
+        w[t].o = o;
+        w[t].cs = cs;
+        w[t].from = first + (last - first) * t / nthreads;
+        w[t].to = first + (last - first) * (t + 1) / nthreads;
+        w[t].done = &done;
+        w[t].csv = o->games_csv ? tmpfile() : NULL;
+        if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
+            fprintf(stderr, "foh sim: cannot start a thread\n");
+            status = CLI_DATA;
+            nthreads = t;
+        }
+    }
+    double start = now_s();
+    int tty = isatty(2);
+    while (status == CLI_OK && atomic_load(&done) < last - first) {
+        int running = 0;
+        for (int t = 0; t < nthreads; t++)
+            running |= w[t].status == CLI_OK;
+        if (!running)
+            break;
+        if (tty)
+            progress(atomic_load(&done), last - first, now_s() - start, 0);
+        struct timespec nap = {0, 200000000};
+        nanosleep(&nap, NULL);
+    }
+    for (int t = 0; t < nthreads; t++) {
+        pthread_join(tid[t], NULL);
+        if (w[t].status != CLI_OK) {
+            fprintf(stderr, "foh sim: %s\n", w[t].error);
+            status = w[t].status;
+        }
+        sim_stats_merge(total, &w[t].stats);
+    }
+    if (tty && status == CLI_OK)
+        progress(last - first, last - first, now_s() - start, 1);
+    if (status == CLI_OK) {
+        /* Timing goes to stderr: it varies by machine and must not change the report. */
+        fprintf(stderr, "mean decision time per seat (wall clock, %d thread%s):", nthreads, nthreads == 1 ? "" : "s");
+        for (int p = 0; p < o->players; p++) {
+            double t = 0;
+            long n = 0;
+            for (int k = 0; k < nthreads; k++) {
+                t += w[k].think_s[p];
+                n += w[k].think_n[p];
+            }
+            fprintf(stderr, " P%d %.2f ms", p + 1, n ? 1e3 * t / n : 0.0);
+        }
+        fprintf(stderr, "; %.1f s in all\n", now_s() - start);
+    }
+    if (status == CLI_OK && o->games_csv) {
+        FILE *out = fopen(o->games_csv, "w");
+        if (!out) {
+            fprintf(stderr, "foh sim: cannot write %s\n", o->games_csv);
+            status = CLI_DATA;
+        } else {
+            sim_csv_header(out, o->players);
+            for (int t = 0; t < nthreads; t++) {
+                char buf[8192];
+                size_t k;
+                rewind(w[t].csv);
+                while ((k = fread(buf, 1, sizeof buf, w[t].csv)) > 0)
+                    fwrite(buf, 1, k, out);
+            }
+            fclose(out);
+        }
+    }
+    for (int t = 0; t < nthreads; t++)
+        if (w[t].csv)
+            fclose(w[t].csv);
+    free(w);
+    free(tid);
+    return status;
+}
+
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
@@ -239,65 +325,8 @@ int cmd_sim(int argc, char **argv)
     }
     cli_free_seats(probe, o.players);
 
-    int nthreads = o.threads;
-    /* This shard's games: [first, last) of 0..G-1. */
-    long first = o.games * (o.shard - 1) / o.shards, last = o.games * o.shard / o.shards;
-    worker *w = calloc((size_t)nthreads, sizeof *w);
-    pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
-    atomic_long done = 0;
-    int status = w && tid ? CLI_OK : CLI_DATA;
-    for (int t = 0; status == CLI_OK && t < nthreads; t++) {
-        w[t].o = &o;
-        w[t].cs = cs;
-        w[t].from = first + (last - first) * t / nthreads;
-        w[t].to = first + (last - first) * (t + 1) / nthreads;
-        w[t].done = &done;
-        w[t].csv = o.games_csv ? tmpfile() : NULL;
-        if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
-            fprintf(stderr, "foh sim: cannot start a thread\n");
-            status = CLI_DATA;
-            nthreads = t;
-        }
-    }
-    double start = now_s();
-    int tty = isatty(2);
-    while (status == CLI_OK && atomic_load(&done) < last - first) {
-        int running = 0;
-        for (int t = 0; t < nthreads; t++)
-            running |= w[t].status == CLI_OK;
-        if (!running)
-            break;
-        if (tty)
-            progress(atomic_load(&done), last - first, now_s() - start, 0);
-        struct timespec nap = {0, 200000000};
-        nanosleep(&nap, NULL);
-    }
     sim_stats *total = calloc(1, sizeof *total);
-    for (int t = 0; t < nthreads; t++) {
-        pthread_join(tid[t], NULL);
-        if (w[t].status != CLI_OK) {
-            fprintf(stderr, "foh sim: %s\n", w[t].error);
-            status = w[t].status;
-        }
-        if (total)
-            sim_stats_merge(total, &w[t].stats);
-    }
-    if (tty && status == CLI_OK)
-        progress(last - first, last - first, now_s() - start, 1);
-    if (status == CLI_OK) {
-        /* Timing goes to stderr: it varies by machine and must not change the report. */
-        fprintf(stderr, "mean decision time per seat (wall clock, %d thread%s):", nthreads, nthreads == 1 ? "" : "s");
-        for (int p = 0; p < o.players; p++) {
-            double t = 0;
-            long n = 0;
-            for (int k = 0; k < nthreads; k++) {
-                t += w[k].think_s[p];
-                n += w[k].think_n[p];
-            }
-            fprintf(stderr, " P%d %.2f ms", p + 1, n ? 1e3 * t / n : 0.0);
-        }
-        fprintf(stderr, "; %.1f s in all\n", now_s() - start);
-    }
+    int status = total ? sim_run(&o, cs, total) : CLI_DATA;
     if (status == CLI_OK && total) {
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
@@ -313,30 +342,8 @@ int cmd_sim(int argc, char **argv)
             fprintf(stderr, "foh sim: cannot write %s\n", o.json);
             status = CLI_DATA;
         }
-        if (o.games_csv) {
-            FILE *out = fopen(o.games_csv, "w");
-            if (!out) {
-                fprintf(stderr, "foh sim: cannot write %s\n", o.games_csv);
-                status = CLI_DATA;
-            } else {
-                sim_csv_header(out, o.players);
-                for (int t = 0; t < nthreads; t++) {
-                    char buf[8192];
-                    size_t k;
-                    rewind(w[t].csv);
-                    while ((k = fread(buf, 1, sizeof buf, w[t].csv)) > 0)
-                        fwrite(buf, 1, k, out);
-                }
-                fclose(out);
-            }
-        }
     }
-    for (int t = 0; t < nthreads; t++)
-        if (w[t].csv)
-            fclose(w[t].csv);
     free(total);
-    free(w);
-    free(tid);
     foh_cardset_free(cs);
     return status;
 }

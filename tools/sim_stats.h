@@ -18,7 +18,7 @@
 /* How a card came into a Nation. */
 enum { GAIN_COMPLETE, GAIN_SNIPE, GAIN_EFFECT, GAIN_KINDS };
 
-typedef struct {
+typedef struct sim_stats_s {
     long games, decisions;
     long win_units[FOH_MAX_PLAYERS];
     long score_sum[FOH_MAX_PLAYERS], score_sq[FOH_MAX_PLAYERS];
