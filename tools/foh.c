@@ -13,6 +13,7 @@ static const char USAGE[] =
     "  scenario  run scenario files: set-ups, steps, expectations\n"
     "  variants  list the variants (--variant NAME for play, sim, scenario)\n"
     "  merge  add the shards of a simulation into its report\n"
+    "  compare  A/B: two configurations on the same seeds, differences with CIs\n"
     "\n"
     "'foh COMMAND --help' describes a command's options.\n"
     "exit status: 0 success, 1 bad card data or script error, 2 bad usage\n";
@@ -37,6 +38,8 @@ int main(int argc, char **argv)
         return cmd_variants(argc - 2, argv + 2);
     if (!strcmp(argv[1], "merge"))
         return cmd_merge(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "compare"))
+        return cmd_compare(argc - 2, argv + 2);
     fprintf(stderr, "foh: unknown command '%s'\n\n%s", argv[1], USAGE);
     return CLI_USAGE;
 }

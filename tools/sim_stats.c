@@ -370,3 +370,94 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
         json_decref(root);
     return 1;
 }
+
+/* ---- A/B comparison ---- */
+
+typedef struct {
+    double diff, low, high;
+    int significant;
+} difference;
+
+static difference diff_of(double a, double var_a, double b, double var_b)
+{
+    difference d;
+    double se = sqrt(var_a + var_b);
+    d.diff = b - a;
+    d.low = d.diff - Z95 * se;
+    d.high = d.diff + Z95 * se;
+    d.significant = se > 0 ? fabs(d.diff) > Z95 * se : d.diff != 0;
+    return d;
+}
+
+/* Mean and the variance of the mean. */
+static void mean_var(long n, long sum, long sq, double *mean, double *var)
+{
+    *mean = n ? (double)sum / n : 0;
+    double v = n > 1 ? ((double)sq - n * *mean * *mean) / (n - 1) : 0;
+    *var = n > 0 && v > 0 ? v / n : 0;
+}
+
+static void rate_var(long n, long units, double *rate, double *var)
+{
+    *rate = n ? (double)units / WIN_UNITS / n : 0;
+    *var = n ? *rate * (1 - *rate) / n : 0;
+}
+
+static int print_diff(FILE *out, const char *what, double a, double b, difference d, int percent)
+{
+    double k = percent ? 100 : 1;
+    fprintf(out, "%-34s %9.2f%s %9.2f%s %+8.2f [%+7.2f, %+7.2f]%s\n", what, k * a, percent ? "%" : " ", k * b,
+            percent ? "%" : " ", k * d.diff, k * d.low, k * d.high, d.significant ? "  *" : "");
+    return d.significant;
+}
+
+static int mean_line(FILE *out, const char *what, long na, long sa, long qa, long nb, long sb, long qb)
+{
+    double ma, va, mb, vb;
+    mean_var(na, sa, qa, &ma, &va);
+    mean_var(nb, sb, qb, &mb, &vb);
+    return print_diff(out, what, ma, mb, diff_of(ma, va, mb, vb), 0);
+}
+
+static int rate_line(FILE *out, const char *what, long na, long ua, long nb, long ub)
+{
+    double ra, va, rb, vb;
+    rate_var(na, ua, &ra, &va);
+    rate_var(nb, ub, &rb, &vb);
+    return print_diff(out, what, ra, rb, diff_of(ra, va, rb, vb), 1);
+}
+
+int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
+                         const foh_cardset *csb, int players)
+{
+    int flagged = 0;
+    fprintf(out, "%-34s %10s %10s %9s %18s\n", "figure", "A", "B", "B - A", "95% CI");
+    flagged += mean_line(out, "game length (turns)", a->games, a->turns_sum, a->turns_sq, b->games, b->turns_sum, b->turns_sq);
+    flagged += mean_line(out, "score", a->total_player_games, a->all_sum, a->all_sq, b->total_player_games, b->all_sum, b->all_sq);
+    flagged += mean_line(out, "winner's score", a->winner_n, a->winner_sum, a->winner_sq, b->winner_n, b->winner_sum,
+              b->winner_sq);
+    for (int p = 0; p < players; p++) {
+        char what[64];
+        snprintf(what, sizeof what, "win rate P%d", p + 1);
+        flagged += rate_line(out, what, a->games, a->win_units[p], b->games, b->win_units[p]);
+        snprintf(what, sizeof what, "score P%d", p + 1);
+        flagged += mean_line(out, what, a->games, a->score_sum[p], a->score_sq[p], b->games, b->score_sum[p], b->score_sq[p]);
+    }
+    /* Cards matched by id: the two card sets may differ. */
+    for (int ca = 0; ca < foh_cardset_card_count(csa); ca++) {
+        int cb = foh_cardset_find(csb, card_id(csa, ca));
+        if (cb < 0)
+            continue;
+        char what[96];
+        if (a->start_games[ca] || b->start_games[cb]) {
+            snprintf(what, sizeof what, "start %s win", card_id(csa, ca));
+            flagged += rate_line(out, what, a->start_games[ca], a->start_win_units[ca], b->start_games[cb],
+                      b->start_win_units[cb]);
+        }
+        if (a->owned_n[ca] && b->owned_n[cb]) {
+            snprintf(what, sizeof what, "owners of %s win", card_id(csa, ca));
+            flagged += rate_line(out, what, a->owned_n[ca], a->owned_win_units[ca], b->owned_n[cb], b->owned_win_units[cb]);
+        }
+    }
+    return flagged;
+}

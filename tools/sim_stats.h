@@ -70,6 +70,12 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards
  * must match it. Prints the problem and returns 0 on error. */
 int sim_stats_load_shard(const char *path, sim_stats *s, void **meta);
 
+/* Differences B - A of the report's figures with 95% intervals; a '*'
+ * marks those whose interval excludes 0 (their number is returned). Cards
+ * are matched by id. */
+int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
+                         const foh_cardset *csb, int players);
+
 /* One CSV row per game (a header first when HEADER). */
 void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats);
 void sim_csv_header(FILE *out, int players);
