@@ -1035,10 +1035,26 @@ foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err)
 
 /* ---- Calling hooks ---- */
 
+/* Who a failing call was, for its error message: CARD's HOOK, or variant
+ * hook number VHOOK when CARD is -1. Formatted only when there is an error:
+ * calls run on the bots' hot path. */
+static void caller_name(const foh_engine *e, int card, const char *hook, int vhook, char *buf, size_t len)
+{
+    const foh_cardset *cs = e->cs;
+    if (card >= 0)
+        snprintf(buf, len, "card '%s' (%s)", cs->card[card].id, hook);
+    else if (vhook >= 0 && vhook < cs->nhooks)
+        snprintf(buf, len, "variant '%s' hook '%s'", cs->variant[cs->hook[vhook].variant],
+                 foh_hook_names[cs->hook[vhook].point]);
+    else
+        snprintf(buf, len, "a script");
+}
+
 /* Call the function and NARGS arguments on the stack (above TOP) with the
- * sandbox's limits; WHO names it in errors. See call_hook for COUNTING. */
-static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int counting, int card, const char *who,
-                              foh_error *err)
+ * sandbox's limits; CARD/HOOK/VHOOK name it in errors (see caller_name).
+ * See call_hook for COUNTING. */
+static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int counting, int card, const char *hook,
+                              int vhook, foh_error *err)
 {
     foh_engine *e = g->eng;
     lua_State *L = e->L;
@@ -1056,6 +1072,8 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     e->counting = prev_counting;
     if (st == LUA_OK)
         return FOH_OK;
+    char who[160];
+    caller_name(e, card, hook, vhook, who, sizeof who);
     if (e->need_choice && lua_touserdata(L, -1) == (void *)&NEED_CHOICE_TAG) {
         lua_settop(L, top);
         if (!outermost)
@@ -1085,8 +1103,6 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
     for (int h = 0; h < cs->nhooks; h++) {
         if (cs->hook[h].point != point)
             continue;
-        char who[160];
-        snprintf(who, sizeof who, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant], foh_hook_names[point]);
         int top = lua_gettop(L);
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->hook_ref[h]);
         lua_pushinteger(L, player + 1);
@@ -1094,16 +1110,19 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
             lua_pushstring(L, kind);
         else
             lua_pushnil(L);
-        foh_status s = call_pushed(g, top, 2, icons ? 1 : 0, icons ? -1 : 0, -1, who, err);
+        foh_status s = call_pushed(g, top, 2, icons ? 1 : 0, icons ? -1 : 0, -1, NULL, h, err);
         if (s != FOH_OK)
             return s;
         if (icons) {
             char why[200];
             int ok = read_icons(L, -1, cs, icons, why, sizeof why);
             lua_settop(L, top);
-            if (!ok)
+            if (!ok) {
+                char who[160];
+                caller_name(e, -1, NULL, h, who, sizeof who);
                 return foh_error_set(err, FOH_ERR_SCRIPT, "%s (%s:%d): %s", who, cs->hook[h].file, cs->hook[h].line,
                                      why);
+            }
             *any = 1;
         }
     }
@@ -1141,9 +1160,7 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
     lua_remove(L, -2);
     lua_pushinteger(L, player + 1);
     lua_pushstring(L, d->id);
-    char who[160];
-    snprintf(who, sizeof who, "card '%s' (%s)", d->id, hook);
-    foh_status s = call_pushed(g, top, 2, nres, counting, card, who, err);
+    foh_status s = call_pushed(g, top, 2, nres, counting, card, hook, -1, err);
     if (strcmp(hook, "can_activate") != 0 && s != FOH_ERR_SCRIPT) /* asking about a cost is not using the effect */
         e->exercised[card]++;
     return s;
