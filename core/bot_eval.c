@@ -35,7 +35,19 @@ double foh_eval_card(foh_game *g, int player, int card)
     return v;
 }
 
-static int strength(foh_game *g, int p, int defending) { return foh_game_strength(g, p, defending); }
+/* Military strength of every player, as attacker and as defender: each a
+ * full icon count, so computed once per evaluation. */
+typedef struct {
+    int attack[FOH_MAX_PLAYERS], defence[FOH_MAX_PLAYERS];
+} strengths;
+
+static void strengths_of(foh_game *g, strengths *m)
+{
+    for (int p = 0; p < foh_game_players(g); p++) {
+        m->attack[p] = foh_game_strength(g, p, 0);
+        m->defence[p] = foh_game_strength(g, p, 1);
+    }
+}
 
 /* Rough VP of a card from its stripe alone (half its icons, rounded up). */
 static double stripe_value(const foh_cardset *cs, int card)
@@ -50,7 +62,7 @@ static double stripe_value(const foh_cardset *cs, int card)
 }
 
 /* Value of one player's holdings, without the opponent term. */
-static double holdings(foh_game *g, int p, const foh_score *sc, int exact, foh_eval *e)
+static double holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, int exact, foh_eval *e)
 {
     int n = foh_game_players(g);
     /* Tokens only break ties at the end: their value fades with the deck. */
@@ -73,11 +85,11 @@ static double holdings(foh_game *g, int p, const foh_score *sc, int exact, foh_e
     }
     /* Military threat: what opponents' attacks (with one more attack card)
      * could take, while my defence is short of them. */
-    int mine = strength(g, p, 1), threat = 0;
+    int threat = 0;
     for (int q = 0; q < n; q++)
-        if (q != p && strength(g, q, 0) > threat)
-            threat = strength(g, q, 0);
-    double shortfall = threat + THREAT_MARGIN - mine;
+        if (q != p && m->attack[q] > threat)
+            threat = m->attack[q];
+    double shortfall = threat + THREAT_MARGIN - m->defence[p];
     if (shortfall > THREAT_CAP)
         shortfall = THREAT_CAP;
     e->military = shortfall > 0 ? -THREAT * shortfall : 0;
@@ -101,7 +113,9 @@ foh_eval foh_eval_position(foh_game *g, int player)
         e.total = sc[player].total - best + (sc[player].winner ? WIN_BONUS : 0);
         return e;
     }
-    double mine = holdings(g, player, sc, 1, &e), best = -1e9;
+    strengths m;
+    strengths_of(g, &m);
+    double mine = holdings(g, player, sc, &m, 1, &e), best = -1e9;
     for (int q = 0; q < n; q++) {
         if (q == player)
             continue;
@@ -126,9 +140,13 @@ void foh_eval_players(foh_game *g, double *out)
         return;
     }
     double own[FOH_MAX_PLAYERS];
+    strengths m;
+    int over = foh_game_is_over(g);
+    if (!over)
+        strengths_of(g, &m);
     for (int p = 0; p < n; p++) {
         foh_eval e;
-        own[p] = foh_game_is_over(g) ? sc[p].total + (sc[p].winner ? WIN_BONUS : 0) : holdings(g, p, sc, 0, &e);
+        own[p] = over ? sc[p].total + (sc[p].winner ? WIN_BONUS : 0) : holdings(g, p, sc, &m, 0, &e);
     }
     for (int p = 0; p < n; p++) {
         double best = -1e9;
