@@ -80,6 +80,8 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             o->threads = (int)x;
         } else if (!strcmp(name, "json")) {
             o->json = v;
+        } else if (!strcmp(name, "html")) {
+            o->html = v;
         } else if (!strcmp(name, "games-csv")) {
             o->games_csv = v;
         } else if (!strcmp(name, "save-shard")) {

@@ -22,7 +22,7 @@ typedef struct {
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
     const char *seats; /* comma-separated seat specs, e.g. "greedy,random" */
     int threads;       /* worker threads (sim) */
-    const char *json, *games_csv; /* report files (sim) */
+    const char *json, *html, *games_csv; /* report files (sim) */
     int shard, shards;            /* --shard i/k: the i-th (1-based) of k parts */
     const char *save_shard;       /* raw sums for foh merge */
     int help;

@@ -9,7 +9,7 @@
 #include "sim_stats.h"
 
 static const char HELP[] =
-    "usage: foh merge [--json FILE] SHARD...\n"
+    "usage: foh merge [--json FILE] [--html FILE] SHARD...\n"
     "\n"
     "Adds the raw sums written by 'foh sim --shard i/k --save-shard SHARD' and\n"
     "prints the report of the whole run: the same, byte for byte, as one\n"
@@ -18,7 +18,7 @@ static const char HELP[] =
 
 int cmd_merge(int argc, char **argv)
 {
-    const char *json = NULL;
+    const char *json = NULL, *html = NULL;
     int nfiles = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -27,6 +27,8 @@ int cmd_merge(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
+        else if (!strcmp(argv[i], "--html") && i + 1 < argc)
+            html = argv[++i];
         else if (!strncmp(argv[i], "--", 2)) {
             fprintf(stderr, "foh merge: unknown option '%s'\n", argv[i]);
             return CLI_USAGE;
@@ -41,7 +43,7 @@ int cmd_merge(int argc, char **argv)
     json_t *meta = NULL;
     int ok = total != NULL;
     for (int i = 0; ok && i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
+        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--html"))
             i++;
         else
             ok = sim_stats_load_shard(argv[i], total, (void **)&meta);
@@ -75,10 +77,8 @@ int cmd_merge(int argc, char **argv)
                     expected);
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
-        if (json && !sim_stats_write_json(json, total, cs, o.players, o.seats, o.seed)) {
-            fprintf(stderr, "foh merge: cannot write %s\n", json);
+        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed))
             status = CLI_DATA;
-        }
         foh_cardset_free(cs);
     }
     free(total);

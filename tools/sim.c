@@ -18,8 +18,8 @@ static double now_s(void);
 
 static const char HELP[] =
     "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
-    "               [--shard i/k] [--save-shard FILE] [--json FILE] [--games-csv FILE]\n"
-    "               [--cards DIR] [--variant NAME]...\n"
+    "               [--shard i/k] [--save-shard FILE] [--json FILE] [--html FILE]\n"
+    "               [--games-csv FILE] [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays G games (game i uses a seed derived from S and i, so a run is\n"
     "reproducible) and prints the balance report: game length, scores and\n"
@@ -38,6 +38,8 @@ static const char HELP[] =
     "  --save-shard FILE  write this run's raw sums; 'foh merge' adds shards\n"
     "                  into exactly the report of the whole run\n"
     "  --json FILE     write the whole report as JSON\n"
+    "  --html FILE     write the report as one self-contained HTML page with\n"
+    "                  charts (opens offline in any browser)\n"
     "  --games-csv FILE  one row per game: seed, seats, length, scores, winners,\n"
     "                  starting cards\n"
     "  --cards DIR     card set folder (default: the base set)\n"
@@ -301,7 +303,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,games-csv,shard,save-shard", &o))
+    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,html,games-csv,shard,save-shard", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);
@@ -338,10 +340,8 @@ int cmd_sim(int argc, char **argv)
             fprintf(stderr, "foh sim: cannot write %s\n", o.save_shard);
             status = CLI_DATA;
         }
-        if (o.json && !sim_stats_write_json(o.json, total, cs, o.players, o.seats, o.seed)) {
-            fprintf(stderr, "foh sim: cannot write %s\n", o.json);
+        if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed))
             status = CLI_DATA;
-        }
     }
     free(total);
     foh_cardset_free(cs);

@@ -116,6 +116,12 @@ static const char *card_name(const foh_cardset *cs, int c)
     return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.name : "?";
 }
 
+static const char *card_age(const foh_cardset *cs, int c)
+{
+    foh_card_info ci;
+    return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.age : "?";
+}
+
 static const char *card_id(const foh_cardset *cs, int c)
 {
     foh_card_info ci;
@@ -227,8 +233,7 @@ static json_t *estimate_json(estimate e)
     return json_pack("{s:f,s:f,s:f}", "value", e.value, "ci95_low", e.low, "ci95_high", e.high);
 }
 
-int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
-                         uint64_t seed)
+json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players, const char *seats, uint64_t seed)
 {
     long g = s->games;
     json_t *root = json_object(), *seat_arr = json_array(), *start = json_array(), *cards = json_array();
@@ -263,13 +268,14 @@ int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset
     json_object_set_new(root, "seats_report", seat_arr);
     for (int c = 0; c < foh_cardset_card_count(cs); c++)
         if (s->start_games[c])
-            json_array_append_new(start, json_pack("{s:s,s:I,s:o}", "card", card_id(cs, c), "games",
+            json_array_append_new(start, json_pack("{s:s,s:s,s:I,s:o}", "card", card_id(cs, c), "name", card_name(cs, c), "games",
                                                    (json_int_t)s->start_games[c], "win_rate",
                                                    estimate_json(rate_ci(s->start_games[c], s->start_win_units[c]))));
     json_object_set_new(root, "starting_cards", start);
     for (int c = 0; c < foh_cardset_card_count(cs); c++) {
         json_t *card = json_pack(
-            "{s:s,s:f,s:f,s:f,s:f,s:o,s:o}", "card", card_id(cs, c), "complete_per_game",
+            "{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:o,s:o}", "card", card_id(cs, c), "name", card_name(cs, c), "age",
+            card_age(cs, c), "complete_per_game",
             g ? (double)s->gained[c][0] / g : 0, "snipe_per_game", g ? (double)s->gained[c][1] / g : 0,
             "effect_per_game", g ? (double)s->gained[c][2] / g : 0, "mean_price",
             s->price_n[c] ? (double)s->price_sum[c] / s->price_n[c] : 0.0, "owner_win_rate",
@@ -282,7 +288,24 @@ int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset
     for (int b = 0; b < SCORE_BINS; b++)
         json_array_append_new(hist, json_integer(s->hist[b]));
     json_object_set_new(root, "score_histogram", hist);
-    int ok = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0;
+    return root;
+}
+
+int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
+                            const foh_cardset *cs, int players, const char *seats, uint64_t seed)
+{
+    if (!json_path && !html_path)
+        return 1;
+    json_t *root = sim_stats_report(s, cs, players, seats, seed);
+    int ok = 1;
+    if (json_path && (!root || json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0)) {
+        fprintf(stderr, "foh %s: cannot write %s\n", command, json_path);
+        ok = 0;
+    }
+    if (html_path && (!root || !sim_html_write(html_path, root))) {
+        fprintf(stderr, "foh %s: cannot write %s\n", command, html_path);
+        ok = 0;
+    }
     json_decref(root);
     return ok;
 }

@@ -57,9 +57,17 @@ void sim_stats_merge(sim_stats *into, const sim_stats *from);
 /* The readable summary. SEATS names the players. */
 void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats);
 
-/* The whole report as JSON (written with jansson); 0 on failure. */
-int sim_stats_write_json(const char *path, const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
-                         uint64_t seed);
+/* The whole report as a jansson object (the caller json_decref's it), the
+ * document `--json` writes and `--html` embeds. */
+struct json_t;
+struct json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
+                                uint64_t seed);
+
+/* Write the report as JSON to JSON_PATH and as HTML to HTML_PATH (either
+ * may be NULL); prints "foh COMMAND: cannot write ..." and returns 0 if a
+ * file cannot be written. */
+int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
+                            const foh_cardset *cs, int players, const char *seats, uint64_t seed);
 
 /* The raw sums with what produced them (card set, variants, players,
  * seats, seed, games range), so that shards can be merged exactly. */
@@ -75,6 +83,10 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta);
  * are matched by id. */
 int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
                          const foh_cardset *csb, int players);
+
+/* A self-contained HTML page (inline data, script and SVG charts, nothing
+ * fetched) showing REPORT, a sim_stats_report; 0 on failure. */
+int sim_html_write(const char *path, const struct json_t *report);
 
 /* One CSV row per game (a header first when HEADER). */
 void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats);
