@@ -51,8 +51,9 @@ typedef struct {
     long from, to;
     sim_stats stats;
     /* Wall-clock time per seat: machine-dependent, so kept out of the report. */
-    double think_s[FOH_MAX_PLAYERS];
-    long think_n[FOH_MAX_PLAYERS];
+    /* Decision time: all decisions, and those with more than one legal action. */
+    double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
+    long think_n[FOH_MAX_PLAYERS], choice_n[FOH_MAX_PLAYERS];
     FILE *csv;
     atomic_long *done;
     int status;
@@ -106,8 +107,15 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
         }
         double t0 = now_s();
         int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
-        w->think_s[who] += now_s() - t0;
+        double dt = now_s() - t0;
+        w->think_s[who] += dt;
         w->think_n[who]++;
+        if (n > 1) {
+            w->choice_s[who] += dt;
+            w->choice_n[who]++;
+            if (dt > w->choice_max[who])
+                w->choice_max[who] = dt;
+        }
         const foh_action *a = &legal[pick < 0 || pick >= n ? 0 : pick];
         if (a->kind != FOH_ACT_CHOOSE) {
             root = *a;
@@ -263,17 +271,22 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         progress(last - first, last - first, now_s() - start, 1);
     if (status == CLI_OK) {
         /* Timing goes to stderr: it varies by machine and must not change the report. */
-        fprintf(stderr, "mean decision time per seat (wall clock, %d thread%s):", nthreads, nthreads == 1 ? "" : "s");
+        fprintf(stderr, "decision time per seat (wall clock, %d thread%s): mean of all decisions / mean of those "
+                        "with a choice / longest\n", nthreads, nthreads == 1 ? "" : "s");
         for (int p = 0; p < o->players; p++) {
-            double t = 0;
-            long n = 0;
+            double t = 0, tc = 0, mx = 0;
+            long n = 0, nc = 0;
             for (int k = 0; k < nthreads; k++) {
                 t += w[k].think_s[p];
                 n += w[k].think_n[p];
+                tc += w[k].choice_s[p];
+                nc += w[k].choice_n[p];
+                mx = w[k].choice_max[p] > mx ? w[k].choice_max[p] : mx;
             }
-            fprintf(stderr, " P%d %.2f ms", p + 1, n ? 1e3 * t / n : 0.0);
+            fprintf(stderr, "  P%d %.2f / %.2f / %.1f ms\n", p + 1, n ? 1e3 * t / n : 0.0, nc ? 1e3 * tc / nc : 0.0,
+                    1e3 * mx);
         }
-        fprintf(stderr, "; %.1f s in all\n", now_s() - start);
+        fprintf(stderr, "%.1f s in all\n", now_s() - start);
     }
     if (status == CLI_OK && o->games_csv) {
         FILE *out = fopen(o->games_csv, "w");

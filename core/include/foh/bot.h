@@ -30,7 +30,7 @@ foh_player *foh_bot_random_new(uint64_t seed);
  * snipe risk), minus the best opponent's. Reproducible for a SEED. */
 foh_player *foh_bot_greedy_new(uint64_t seed);
 
-#define FOH_ISMCTS_DEFAULT_ITERATIONS 1500
+#define FOH_ISMCTS_DEFAULT_ITERATIONS 3000
 
 /* An Information Set Monte Carlo Tree Search bot: each iteration samples
  * the hidden deck order, searches every decision (choices inside effects
