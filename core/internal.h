@@ -197,6 +197,8 @@ struct foh_engine {
     struct lua_State *L;
     size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
     long instr_limit, instr_left; /* VM instructions per effect call */
+    char mem_where[256];          /* script line whose allocation hit the memory cap */
+    char errbuf[400];             /* a formatted error message */
     foh_game *g;                  /* the game a script is acting on */
     int need_choice;              /* a script asked a question with no answer yet */
     int counting;                 /* evaluating counting Permanent effects */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "lua_bridge.h"
@@ -20,17 +21,28 @@
 #include "rng.h"
 #include "tokens.h"
 
-#define DEFAULT_MEM_LIMIT ((size_t)64 << 20)
-#define DEFAULT_INSTR_LIMIT 20000000L
 #define HOOK_EVERY 1000
 
 /* Registry slots of the engine's Lua state. */
 static const char ENV_KEY[] = "foh.env";
 static const char IDS_KEY[] = "foh.ids";
+static const char FREEZE_KEY[] = "foh.freeze";
 /* Raised (as a light userdata) when a choice has no answer yet. */
 static const char NEED_CHOICE_TAG = 0;
 
 /* ---- Allocation and limits ---- */
+
+/* "file:line" of the innermost running Lua function (reads the call stack
+ * only: safe inside the allocator). */
+static void script_where(lua_State *L, char *buf, size_t len)
+{
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+            snprintf(buf, len, "%s:%d", ar.short_src, ar.currentline);
+            return;
+        }
+}
 
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -42,8 +54,13 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         e->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && e->mem_used + (nsize - osize) > e->mem_limit)
+    if (nsize > osize && e->mem_used + (nsize - osize) > e->mem_limit) {
+        /* Remember which script line asked, for the error message: the
+         * error Lua raises for it carries no position. */
+        if (e->L && !e->mem_where[0])
+            script_where(e->L, e->mem_where, sizeof e->mem_where);
         return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (p)
         e->mem_used += nsize - osize;
@@ -62,8 +79,13 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     (void)ar;
     foh_engine *e = engine_of(L);
     e->instr_left -= HOOK_EVERY;
-    if (e->instr_left < 0)
-        luaL_error(L, "instruction limit exceeded (%d VM instructions per effect call)", (int)e->instr_limit);
+    if (e->instr_left < 0) {
+        /* Level 0 is the interrupted function: luaL_error would not name it. */
+        char where[256] = "";
+        script_where(L, where, sizeof where);
+        luaL_error(L, "%s%sinstruction limit exceeded (%I Lua VM instructions per effect call)", where,
+                   where[0] ? ": " : "", (lua_Integer)e->instr_limit);
+    }
 }
 
 /* ---- Argument helpers ---- */
@@ -642,17 +664,26 @@ static const luaL_Reg game_api[] = {
 
 /* ---- The sandbox ---- */
 
-/* pairs in a fixed key order: Lua seeds string hashing per state, so plain
- * pairs would make results differ from run to run. */
-static const char SORTED_PAIRS[] =
-    "local next, sort, type = next, table.sort, type\n"
+/* The Lua half of the sandbox, run once with the real globals:
+ * - pairs in a fixed key order: Lua seeds string hashing per state, so
+ *   plain pairs would make results differ from run to run;
+ * - readonly(t): a proxy through which scripts read but cannot change a
+ *   shared table (the `game` API, string, table, math, the helpers' tables);
+ * - freeze(env): from now on a script can neither replace a global nor
+ *   create one (card scripts share one state: a global set by one card
+ *   could change another card's effect). */
+static const char SANDBOX_LUA[] =
+    "local next, sort, type, error, setmetatable, rawset, tostring ="
+    "  next, table.sort, type, error, setmetatable, rawset, tostring\n"
+    "local real_of = setmetatable({}, { __mode = 'k' })\n"
     "local function before(a, b)\n"
     "  local ta, tb = type(a), type(b)\n"
     "  if ta ~= tb then return ta < tb end\n"
     "  if ta == 'number' or ta == 'string' then return a < b end\n"
     "  error('pairs: keys must be numbers or strings', 3)\n"
     "end\n"
-    "return function(t)\n"
+    "local function pairs(t)\n"
+    "  t = real_of[t] or t\n"
     "  local keys = {}\n"
     "  for k in next, t do keys[#keys + 1] = k end\n"
     "  sort(keys, before)\n"
@@ -662,7 +693,53 @@ static const char SORTED_PAIRS[] =
     "    local k = keys[i]\n"
     "    if k ~= nil then return k, t[k] end\n"
     "  end, t, nil\n"
-    "end\n";
+    "end\n"
+    "local function readonly(t, name)\n"
+    "  local p = setmetatable({}, {\n"
+    "    __index = t, __len = function() return #t end, __metatable = false,\n"
+    "    __newindex = function(_, k)\n"
+    "      error('cannot change ' .. name .. '.' .. tostring(k) .. ': engine tables are read-only', 2)\n"
+    "    end })\n"
+    "  real_of[p] = t\n"
+    "  return p\n"
+    "end\n"
+    "local function freeze(env)\n"
+    "  local base = {}\n"
+    "  for k, v in next, env do\n"
+    "    base[k] = type(v) == 'table' and not real_of[v] and readonly(v, k) or v\n"
+    "  end\n"
+    "  for k in next, base do rawset(env, k, nil) end\n"
+    "  setmetatable(env, { __index = base, __metatable = false,\n"
+    "    __newindex = function(_, k)\n"
+    "      if base[k] ~= nil then\n"
+    "        error('cannot replace the global ' .. tostring(k) .. ' of the engine or its helpers', 2)\n"
+    "      end\n"
+    "      error('cannot create the global ' .. tostring(k) .. ' (card and variant scripts use locals)', 2)\n"
+    "    end })\n"
+    "end\n"
+    "return pairs, readonly, freeze\n";
+
+/* load(text [, chunkname]) for scripts: text only (a binary chunk could
+ * break the VM), always in the sandbox's environment. Returns the function,
+ * or nil and the message, as Lua's load. */
+static int sandbox_load(lua_State *L)
+{
+    size_t len;
+    const char *text = luaL_checklstring(L, 1, &len);
+    const char *name = luaL_optstring(L, 2, "=(load)");
+    if (!lua_isnoneornil(L, 3) && strcmp(luaL_checkstring(L, 3), "t") != 0)
+        return luaL_error(L, "load: scripts may load text chunks only (mode 't')");
+    if (!lua_isnoneornil(L, 4))
+        return luaL_error(L, "load: chunks always run in the sandbox's environment");
+    if (luaL_loadbufferx(L, text, len, name, "t") != LUA_OK) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, ENV_KEY);
+    lua_setupvalue(L, -2, 1);
+    return 1;
+}
 
 /* Copy the fields of the library table at the top of the stack, except
  * those in SKIP, into a new table left at the top (the library is popped). */
@@ -707,13 +784,23 @@ static int build_sandbox(lua_State *L)
         copy_library(L, libs[i].skip);
         lua_setfield(L, -2, libs[i].name);
     }
-    if (luaL_loadbufferx(L, SORTED_PAIRS, sizeof SORTED_PAIRS - 1, "=sorted_pairs", "t") != LUA_OK ||
-        lua_pcall(L, 0, 1, 0) != LUA_OK)
+    lua_pushcfunction(L, sandbox_load);
+    lua_setfield(L, -2, "load");
+    if (luaL_loadbufferx(L, SANDBOX_LUA, sizeof SANDBOX_LUA - 1, "=sandbox", "t") != LUA_OK ||
+        lua_pcall(L, 0, 3, 0) != LUA_OK)
         return 0;
+    lua_setfield(L, LUA_REGISTRYINDEX, FREEZE_KEY);
+    lua_pop(L, 1); /* readonly: freeze uses it */
     lua_setfield(L, -2, "pairs");
     luaL_newlib(L, game_api);
     lua_setfield(L, -2, "game");
     lua_setfield(L, LUA_REGISTRYINDEX, ENV_KEY);
+    /* Strings' methods ("s"):rep(...) come from the real string table: no
+     * string.dump there either. */
+    lua_getglobal(L, "string");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
 
     /* The real globals are not reachable from the sandbox: drop them. */
     lua_pushglobaltable(L);
@@ -741,7 +828,12 @@ static int load_chunk(lua_State *L, const char *src, const char *name, int first
     luaL_pushresult(&b);
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
-    char chunkname[600];
+    /* Lua shortens chunk names to 60 characters in messages: name files
+     * relative to the working directory when they are under it. */
+    char cwd[512], chunkname[600];
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (n > 1 && !strncmp(name, cwd, n) && name[n] == '/')
+        name += n + 1;
     snprintf(chunkname, sizeof chunkname, "@%s", name);
     int st = luaL_loadbufferx(L, text, len, chunkname, "t");
     lua_remove(L, -2);
@@ -752,19 +844,43 @@ static int load_chunk(lua_State *L, const char *src, const char *name, int first
     return 1;
 }
 
+/* Error objects that are not strings carry no position: give them the
+ * script line that raised them (the engine's own choice tag passes). */
+static int message_handler(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TSTRING || lua_islightuserdata(L, 1))
+        return 1;
+    char where[256] = "";
+    script_where(L, where, sizeof where);
+    lua_pushfstring(L, "%s%serror object is not a string (a %s)", where, where[0] ? ": " : "", luaL_typename(L, 1));
+    return 1;
+}
+
 /* pcall with the instruction budget reset for the outermost call. */
 static int protected_call(foh_engine *e, int nargs, int nres, int outermost)
 {
-    if (outermost)
+    if (outermost) {
         e->instr_left = e->instr_limit;
-    return lua_pcall(e->L, nargs, nres, 0);
+        e->mem_where[0] = 0;
+    }
+    lua_State *L = e->L;
+    int base = lua_gettop(L) - nargs; /* the function's slot */
+    lua_pushcfunction(L, message_handler);
+    lua_insert(L, base);
+    int st = lua_pcall(L, nargs, nres, base);
+    lua_remove(L, base);
+    return st;
 }
 
-static const char *error_text(lua_State *L, int status)
+/* The message of a failed call (formatted into E's buffer). */
+static const char *error_text(foh_engine *e, int status)
 {
-    if (status == LUA_ERRMEM)
-        return "memory limit exceeded for card scripts";
-    const char *m = lua_tostring(L, -1);
+    if (status == LUA_ERRMEM) {
+        snprintf(e->errbuf, sizeof e->errbuf, "%s%smemory limit exceeded (%zu bytes for all scripts of the Lua state)",
+                 e->mem_where, e->mem_where[0] ? ": " : "", e->mem_limit);
+        return e->errbuf;
+    }
+    const char *m = lua_tostring(e->L, -1);
     return m ? m : "error object is not a string";
 }
 
@@ -781,11 +897,12 @@ static void engine_close(foh_engine *e)
  * definitions' derived fields. */
 static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err);
 
-static foh_status engine_open(foh_engine *e, const foh_cardset *cs, foh_cardset *check, foh_error *err)
+static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_script_limits *limits, foh_cardset *check,
+                              foh_error *err)
 {
     e->cs = cs;
-    e->mem_limit = DEFAULT_MEM_LIMIT;
-    e->instr_limit = DEFAULT_INSTR_LIMIT;
+    e->mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
+    e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = LUA_NOREF;
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
@@ -805,14 +922,16 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, foh_cardset 
     return load_scripts(e, check, err);
 }
 
-foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err)
+foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err) { return foh_engine_new_limited(cs, NULL, err); }
+
+foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err)
 {
     foh_engine *e = calloc(1, sizeof *e);
     if (!e) {
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return NULL;
     }
-    if (engine_open(e, cs, NULL, err) != FOH_OK) {
+    if (engine_open(e, cs, limits, NULL, err) != FOH_OK) {
         foh_engine_free(e);
         return NULL;
     }
@@ -985,8 +1104,13 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
             return foh_error_set(err, FOH_ERR_DATA, "%s", lua_tostring(L, -1));
         int st = protected_call(e, 0, 0, 1);
         if (st != LUA_OK)
-            return foh_error_set(err, FOH_ERR_DATA, "%s", error_text(L, st));
+            return foh_error_set(err, FOH_ERR_DATA, "%s", error_text(e, st));
     }
+    /* The helpers are in: from here on no script may set a global. */
+    lua_getfield(L, LUA_REGISTRYINDEX, FREEZE_KEY);
+    lua_getfield(L, LUA_REGISTRYINDEX, ENV_KEY);
+    if (protected_call(e, 1, 0, 1) != LUA_OK)
+        return foh_error_set(err, FOH_ERR_SCRIPT, "cannot protect the sandbox's globals: %s", lua_tostring(L, -1));
     for (int c = 0; c < cs->ncards; c++) {
         const foh_card_def *d = &cs->card[c];
         if (!d->effect_src)
@@ -995,7 +1119,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
             return foh_error_set(err, FOH_ERR_DATA, "card '%s': %s", d->id, lua_tostring(L, -1));
         int st = protected_call(e, 0, 1, 1);
         if (st != LUA_OK)
-            return foh_error_set(err, FOH_ERR_DATA, "card '%s': %s", d->id, error_text(L, st));
+            return foh_error_set(err, FOH_ERR_DATA, "card '%s': %s", d->id, error_text(e, st));
         if (!lua_istable(L, -1)) {
             lua_pop(L, 1);
             return foh_error_set(err, FOH_ERR_DATA, "%s:%d: card '%s': the effect must return a table of hooks",
@@ -1013,7 +1137,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
             return foh_error_set(err, FOH_ERR_DATA, "variant '%s' hook '%s': %s", variant, name, lua_tostring(L, -1));
         int st = protected_call(e, 0, 1, 1);
         if (st != LUA_OK)
-            return foh_error_set(err, FOH_ERR_DATA, "variant '%s' hook '%s': %s", variant, name, error_text(L, st));
+            return foh_error_set(err, FOH_ERR_DATA, "variant '%s' hook '%s': %s", variant, name, error_text(e, st));
         if (!lua_isfunction(L, -1)) {
             lua_pop(L, 1);
             return foh_error_set(err, FOH_ERR_DATA, "%s:%d: variant '%s' hook '%s' must return a function",
@@ -1028,7 +1152,7 @@ foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err)
 {
     foh_engine e;
     memset(&e, 0, sizeof e);
-    foh_status s = engine_open(&e, cs, cs, err);
+    foh_status s = engine_open(&e, cs, NULL, cs, err);
     engine_close(&e);
     return s;
 }
@@ -1080,7 +1204,7 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
             return foh_error_set(err, FOH_ERR_SCRIPT, "%s: a choice inside a nested hook", who);
         return FOH_NEED_CHOICE;
     }
-    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, error_text(L, st));
+    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, error_text(e, st));
     lua_settop(L, top);
     return FOH_ERR_SCRIPT;
 }

@@ -80,6 +80,20 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             o->threads = (int)x;
         } else if (!strcmp(name, "json")) {
             o->json = v;
+        } else if (!strcmp(name, "lua-instructions")) {
+            if (!number(command, a, v, 1000, 0x7fffffffffffffffL, &x))
+                return 0;
+            o->limits.instructions = x;
+        } else if (!strcmp(name, "lua-memory")) {
+            if (!number(command, a, v, 1, 1 << 20, &x))
+                return 0;
+            o->limits.memory_bytes = (size_t)x << 20;
+        } else if (!strcmp(name, "on-error")) {
+            if (strcmp(v, "stop") && strcmp(v, "skip")) {
+                fprintf(stderr, "foh %s: --on-error takes stop or skip, got '%s'\n", command, v);
+                return 0;
+            }
+            o->skip_errors = !strcmp(v, "skip");
         } else if (!strcmp(name, "html")) {
             o->html = v;
         } else if (!strcmp(name, "games-csv")) {
@@ -160,7 +174,7 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
         fprintf(stderr, "foh: %s\n", err.msg);
         return 0;
     }
-    *eng = foh_engine_new(*cs, &err);
+    *eng = foh_engine_new_limited(*cs, &o->limits, &err);
     if (!*eng) {
         fprintf(stderr, "foh: %s\n", err.msg);
         foh_cardset_free(*cs);

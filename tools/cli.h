@@ -25,6 +25,8 @@ typedef struct {
     const char *json, *html, *games_csv; /* report files (sim) */
     int shard, shards;            /* --shard i/k: the i-th (1-based) of k parts */
     const char *save_shard;       /* raw sums for foh merge */
+    foh_script_limits limits;     /* --lua-instructions, --lua-memory */
+    int skip_errors;              /* --on-error skip (sim) */
     int help;
 } cli_options;
 

@@ -49,7 +49,7 @@ static void print_setup(foh_game *g)
 int cmd_play(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "play", "players,seed,cards,variant,seats", &o))
+    if (!cli_parse(argc, argv, "play", "players,seed,cards,variant,seats,lua-instructions,lua-memory", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);

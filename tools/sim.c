@@ -19,7 +19,8 @@ static double now_s(void);
 static const char HELP[] =
     "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
     "               [--shard i/k] [--save-shard FILE] [--json FILE] [--html FILE]\n"
-    "               [--games-csv FILE] [--cards DIR] [--variant NAME]...\n"
+    "               [--games-csv FILE] [--on-error stop|skip]\n"
+    "               [--lua-instructions N] [--lua-memory MIB] [--cards DIR] [--variant NAME]...\n"
     "\n"
     "Plays G games (game i uses a seed derived from S and i, so a run is\n"
     "reproducible) and prints the balance report: game length, scores and\n"
@@ -42,6 +43,12 @@ static const char HELP[] =
     "                  charts (opens offline in any browser)\n"
     "  --games-csv FILE  one row per game: seed, seats, length, scores, winners,\n"
     "                  starting cards\n"
+    "  --on-error stop|skip  on a game stopped by an error (a card script's\n"
+    "                  error or limit, a game that never ends): stop the run\n"
+    "                  (default; exit status 1) or leave the game out of the\n"
+    "                  report; either way the game, its seed and the card are named\n"
+    "  --lua-instructions N  Lua VM instructions per effect call (default 20000000)\n"
+    "  --lua-memory MIB  memory cap of each engine's Lua state (default 64)\n"
     "  --cards DIR     card set folder (default: the base set)\n"
     "  --variant V     apply variant V (repeat to combine)\n";
 
@@ -56,8 +63,11 @@ typedef struct {
     long think_n[FOH_MAX_PLAYERS], choice_n[FOH_MAX_PLAYERS];
     FILE *csv;
     atomic_long *done;
+    atomic_int *stop; /* set by the first failing worker (--on-error stop) */
     int status;
     char error[700];
+    char skips[2048]; /* the first skipped games' errors (--on-error skip) */
+    size_t skips_len;
 } worker;
 
 /* Play game I and fill R. */
@@ -77,7 +87,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     foh_options opt = {.players = o->players, .seed = r->seed};
     foh_game *g = foh_game_new(eng, &opt, &err);
     if (!g) {
-        snprintf(w->error, sizeof w->error, "%s", err.msg);
+        snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, err.msg);
         return 0;
     }
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
@@ -101,7 +111,8 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
         }
         int n = foh_match_legal(g, &legal, &cap), who = foh_game_to_act(g);
         if (n < 1 || r->decisions > 200000) {
-            snprintf(w->error, sizeof w->error, "seed %llu: the game does not end", (unsigned long long)r->seed);
+            snprintf(w->error, sizeof w->error, "game %ld (seed %llu): the game does not end", i + 1,
+                     (unsigned long long)r->seed);
             ok = 0;
             break;
         }
@@ -127,7 +138,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
         for (int c = 0; c < ncards; c++)
             zone[c] = (uint8_t)foh_game_card_zone(g, c, NULL);
         if (foh_game_apply(g, a, &err) != FOH_OK) {
-            snprintf(w->error, sizeof w->error, "seed %llu: %s", (unsigned long long)r->seed, err.msg);
+            snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, err.msg);
             ok = 0;
             break;
         }
@@ -156,7 +167,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             }
         }
         if (foh_game_score(g, r->score, NULL, &err) != FOH_OK) {
-            snprintf(w->error, sizeof w->error, "seed %llu: %s", (unsigned long long)r->seed, err.msg);
+            snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, err.msg);
             ok = 0;
         }
     }
@@ -170,17 +181,27 @@ static void *work(void *arg)
 {
     worker *w = arg;
     foh_error err;
-    foh_engine *eng = foh_engine_new(w->cs, &err);
+    foh_engine *eng = foh_engine_new_limited(w->cs, &w->o->limits, &err);
     if (!eng) {
         snprintf(w->error, sizeof w->error, "%s", err.msg);
         w->status = CLI_DATA;
         return NULL;
     }
     game_result r;
-    for (long i = w->from; i < w->to; i++) {
+    for (long i = w->from; i < w->to && !atomic_load(w->stop); i++) {
         if (!play_one(w, eng, i, &r)) {
-            w->status = CLI_DATA;
-            break;
+            if (!w->o->skip_errors) {
+                w->status = CLI_DATA;
+                atomic_store(w->stop, 1);
+                break;
+            }
+            /* Left out of the report; the seed and the error go to stderr. */
+            w->stats.skipped++;
+            if (w->skips_len < sizeof w->skips)
+                w->skips_len += (size_t)snprintf(w->skips + w->skips_len, sizeof w->skips - w->skips_len,
+                                                 "foh sim: skipped %s\n", w->error);
+            atomic_fetch_add(w->done, 1);
+            continue;
         }
         sim_stats_add(&w->stats, w->cs, &r);
         if (w->csv) {
@@ -232,6 +253,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     worker *w = calloc((size_t)nthreads, sizeof *w);
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     atomic_long done = 0;
+    atomic_int stop = 0;
     int status = w && tid ? CLI_OK : CLI_DATA;
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = o;
@@ -239,6 +261,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         w[t].from = first + (last - first) * t / nthreads;
         w[t].to = first + (last - first) * (t + 1) / nthreads;
         w[t].done = &done;
+        w[t].stop = &stop;
         w[t].csv = o->games_csv ? tmpfile() : NULL;
         if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
             fprintf(stderr, "foh sim: cannot start a thread\n");
@@ -261,6 +284,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     }
     for (int t = 0; t < nthreads; t++) {
         pthread_join(tid[t], NULL);
+        fputs(w[t].skips, stderr);
         if (w[t].status != CLI_OK) {
             fprintf(stderr, "foh sim: %s\n", w[t].error);
             status = w[t].status;
@@ -316,7 +340,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,html,games-csv,shard,save-shard", &o))
+    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,html,games-csv,shard,save-shard,on-error,lua-instructions,lua-memory", &o))
         return CLI_USAGE;
     if (o.help) {
         fputs(HELP, stdout);

@@ -157,6 +157,9 @@ int sim_timing_index(const foh_cardset *cs, const char *timing)
 void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats)
 {
     long g = s->games;
+    if (s->skipped)
+        fprintf(out, "skipped: %ld game(s) stopped by an error (--on-error skip); the report leaves them out\n",
+                s->skipped);
     if (!g)
         return;
     estimate len = mean_ci(g, s->turns_sum, s->turns_sq);
@@ -239,6 +242,7 @@ json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players,
     json_t *root = json_object(), *seat_arr = json_array(), *start = json_array(), *cards = json_array();
     json_object_set_new(root, "format", json_string("foh-sim-report/1"));
     json_object_set_new(root, "games", json_integer(g));
+    json_object_set_new(root, "skipped_games", json_integer(s->skipped));
     json_object_set_new(root, "players", json_integer(players));
     json_object_set_new(root, "seed", json_integer((json_int_t)seed));
     json_object_set_new(root, "seats", json_string(seats));

@@ -20,6 +20,7 @@ enum { GAIN_COMPLETE, GAIN_SNIPE, GAIN_EFFECT, GAIN_KINDS };
 
 typedef struct sim_stats_s {
     long games, decisions;
+    long skipped; /* games left out after an error (--on-error skip) */
     long win_units[FOH_MAX_PLAYERS];
     long score_sum[FOH_MAX_PLAYERS], score_sq[FOH_MAX_PLAYERS];
     long all_sum, all_sq;           /* every player's final score */

@@ -20,8 +20,22 @@
  * per thread; any number of games of the same card set may use it. */
 typedef struct foh_engine foh_engine;
 
-/* Create an engine for CS (which must outlive it). NULL on error (ERR set). */
+/* Limits on card and variant scripts, which are untrusted. Over a limit the
+ * effect stops with an error naming the card, the script's file and line,
+ * and the limit; the action is rejected and the game left as it was. */
+typedef struct {
+    long instructions;   /* Lua VM instructions per effect call (counted per 1,000) */
+    size_t memory_bytes; /* bytes the engine's Lua state may hold in all */
+} foh_script_limits;
+#define FOH_DEFAULT_SCRIPT_INSTRUCTIONS 20000000L
+#define FOH_DEFAULT_SCRIPT_MEMORY ((size_t)64 << 20)
+
+/* Create an engine for CS (which must outlive it), with the default script
+ * limits. NULL on error (ERR set). */
 foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err);
+/* The same with LIMITS (NULL: the defaults; a field <= 0: its default).
+ * Loading the scripts counts against the limits too. */
+foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
 void foh_engine_free(foh_engine *eng);
 const foh_cardset *foh_engine_cardset(const foh_engine *eng);
 
