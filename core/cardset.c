@@ -178,6 +178,35 @@ static void normalize_path(char *path)
 
 /* Read the Lua file named by node S, relative to folder DIR, into the
  * card set's scripts (loaded into the sandbox in order). */
+/* FNV-1a 64 (an identity check for save files, not security): H updated
+ * with BYTES. */
+#define FNV_START 0xcbf29ce484222325ULL
+static uint64_t fnv1a_more(uint64_t h, const char *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t fnv1a(const char *bytes, size_t n) { return fnv1a_more(FNV_START, bytes, n); }
+
+/* Remember file PATH (already read successfully) as LABEL with its hash. */
+static void record_source(foh_cardset *cs, const char *label, const char *path)
+{
+    if (cs->nsources >= FOH_MAX_SOURCES)
+        return;
+    FILE *f = fopen(path, "rb");
+    uint64_t h = FNV_START;
+    char buf[8192];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = fnv1a_more(h, buf, n);
+    if (f)
+        fclose(f);
+    snprintf(cs->source[cs->nsources].label, sizeof cs->source[0].label, "%s", label);
+    cs->source[cs->nsources++].hash = h;
+}
+
 static int load_script(loader *ld, const char *dir, const ydoc_node *s)
 {
     foh_cardset *cs = ld->cs;
@@ -207,6 +236,13 @@ static int load_script(loader *ld, const char *dir, const ydoc_node *s)
     src[len] = '\0';
     snprintf(cs->script[cs->nscripts].path, sizeof cs->script[0].path, "%s", path);
     cs->script[cs->nscripts++].src = src;
+    char label[sizeof cs->source[0].label];
+    const char *base = strrchr(path, '/');
+    snprintf(label, sizeof label, "script %s", base ? base + 1 : path);
+    if (cs->nsources < FOH_MAX_SOURCES) {
+        snprintf(cs->source[cs->nsources].label, sizeof label, "%s", label);
+        cs->source[cs->nsources++].hash = fnv1a(src, (size_t)len);
+    }
     return 1;
 }
 
@@ -531,6 +567,8 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         game = ydoc_load_file(path, yerr, sizeof yerr);
         if (!game)
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+        else
+            record_source(cs, "game.yaml", path);
     }
     loader ld = {.cs = cs, .file = path, .err = err};
 
@@ -547,6 +585,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
             break;
         }
         docs[ndocs++] = doc;
+        record_source(cs, files[i], cpath);
         if (doc->kind != YDOC_SEQ) {
             loader cl = {.cs = cs, .file = cpath, .err = err};
             ok = bad(&cl, doc->line, "a card file is a list of cards", NULL, NULL);
@@ -572,6 +611,11 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
         else
             ok = foh_variant_apply(vdocs[v], cs, game, cards, claims, err);
+        if (ok) {
+            char label[sizeof cs->source[0].label];
+            snprintf(label, sizeof label, "variant %s", cs->variant[cs->nvariants - 1]);
+            record_source(cs, label, path);
+        }
     }
 
     snprintf(path, sizeof path, "%s/game.yaml", dir);
@@ -688,6 +732,27 @@ int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
 int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }
 int foh_cardset_variant_count(const foh_cardset *cs) { return cs->nvariants; }
+int foh_cardset_source_count(const foh_cardset *cs) { return cs->nsources; }
+
+const char *foh_cardset_source(const foh_cardset *cs, int i, uint64_t *hash)
+{
+    if (i < 0 || i >= cs->nsources)
+        return NULL;
+    if (hash)
+        *hash = cs->source[i].hash;
+    return cs->source[i].label;
+}
+
+uint64_t foh_cardset_hash(const foh_cardset *cs)
+{
+    uint64_t h = FNV_START;
+    for (int i = 0; i < cs->nsources; i++) {
+        h = (h ^ fnv1a(cs->source[i].label, strlen(cs->source[i].label))) * 0x100000001b3ULL;
+        h = (h ^ cs->source[i].hash) * 0x100000001b3ULL;
+    }
+    return h;
+}
+
 const char *foh_cardset_variant_name(const foh_cardset *cs, int i)
 {
     return i >= 0 && i < cs->nvariants ? cs->variant[i] : "?";

@@ -214,6 +214,19 @@ static foh_status cleanup(foh_game *g, int *head, foh_error *err)
 static const char *const KIND_NAMES[] = {"invest", "complete", "snipe", "activate", "harvest", "choose", "pass",
                                          "setup"};
 
+const char *foh_action_kind_name(int kind)
+{
+    return kind >= 0 && kind < FOH_ACT_SETUP ? KIND_NAMES[kind] : NULL;
+}
+
+int foh_action_kind_find(const char *name)
+{
+    for (int k = 0; k < FOH_ACT_SETUP; k++)
+        if (name && !strcmp(name, KIND_NAMES[k]))
+            return k;
+    return -1;
+}
+
 /* Run action A from the current position with the answers recorded so far:
  * the action, its queued on-gain effects, the variant hooks around it, then
  * cleanup, unless a hook granted a bonus action (the turn goes on). */

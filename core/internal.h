@@ -11,6 +11,7 @@
 #define FOH_MAX_AGES 10
 #define FOH_MAX_TIMINGS 12
 #define FOH_MAX_SCRIPTS 16
+#define FOH_MAX_SOURCES 96 /* files of a card set with its variants and scripts */
 #define FOH_MAX_MARKET 12
 #define FOH_MAX_ANSWERS 48
 #define FOH_MAX_QUEUE 32
@@ -131,6 +132,12 @@ struct foh_cardset {
     } script[FOH_MAX_SCRIPTS];
     int ncards;
     foh_card_def card[FOH_MAX_CARDS];
+    /* Every file read, for save files' identity check. */
+    int nsources;
+    struct {
+        char label[FOH_NAME + 16]; /* "game.yaml", "script effects.lua", "variant NAME" */
+        uint64_t hash;             /* FNV-1a of the file's bytes */
+    } source[FOH_MAX_SOURCES];
 };
 
 /* Where one card is. Its position in the deck and Market is kept by the

@@ -5,6 +5,8 @@
 
 #include "cli.h"
 
+#define SAVE_MAX_ACTIONS_CLI 1000000L
+
 #ifndef FOH_DEFAULT_CARDS
 #define FOH_DEFAULT_CARDS "cards/base"
 #endif
@@ -88,6 +90,14 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
             if (!number(command, a, v, 1, 1 << 20, &x))
                 return 0;
             o->limits.memory_bytes = (size_t)x << 20;
+        } else if (!strcmp(name, "save")) {
+            o->save = v;
+        } else if (!strcmp(name, "load")) {
+            o->load = v;
+        } else if (!strcmp(name, "stop-after")) {
+            if (!number(command, a, v, 1, SAVE_MAX_ACTIONS_CLI, &x))
+                return 0;
+            o->stop_after = x;
         } else if (!strcmp(name, "on-error")) {
             if (strcmp(v, "stop") && strcmp(v, "skip")) {
                 fprintf(stderr, "foh %s: --on-error takes stop or skip, got '%s'\n", command, v);

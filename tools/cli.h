@@ -27,6 +27,8 @@ typedef struct {
     const char *save_shard;       /* raw sums for foh merge */
     foh_script_limits limits;     /* --lua-instructions, --lua-memory */
     int skip_errors;              /* --on-error skip (sim) */
+    const char *save, *load;      /* save files (play) */
+    long stop_after;              /* --stop-after N actions (play) */
     int help;
 } cli_options;
 
@@ -61,6 +63,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *tot
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);
 
 int cmd_play(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_variants(int argc, char **argv);

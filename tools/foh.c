@@ -8,7 +8,8 @@ static const char USAGE[] =
     "usage: foh COMMAND [options]\n"
     "\n"
     "commands:\n"
-    "  play   play one game between bots and print its log and scores\n"
+    "  play   play one game between bots and print its log and scores (save, resume)\n"
+    "  replay print a saved game's log and scores again\n"
     "  sim    play many bot games and print statistics\n"
     "  scenario  run scenario files: set-ups, steps, expectations\n"
     "  variants  list the variants (--variant NAME for play, sim, scenario)\n"
@@ -30,6 +31,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "play"))
         return cmd_play(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "replay"))
+        return cmd_replay(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sim"))
         return cmd_sim(argc - 2, argv + 2);
     if (!strcmp(argv[1], "scenario"))

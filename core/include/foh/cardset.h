@@ -36,6 +36,16 @@ foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name
 int foh_cardset_variant_count(const foh_cardset *cs);
 const char *foh_cardset_variant_name(const foh_cardset *cs, int i);
 
+/* The files the card set was read from, for the identity check of save
+ * files: their labels ("game.yaml", a card file's name, "script NAME.lua",
+ * "variant NAME") in load order and FNV-1a 64 hashes of their bytes.
+ * foh_cardset_source returns NULL for a bad index. */
+int foh_cardset_source_count(const foh_cardset *cs);
+const char *foh_cardset_source(const foh_cardset *cs, int i, uint64_t *hash);
+/* One hash over every source's label and hash: equal card sets (with the
+ * same variants) have equal hashes. */
+uint64_t foh_cardset_hash(const foh_cardset *cs);
+
 /* Whether a game of PLAYERS players is allowed; if not, NOTE (may be NULL)
  * gets the card set's hint (e.g. which variant plays with 2). */
 int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note);

@@ -96,6 +96,12 @@ typedef struct {
     int option; /* Choose only */
 } foh_action;
 
+/* The name of action kind KIND ("invest", "complete", "snipe", "activate",
+ * "harvest", "choose", "pass"), or NULL for a bad kind; and back: the kind
+ * named NAME, or -1 (save files, scenarios). */
+const char *foh_action_kind_name(int kind);
+int foh_action_kind_find(const char *name);
+
 #define FOH_MAX_OPTIONS 24
 #define FOH_OPTION_LABEL 40
 

@@ -1,0 +1,56 @@
+/* save: the save file of `foh play --save/--load` and `foh replay`, a JSON
+ * document written and read with jansson. Format: docs/save-format.md. */
+#ifndef FOH_SAVE_H
+#define FOH_SAVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "foh/foh.h"
+
+#define SAVE_FORMAT "foh-save/1"
+#define SAVE_MAX_ACTIONS 1000000 /* a game that long is corrupt, not played */
+
+/* A save file as read: what produced the game and its actions. */
+typedef struct {
+    const char *path;
+    char cards[1024];
+    int nvariants;
+    char variant[CLI_MAX_VARIANTS][1024];
+    int players;
+    uint64_t seed;
+    char seats[256];
+    foh_script_limits limits;
+    int nactions;
+    struct save_action {
+        char kind[16];
+        char card[64]; /* card id, "" for none */
+        int tokens, option;
+    } *actions;
+    int has_digest;
+    uint64_t digest; /* foh_game_digest after the actions */
+    struct json_t *sources; /* the recorded card set files, checked by save_check_cardset */
+} save_file;
+
+/* Write the game G (card set CS, options O, actions ACTIONS[0..N)) to PATH
+ * through a temporary file renamed into place, so that an interrupted
+ * write never leaves a truncated save. 0 (and a message on stderr) on error. */
+int save_write(const char *path, const cli_options *o, const foh_cardset *cs, const foh_game *g,
+               const foh_action *actions, int n);
+
+/* Read and check the shape of save file PATH into S. On error returns 0
+ * with ERR saying what and where: "FILE:LINE:COLUMN: ..." for bad JSON,
+ * "FILE: actions[17].card: ..." for a bad field. */
+int save_read(const char *path, save_file *s, char *err, size_t errlen);
+void save_free(save_file *s);
+
+/* Whether CS (with its variants) is the card set the save was recorded
+ * with; if not, ERR names the files that differ, are missing or are new. */
+int save_check_cardset(const save_file *s, const foh_cardset *cs, char *err, size_t errlen);
+
+/* Action I of S as an action of G's card set; 0 with ERR naming the action
+ * (actions[I]) if its card is unknown. */
+int save_action(const save_file *s, int i, const foh_cardset *cs, foh_action *out, char *err, size_t errlen);
+
+#endif
