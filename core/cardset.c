@@ -238,7 +238,7 @@ static int load_script(loader *ld, const char *dir, const ydoc_node *s)
     cs->script[cs->nscripts++].src = src;
     char label[sizeof cs->source[0].label];
     const char *base = strrchr(path, '/');
-    snprintf(label, sizeof label, "script %s", base ? base + 1 : path);
+    snprintf(label, sizeof label, "script %.56s", base ? base + 1 : path);
     if (cs->nsources < FOH_MAX_SOURCES) {
         snprintf(cs->source[cs->nsources].label, sizeof label, "%s", label);
         cs->source[cs->nsources++].hash = fnv1a(src, (size_t)len);
