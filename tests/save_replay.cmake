@@ -18,6 +18,27 @@ if(NOT played STREQUAL replayed)
   message(FATAL_ERROR "foh replay printed another game")
 endif()
 
+# Round trips: loading a save and saving again gives the same bytes, for a
+# finished game and for one stopped half-way.
+set(copy ${OUT}/saved-game-copy.json)
+file(REMOVE ${copy})
+run(0 ignored play --load ${game} --save ${copy})
+file(SHA256 ${game} h1)
+file(SHA256 ${copy} h2)
+if(NOT h1 STREQUAL h2)
+  message(FATAL_ERROR "a finished game saved again differs from its save file")
+endif()
+set(half1 ${OUT}/half-1.json)
+set(half2 ${OUT}/half-2.json)
+file(REMOVE ${half1} ${half2})
+run(0 ignored play --seed 12 --save ${half1} --stop-after 60)
+run(0 ignored play --load ${half1} --save ${half2} --stop-after 60)
+file(SHA256 ${half1} h1)
+file(SHA256 ${half2} h2)
+if(NOT h1 STREQUAL h2)
+  message(FATAL_ERROR "a game stopped half-way saved again differs from its save file")
+endif()
+
 # Stopped after 40 actions and resumed: the log up to the stop is the same,
 # and the deterministic greedy bots finish the game as without the stop.
 set(part ${OUT}/partial-game.json)

@@ -1,7 +1,9 @@
-/* Fuzz target: a card file. The input is written as the only card file of
- * a card set (with the base game.yaml) and loaded: the YAML checks, the
- * card fields and the Lua of each effect (run in the sandbox at load).
- * When it loads, a short game is played on it. Must never crash. */
+/* Fuzz target: the card and variant YAML loader. An input starting with
+ * "#variant" is a variant.yaml applied to the base card set; any other
+ * input is the only card file of a card set (with the base game.yaml).
+ * Loading checks the YAML, the fields and the Lua of each effect (run in
+ * the sandbox at load); when it loads, a short game is played on it. Must
+ * never crash. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,15 +40,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!dir[0])
         set_up();
-    char path[512];
-    snprintf(path, sizeof path, "%s/cards.yaml", dir);
+    int variant = size >= 8 && !memcmp(data, "#variant", 8);
+    char path[512], vdir[300];
+    snprintf(vdir, sizeof vdir, "%s/variant", dir);
+    mkdir(vdir, 0700);
+    snprintf(path, sizeof path, variant ? "%s/variant/variant.yaml" : "%s/cards.yaml", dir);
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
     fwrite(data, 1, size, f);
     fclose(f);
     foh_error err;
-    foh_cardset *cs = foh_cardset_load(dir, &err);
+    const char *vdirs[1] = {vdir};
+    foh_cardset *cs = variant ? foh_cardset_load_variants(FOH_FUZZ_CARDS, vdirs, 1, &err) : foh_cardset_load(dir, &err);
     if (!cs)
         return 0;
     /* Small limits keep hostile effects quick. */
