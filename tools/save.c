@@ -1,10 +1,12 @@
 /* save: writing and reading save files (see save.h, docs/save-format.md).
  * Everything read is checked: a corrupt or hand-edited file gets a message
  * with its position, never a crash. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "save.h"
 
 #include <inttypes.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +23,11 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
 {
     json_t *root = json_object(), *vs = json_array(), *sources = json_array(), *acts = json_array();
     json_object_set_new(root, "format", json_string(SAVE_FORMAT));
-    json_object_set_new(root, "cards", json_string(o->cards));
+    /* Absolute folders: the save loads from any working directory. */
+    char full[PATH_MAX];
+    json_object_set_new(root, "cards", json_string(realpath(o->cards, full) ? full : o->cards));
     for (int i = 0; i < o->nvariants; i++)
-        json_array_append_new(vs, json_string(o->variant_dir[i]));
+        json_array_append_new(vs, json_string(realpath(o->variant_dir[i], full) ? full : o->variant_dir[i]));
     json_object_set_new(root, "variants", vs);
     json_object_set_new(root, "card_set_hash", hex64(foh_cardset_hash(cs)));
     for (int i = 0; i < foh_cardset_source_count(cs); i++) {
