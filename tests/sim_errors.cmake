@@ -8,6 +8,12 @@ execute_process(COMMAND ${FOH} sim --games 30 --seed 3 --variant ${variant}
 if(NOT rc EQUAL 1 OR NOT err MATCHES "game [0-9]+ \\(seed [0-9]+\\): card 'working_animal' \\(on_gain\\): [^\n]*variant.yaml:8: working animal is broken")
   message(FATAL_ERROR "stop: status ${rc}, stderr:\n${err}")
 endif()
+# With 2 threads the other worker stops too (this once hung).
+execute_process(COMMAND ${FOH} sim --games 30 --seed 3 --variant ${variant} --threads 2
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "card 'working_animal'")
+  message(FATAL_ERROR "stop with 2 threads: status ${rc}, stderr:\n${err}")
+endif()
 foreach(threads 1 2)
   execute_process(COMMAND ${FOH} sim --games 30 --seed 3 --variant ${variant} --on-error skip --threads ${threads}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out${threads} ERROR_VARIABLE err)

@@ -63,6 +63,7 @@ typedef struct {
     long think_n[FOH_MAX_PLAYERS], choice_n[FOH_MAX_PLAYERS];
     FILE *csv;
     atomic_long *done;
+    atomic_int *exited; /* workers that have returned */
     atomic_int *stop; /* set by the first failing worker (--on-error stop) */
     int status;
     char error[700];
@@ -185,6 +186,7 @@ static void *work(void *arg)
     if (!eng) {
         snprintf(w->error, sizeof w->error, "%s", err.msg);
         w->status = CLI_DATA;
+        atomic_fetch_add(w->exited, 1);
         return NULL;
     }
     game_result r;
@@ -211,6 +213,7 @@ static void *work(void *arg)
         atomic_fetch_add(w->done, 1);
     }
     foh_engine_free(eng);
+    atomic_fetch_add(w->exited, 1);
     return NULL;
 }
 
@@ -253,7 +256,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     worker *w = calloc((size_t)nthreads, sizeof *w);
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     atomic_long done = 0;
-    atomic_int stop = 0;
+    atomic_int stop = 0, exited = 0;
     int status = w && tid ? CLI_OK : CLI_DATA;
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = o;
@@ -262,6 +265,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         w[t].to = first + (last - first) * (t + 1) / nthreads;
         w[t].done = &done;
         w[t].stop = &stop;
+        w[t].exited = &exited;
         w[t].csv = o->games_csv ? tmpfile() : NULL;
         if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
             fprintf(stderr, "foh sim: cannot start a thread\n");
@@ -271,12 +275,8 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     }
     double start = now_s();
     int tty = isatty(2);
-    while (status == CLI_OK && atomic_load(&done) < last - first) {
-        int running = 0;
-        for (int t = 0; t < nthreads; t++)
-            running |= w[t].status == CLI_OK;
-        if (!running)
-            break;
+    /* Until every worker has returned (one may stop early on an error). */
+    while (status == CLI_OK && atomic_load(&exited) < nthreads) {
         if (tty)
             progress(atomic_load(&done), last - first, now_s() - start, 0);
         struct timespec nap = {0, 200000000};
