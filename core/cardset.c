@@ -176,8 +176,6 @@ static void normalize_path(char *path)
     snprintf(path, strlen(path) + 1, "%s", n || absolute ? out : ".");
 }
 
-/* Read the Lua file named by node S, relative to folder DIR, into the
- * card set's scripts (loaded into the sandbox in order). */
 /* FNV-1a 64 (an identity check for save files, not security): H updated
  * with BYTES. */
 #define FNV_START 0xcbf29ce484222325ULL
@@ -190,11 +188,18 @@ static uint64_t fnv1a_more(uint64_t h, const char *bytes, size_t n)
 
 static uint64_t fnv1a(const char *bytes, size_t n) { return fnv1a_more(FNV_START, bytes, n); }
 
-/* Remember file PATH (already read successfully) as LABEL with its hash. */
-static void record_source(foh_cardset *cs, const char *label, const char *path)
+/* Remember a source of the card set: LABEL and the hash of its bytes. */
+static void add_source(foh_cardset *cs, const char *label, uint64_t hash)
 {
     if (cs->nsources >= FOH_MAX_SOURCES)
         return;
+    snprintf(cs->source[cs->nsources].label, sizeof cs->source[0].label, "%s", label);
+    cs->source[cs->nsources++].hash = hash;
+}
+
+/* Remember file PATH (already read successfully) as LABEL with its hash. */
+static void record_source(foh_cardset *cs, const char *label, const char *path)
+{
     FILE *f = fopen(path, "rb");
     uint64_t h = FNV_START;
     char buf[8192];
@@ -203,10 +208,11 @@ static void record_source(foh_cardset *cs, const char *label, const char *path)
         h = fnv1a_more(h, buf, n);
     if (f)
         fclose(f);
-    snprintf(cs->source[cs->nsources].label, sizeof cs->source[0].label, "%s", label);
-    cs->source[cs->nsources++].hash = h;
+    add_source(cs, label, h);
 }
 
+/* Read the Lua file named by node S, relative to folder DIR, into the
+ * card set's scripts (loaded into the sandbox in order). */
 static int load_script(loader *ld, const char *dir, const ydoc_node *s)
 {
     foh_cardset *cs = ld->cs;
@@ -239,10 +245,7 @@ static int load_script(loader *ld, const char *dir, const ydoc_node *s)
     char label[sizeof cs->source[0].label];
     const char *base = strrchr(path, '/');
     snprintf(label, sizeof label, "script %.56s", base ? base + 1 : path);
-    if (cs->nsources < FOH_MAX_SOURCES) {
-        snprintf(cs->source[cs->nsources].label, sizeof label, "%s", label);
-        cs->source[cs->nsources++].hash = fnv1a(src, (size_t)len);
-    }
+    add_source(cs, label, fnv1a(src, (size_t)len));
     return 1;
 }
 

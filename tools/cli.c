@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-#define SAVE_MAX_ACTIONS_CLI 1000000L
+#include "save.h"
 
 #ifndef FOH_DEFAULT_CARDS
 #define FOH_DEFAULT_CARDS "cards/base"
@@ -95,7 +94,7 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
         } else if (!strcmp(name, "load")) {
             o->load = v;
         } else if (!strcmp(name, "stop-after")) {
-            if (!number(command, a, v, 1, SAVE_MAX_ACTIONS_CLI, &x))
+            if (!number(command, a, v, 1, SAVE_MAX_ACTIONS, &x))
                 return 0;
             o->stop_after = x;
         } else if (!strcmp(name, "on-error")) {

@@ -57,8 +57,8 @@ typedef struct {
     const foh_cardset *cs;
     long from, to;
     sim_stats stats;
-    /* Wall-clock time per seat: machine-dependent, so kept out of the report. */
-    /* Decision time: all decisions, and those with more than one legal action. */
+    /* Wall-clock decision time per seat (machine-dependent, so kept out of
+     * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
     long think_n[FOH_MAX_PLAYERS], choice_n[FOH_MAX_PLAYERS];
     FILE *csv;
@@ -70,6 +70,12 @@ typedef struct {
     char skips[2048]; /* the first skipped games' errors (--on-error skip) */
     size_t skips_len;
 } worker;
+
+/* Why game I (result R) stopped, for stderr: its number, seed and WHAT. */
+static void game_error(worker *w, long i, const game_result *r, const char *what)
+{
+    snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, what);
+}
 
 /* Play game I and fill R. */
 static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
@@ -88,7 +94,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     foh_options opt = {.players = o->players, .seed = r->seed};
     foh_game *g = foh_game_new(eng, &opt, &err);
     if (!g) {
-        snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, err.msg);
+        game_error(w, i, r, err.msg);
         return 0;
     }
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
@@ -112,8 +118,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
         }
         int n = foh_match_legal(g, &legal, &cap), who = foh_game_to_act(g);
         if (n < 1 || r->decisions > 200000) {
-            snprintf(w->error, sizeof w->error, "game %ld (seed %llu): the game does not end", i + 1,
-                     (unsigned long long)r->seed);
+            game_error(w, i, r, "the game does not end");
             ok = 0;
             break;
         }
@@ -139,7 +144,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
         for (int c = 0; c < ncards; c++)
             zone[c] = (uint8_t)foh_game_card_zone(g, c, NULL);
         if (foh_game_apply(g, a, &err) != FOH_OK) {
-            snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, err.msg);
+            game_error(w, i, r, err.msg);
             ok = 0;
             break;
         }
@@ -168,7 +173,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             }
         }
         if (foh_game_score(g, r->score, NULL, &err) != FOH_OK) {
-            snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, err.msg);
+            game_error(w, i, r, err.msg);
             ok = 0;
         }
     }
