@@ -95,7 +95,7 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
     return foh_error_set(err, FOH_ERR_ILLEGAL, "unknown action kind %d", (int)a->kind);
 }
 
-int foh_action_list(foh_game *g, foh_action *out, int max)
+int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
 {
     const foh_state *st = &g->st;
     const foh_cardset *cs = cs_of(g);
@@ -128,7 +128,9 @@ int foh_action_list(foh_game *g, foh_action *out, int max)
             cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
             continue;
         int ok = 0;
-        if (foh_lua_can_activate(g, c, p, &ok, NULL) == FOH_OK && ok)
+        if (foh_lua_can_activate(g, c, p, &ok, err) != FOH_OK)
+            return -1;
+        if (ok)
             PUSH(.kind = FOH_ACT_ACTIVATE, .card = c, .tokens = 0, .option = -1);
     }
     PUSH(.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1);
@@ -207,13 +209,15 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
     if (s != FOH_OK)
         return s;
     int h = icons[cs->harvest_icon];
-    foh_tokens_from_reserve(st, -1, h);
+    if ((s = foh_tokens_from_reserve(st, -1, h, err)) != FOH_OK)
+        return s;
     int half = foh_tokens_from_supply(st, p, st->supply / 2);
     int age = foh_market_current_age(g), from_supply = 0, from_reserve = 0;
     if (st->tokens[p] < age) {
         from_supply = foh_tokens_from_supply(st, p, age - st->tokens[p]);
         from_reserve = age - st->tokens[p];
-        foh_tokens_from_reserve(st, p, from_reserve);
+        if ((s = foh_tokens_from_reserve(st, p, from_reserve, err)) != FOH_OK)
+            return s;
     }
     foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icons), takes %d (half the Supply)",
             p + 1, h, h == 1 ? "" : "s", h, cs->icon[cs->harvest_icon], half);
@@ -231,7 +235,7 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
     case FOH_ACT_INVEST:
         st->tokens[p] -= a->tokens;
         st->loc[a->card].investor = (int8_t)p;
-        st->loc[a->card].invested = (int16_t)a->tokens;
+        st->loc[a->card].invested = a->tokens;
         st->investment[p] = (int8_t)a->card;
         foh_log(g, "P%d invests %d tokens in %s", p + 1, a->tokens, foh_card_name(g, a->card));
         return FOH_OK;
@@ -278,7 +282,7 @@ void foh_action_describe(const foh_game *g, const foh_action *a, char *buf, size
     case FOH_ACT_PASS:
         snprintf(buf, len, "Pass (no bonus action)");
         return;
-    case FOH_ACT_SETUP:
+    default:
         break;
     }
     snprintf(buf, len, "?");

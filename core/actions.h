@@ -9,8 +9,9 @@
 /* FOH_OK if turn action A is legal for the current player, else
  * FOH_ERR_ILLEGAL with a message naming the rule broken. */
 foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err);
-/* List the legal turn actions (see foh_game_legal_actions). */
-int foh_action_list(foh_game *g, foh_action *out, int max);
+/* List the legal turn actions (see foh_game_legal_actions; -1 with ERR on a
+ * script error). */
+int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err);
 /* Carry out a legal turn action (not its queued on-gain effects). */
 foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err);
 void foh_action_describe(const foh_game *g, const foh_action *a, char *buf, size_t len);

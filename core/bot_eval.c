@@ -19,20 +19,23 @@
 #define THREAT_CAP 6.0
 #define WIN_BONUS 20.0
 
-double foh_eval_card(foh_game *g, int player, int card)
+foh_status foh_eval_card(foh_game *g, int player, int card, double *out, foh_error *err)
 {
     foh_score before[FOH_MAX_PLAYERS], after[FOH_MAX_PLAYERS];
-    if (foh_game_choice(g) || foh_game_score(g, before, NULL, NULL) != FOH_OK)
-        return 0;
+    *out = 0;
+    if (foh_game_choice(g))
+        return FOH_OK; /* no position to edit in the middle of an effect */
+    foh_status s = foh_game_score(g, before, NULL, err);
+    if (s != FOH_OK)
+        return s;
     foh_game *c = foh_game_clone(g);
     if (!c)
-        return 0;
-    double v = 0;
+        return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
     if (foh_position_put(c, card, FOH_ZONE_NATION, player, NULL) == FOH_OK &&
-        foh_game_score(c, after, NULL, NULL) == FOH_OK)
-        v = after[player].total - before[player].total;
+        (s = foh_game_score(c, after, NULL, err)) == FOH_OK)
+        *out = after[player].total - before[player].total;
     foh_game_free(c);
-    return v;
+    return s;
 }
 
 /* Military strength of every player, as attacker and as defender: each a
@@ -41,12 +44,14 @@ typedef struct {
     int attack[FOH_MAX_PLAYERS], defence[FOH_MAX_PLAYERS];
 } strengths;
 
-static void strengths_of(foh_game *g, strengths *m)
+static foh_status strengths_of(foh_game *g, strengths *m, foh_error *err)
 {
     for (int p = 0; p < foh_game_players(g); p++) {
-        m->attack[p] = foh_game_strength(g, p, 0);
-        m->defence[p] = foh_game_strength(g, p, 1);
+        foh_status s = foh_game_strengths(g, p, &m->attack[p], &m->defence[p], err);
+        if (s != FOH_OK)
+            return s;
     }
+    return FOH_OK;
 }
 
 /* Rough VP of a card from its stripe alone (half its icons, rounded up). */
@@ -61,8 +66,9 @@ static double stripe_value(const foh_cardset *cs, int card)
     return (icons + 1) / 2;
 }
 
-/* Value of one player's holdings, without the opponent term. */
-static double holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, int exact, foh_eval *e)
+/* Value of one player's holdings, without the opponent term, into *V. */
+static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, int exact, foh_eval *e,
+                           double *v, foh_error *err)
 {
     int n = foh_game_players(g);
     /* Tokens only break ties at the end: their value fades with the deck. */
@@ -79,7 +85,12 @@ static double holdings(foh_game *g, int p, const foh_score *sc, const strengths 
         for (int q = 0; q < n; q++)
             threats += q != p && foh_game_tokens(g, q) >= t;
         double risk = n > 1 ? (double)threats / (n - 1) : 0;
-        double card_vp = exact ? foh_eval_card(g, p, card) : stripe_value(foh_game_cardset(g), card);
+        double card_vp = stripe_value(foh_game_cardset(g), card);
+        if (exact) {
+            foh_status s = foh_eval_card(g, p, card, &card_vp, err);
+            if (s != FOH_OK)
+                return s;
+        }
         /* Invested tokens come back only if the card is sniped. */
         e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * card_vp + risk * fade * TOKEN_VALUE * t;
     }
@@ -93,15 +104,18 @@ static double holdings(foh_game *g, int p, const foh_score *sc, const strengths 
     if (shortfall > THREAT_CAP)
         shortfall = THREAT_CAP;
     e->military = shortfall > 0 ? -THREAT * shortfall : 0;
-    return e->score + e->tokens + e->investment + e->military;
+    *v = e->score + e->tokens + e->investment + e->military;
+    return FOH_OK;
 }
 
-foh_eval foh_eval_position(foh_game *g, int player)
+foh_status foh_eval_position(foh_game *g, int player, foh_eval *out, foh_error *err)
 {
     foh_eval e = {0};
     foh_score sc[FOH_MAX_PLAYERS];
-    if (foh_game_score(g, sc, NULL, NULL) != FOH_OK)
-        return e;
+    *out = e;
+    foh_status s = foh_game_score(g, sc, NULL, err);
+    if (s != FOH_OK)
+        return s;
     int n = foh_game_players(g);
     if (foh_game_is_over(g)) {
         int best = -1000;
@@ -111,11 +125,13 @@ foh_eval foh_eval_position(foh_game *g, int player)
         e.score = sc[player].total;
         e.opponents = -best;
         e.total = sc[player].total - best + (sc[player].winner ? WIN_BONUS : 0);
-        return e;
+        *out = e;
+        return FOH_OK;
     }
     strengths m;
-    strengths_of(g, &m);
-    double mine = holdings(g, player, sc, &m, 1, &e), best = -1e9;
+    double mine, best = -1e9;
+    if ((s = strengths_of(g, &m, err)) != FOH_OK || (s = holdings(g, player, sc, &m, 1, &e, &mine, err)) != FOH_OK)
+        return s;
     for (int q = 0; q < n; q++) {
         if (q == player)
             continue;
@@ -127,26 +143,28 @@ foh_eval foh_eval_position(foh_game *g, int player)
     }
     e.opponents = n > 1 ? -best : 0;
     e.total = mine + e.opponents;
-    return e;
+    *out = e;
+    return FOH_OK;
 }
 
-void foh_eval_players(foh_game *g, double *out)
+foh_status foh_eval_players(foh_game *g, double *out, foh_error *err)
 {
     foh_score sc[FOH_MAX_PLAYERS];
     int n = foh_game_players(g);
-    if (foh_game_score(g, sc, NULL, NULL) != FOH_OK) {
-        for (int p = 0; p < n; p++)
-            out[p] = 0;
-        return;
-    }
+    foh_status s = foh_game_score(g, sc, NULL, err);
+    if (s != FOH_OK)
+        return s;
     double own[FOH_MAX_PLAYERS];
     strengths m;
     int over = foh_game_is_over(g);
-    if (!over)
-        strengths_of(g, &m);
+    if (!over && (s = strengths_of(g, &m, err)) != FOH_OK)
+        return s;
     for (int p = 0; p < n; p++) {
         foh_eval e;
-        own[p] = over ? sc[p].total + (sc[p].winner ? WIN_BONUS : 0) : holdings(g, p, sc, &m, 0, &e);
+        if (over)
+            own[p] = sc[p].total + (sc[p].winner ? WIN_BONUS : 0);
+        else if ((s = holdings(g, p, sc, &m, 0, &e, &own[p], err)) != FOH_OK)
+            return s;
     }
     for (int p = 0; p < n; p++) {
         double best = -1e9;
@@ -155,4 +173,5 @@ void foh_eval_players(foh_game *g, double *out)
                 best = own[q];
         out[p] = own[p] - (n > 1 ? best : 0);
     }
+    return FOH_OK;
 }

@@ -15,17 +15,18 @@ typedef struct {
     double total;
 } foh_eval;
 
-/* Value of G for PLAYER (0-based): own VP + token and investment value,
- * minus the strongest opponent's. At game over: VP difference to the best
- * opponent, plus a bonus for winning. */
-foh_eval foh_eval_position(foh_game *g, int player);
+/* Value of G for PLAYER (0-based) into *OUT: own VP + token and investment
+ * value, minus the strongest opponent's. At game over: VP difference to the
+ * best opponent, plus a bonus for winning. A script error met while scoring
+ * or counting icons is returned (never hidden: it would bend the bot). */
+foh_status foh_eval_position(foh_game *g, int player, foh_eval *out, foh_error *err);
 
 /* Values of every player at once (OUT has foh_game_players(g) entries):
  * the same terms as foh_eval_position, with investments estimated from the
  * card's stripe instead of trying the card (fast enough for search leaves). */
-void foh_eval_players(foh_game *g, double *out);
+foh_status foh_eval_players(foh_game *g, double *out, foh_error *err);
 
 /* VP PLAYER would gain by having Market card CARD in their Nation now. */
-double foh_eval_card(foh_game *g, int player, int card);
+foh_status foh_eval_card(foh_game *g, int player, int card, double *out, foh_error *err);
 
 #endif

@@ -19,10 +19,24 @@ static int sensible_amount(int tokens, int have)
     return tokens <= 4 || tokens == 6 || tokens == 8 || tokens == have;
 }
 
-static double value_after(foh_game *g, const foh_action *a, int player, int depth);
+static foh_status value_after(foh_game *g, const foh_action *a, int player, int depth, double *v, foh_error *err);
 
-/* Answer the pending choices of PLAYER greedily (others: first option). */
-static void resolve(foh_game *g, int player, int depth)
+/* The error of trying action A of G in a look-ahead: what was tried, then
+ * the engine's message (the card, its file and line). */
+static foh_status tried(foh_game *g, const foh_action *a, foh_status s, foh_error *err)
+{
+    if (err && s != FOH_ERR_MEMORY) {
+        char what[128], msg[sizeof err->msg];
+        foh_game_describe_action(g, a, what, sizeof what);
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        foh_error_set(err, s, "greedy bot looking ahead at '%s': %s", what, msg);
+    }
+    return s;
+}
+
+/* Answer the pending choices of PLAYER greedily (others: first option), at
+ * most 8 in a row: deeper, the position is valued as it stands. */
+static foh_status resolve(foh_game *g, int player, int depth, foh_error *err)
 {
     for (int guard = 0; guard < 8 && foh_game_choice(g) && !foh_game_is_over(g); guard++) {
         const foh_choice *ch = foh_game_choice(g);
@@ -31,7 +45,10 @@ static void resolve(foh_game *g, int player, int depth)
             double top = -1e18;
             for (int i = 0; i < ch->n; i++) {
                 foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = i};
-                double v = value_after(g, &a, player, depth - 1);
+                double v;
+                foh_status s = value_after(g, &a, player, depth - 1, &v, err);
+                if (s != FOH_OK)
+                    return s;
                 if (v > top + 1e-9) {
                     top = v;
                     best = i;
@@ -39,40 +56,50 @@ static void resolve(foh_game *g, int player, int depth)
             }
         }
         foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = best};
-        if (foh_game_apply(g, &a, NULL) != FOH_OK)
-            return;
+        foh_status s = foh_game_apply(g, &a, err);
+        if (s != FOH_OK)
+            return tried(g, &a, s, err);
     }
+    return FOH_OK;
 }
 
-/* Value for PLAYER of applying A to a copy of G (-inf if refused). */
-static double value_after(foh_game *g, const foh_action *a, int player, int depth)
+/* Value *V for PLAYER of applying legal action A to a copy of G. */
+static foh_status value_after(foh_game *g, const foh_action *a, int player, int depth, double *v, foh_error *err)
 {
     foh_game *c = foh_game_clone(g);
     if (!c)
-        return -1e18;
-    double v = -1e18;
-    if (foh_game_apply(c, a, NULL) == FOH_OK) {
-        resolve(c, player, depth);
-        v = foh_eval_position(c, player).total;
-    }
+        return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    foh_eval e;
+    foh_status s = foh_game_apply(c, a, err);
+    if (s != FOH_OK)
+        s = tried(g, a, s, err);
+    else if ((s = resolve(c, player, depth, err)) == FOH_OK && (s = foh_eval_position(c, player, &e, err)) == FOH_OK)
+        *v = e.total;
     foh_game_free(c);
-    return v;
+    return s;
 }
 
-static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen)
+static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                         foh_error *err)
 {
     greedy_bot *b = (greedy_bot *)self;
     int p = foh_game_to_act(g);
     foh_game *det = foh_game_clone(g);
-    if (!det)
-        return 0;
+    if (!det) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return -1;
+    }
     foh_game_determinize(det, foh_rng_next(b->rng));
     int have = foh_game_tokens(g, p), pick = 0;
     double best = -1e18;
     for (int i = 0; i < n; i++) {
         if (legal[i].kind == FOH_ACT_INVEST && !sensible_amount(legal[i].tokens, have))
             continue;
-        double v = value_after(det, &legal[i], p, 1);
+        double v;
+        if (value_after(det, &legal[i], p, 1, &v, err) != FOH_OK) {
+            foh_game_free(det);
+            return -1;
+        }
         if (v > best + 1e-9) {
             best = v;
             pick = i;

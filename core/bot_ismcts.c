@@ -38,6 +38,7 @@ typedef struct {
     int nnodes, cap;
     foh_action *legal;
     int legal_cap;
+    int *untried; /* indices into legal, as many as legal */
 } ismcts_bot;
 
 static int same_move(const foh_action *a, const foh_action *b)
@@ -71,12 +72,26 @@ static int add_node(ismcts_bot *b, const foh_action *move, int actor)
 }
 
 /* Rewards in [0, 1] for every player of G. */
-static void rewards(foh_game *g, double *out)
+static foh_status rewards(foh_game *g, double *out, foh_error *err)
 {
     int n = foh_game_players(g);
-    foh_eval_players(g, out);
-    for (int p = 0; p < n; p++)
+    foh_status s = foh_eval_players(g, out, err);
+    for (int p = 0; s == FOH_OK && p < n; p++)
         out[p] = 1.0 / (1.0 + exp(-out[p] / REWARD_SCALE));
+    return s;
+}
+
+/* The error of applying MOVE to G in the search: what was tried, then the
+ * engine's message (the card, its file and line). */
+static int failed(foh_game *g, const foh_action *move, foh_status s, foh_error *err)
+{
+    if (err && s != FOH_ERR_MEMORY) {
+        char what[128], msg[sizeof err->msg];
+        foh_game_describe_action(g, move, what, sizeof what);
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        foh_error_set(err, s, "ismcts bot looking ahead at '%s': %s", what, msg);
+    }
+    return -1;
 }
 
 static double now_ms(void)
@@ -86,21 +101,32 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* One iteration from the root on a fresh determinization of ROOT. */
-static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g)
+/* One iteration from the root on a fresh determinization of ROOT; -1 with
+ * ERR set on a script error or when out of memory. */
+static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *err)
 {
     foh_game_copy(g, root);
     foh_game_determinize(g, foh_rng_next(b->rng));
     int path[MAX_DEPTH + 2], depth = 0, cur = 0;
     path[depth++] = 0;
     while (!foh_game_is_over(g) && depth <= MAX_DEPTH) {
-        int n = foh_match_legal(g, &b->legal, &b->legal_cap);
-        if (n <= 0)
+        int n = foh_match_legal(g, &b->legal, &b->legal_cap, err);
+        if (n < 0)
             return -1;
+        if (n == 0) {
+            foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no legal action in a game that is not over");
+            return -1;
+        }
+        int *untried = realloc(b->untried, (size_t)n * sizeof *untried);
+        if (!untried) {
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+            return -1;
+        }
+        b->untried = untried;
         int actor = foh_game_to_act(g), have = foh_game_tokens(g, actor);
         /* Untried legal moves are expanded first, in random order. */
-        int untried[1024], nu = 0;
-        for (int i = 0; i < n && nu < 1024; i++) {
+        int nu = 0;
+        for (int i = 0; i < n; i++) {
             if (!searched(&b->legal[i], have))
                 continue;
             int found = -1;
@@ -116,8 +142,10 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g)
         if (nu > 0) {
             const foh_action *m = &b->legal[untried[foh_rng_below(b->rng, (uint32_t)nu)]];
             next = add_node(b, m, actor);
-            if (next < 0)
+            if (next < 0) {
+                foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
                 return -1;
+            }
             b->nodes[next].next_sibling = b->nodes[cur].first_child;
             b->nodes[cur].first_child = next;
             b->nodes[next].avail = 1;
@@ -137,18 +165,22 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g)
                     next = c;
                 }
             }
-            if (next < 0)
+            if (next < 0) {
+                foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no tried move is legal here");
                 return -1;
+            }
         }
         foh_action move = b->nodes[next].move;
-        if (foh_game_apply(g, &move, NULL) != FOH_OK)
-            return -1;
+        foh_status s = foh_game_apply(g, &move, err);
+        if (s != FOH_OK)
+            return failed(g, &move, s, err);
         path[depth++] = cur = next;
         if (nu > 0)
             break; /* evaluate the new node */
     }
     double r[FOH_MAX_PLAYERS];
-    rewards(g, r);
+    if (rewards(g, r, err) != FOH_OK)
+        return -1;
     for (int i = 0; i < depth; i++) {
         node *x = &b->nodes[path[i]];
         x->visits++;
@@ -158,24 +190,27 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g)
     return 0;
 }
 
-static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen)
+static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                         foh_error *err)
 {
     ismcts_bot *b = (ismcts_bot *)self;
     if (n == 1)
         return 0;
     b->nnodes = 0;
-    if (add_node(b, NULL, -1) < 0)
-        return 0;
-    foh_game *scratch = foh_game_clone(g);
-    if (!scratch)
-        return 0;
+    foh_game *scratch = add_node(b, NULL, -1) < 0 ? NULL : foh_game_clone(g);
+    if (!scratch) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return -1;
+    }
     double start = now_ms();
     long done = 0;
     for (;;) {
         if (b->ms > 0 ? now_ms() - start >= b->ms : done >= b->iterations)
             break;
-        if (iterate(b, g, scratch) != 0)
-            break;
+        if (iterate(b, g, scratch, err) != 0) {
+            foh_game_free(scratch);
+            return -1;
+        }
         done++;
     }
     foh_game_free(scratch);
@@ -202,6 +237,7 @@ static void ismcts_free(foh_player *self)
     ismcts_bot *b = (ismcts_bot *)self;
     free(b->nodes);
     free(b->legal);
+    free(b->untried);
     free(b);
 }
 

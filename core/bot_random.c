@@ -10,10 +10,12 @@ typedef struct {
     uint64_t rng[4];
 } random_bot;
 
-static int random_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen)
+static int random_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                         foh_error *err)
 {
     random_bot *b = (random_bot *)self;
     (void)g;
+    (void)err;
     /* Kind first, so that Invest's many token amounts do not crowd out the
      * other actions. */
     int kinds[8], nkinds = 0;

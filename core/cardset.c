@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "lua_bridge.h"
 #include "variant.h"
-#include "yaml_doc.h"
+#include "foh/yaml.h"
 
 typedef struct {
     foh_cardset *cs;
@@ -35,13 +35,13 @@ static int bad(loader *ld, int line, const char *fmt, const char *a, const char 
 }
 
 /* A data error at node N, in the file N was read from. */
-static int bad_node(loader *ld, const ydoc_node *n, const char *fmt, const char *a, const char *b)
+static int bad_node(loader *ld, const foh_yaml_node *n, const char *fmt, const char *a, const char *b)
 {
     return bad_at(ld, n->file, n->line, fmt, a, b);
 }
 
 /* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
-static int only_keys(loader *ld, const ydoc_node *m, const char *const *allowed)
+static int only_keys(loader *ld, const foh_yaml_node *m, const char *const *allowed)
 {
     for (size_t i = 0; i < m->n; i++) {
         int ok = 0;
@@ -53,15 +53,15 @@ static int only_keys(loader *ld, const ydoc_node *m, const char *const *allowed)
     return 1;
 }
 
-static const char *scalar(loader *ld, const ydoc_node *m, const char *key, int required)
+static const char *scalar(loader *ld, const foh_yaml_node *m, const char *key, int required)
 {
-    const ydoc_node *v = ydoc_get(m, key);
+    const foh_yaml_node *v = foh_yaml_get(m, key);
     if (!v) {
         if (required)
             bad_node(ld, m, "missing field '%s'", key, NULL);
         return NULL;
     }
-    if (v->kind != YDOC_SCALAR) {
+    if (v->kind != FOH_YAML_SCALAR) {
         bad_node(ld, v, "field '%s' must be a single value", key, NULL);
         return NULL;
     }
@@ -76,10 +76,10 @@ static int copy_name(loader *ld, char *dst, size_t len, const char *src, int lin
     return 1;
 }
 
-static int parse_int(loader *ld, const ydoc_node *v, int lo, int hi, int *out)
+static int parse_int(loader *ld, const foh_yaml_node *v, int lo, int hi, int *out)
 {
     char *end;
-    if (!v || v->kind != YDOC_SCALAR)
+    if (!v || v->kind != FOH_YAML_SCALAR)
         return v ? bad_node(ld, v, "expected a whole number", NULL, NULL) : bad(ld, 0, "missing a whole number", NULL, NULL);
     long x = strtol(v->text, &end, 10);
     if (*v->text == '\0' || *end != '\0' || x < lo || x > hi) {
@@ -91,17 +91,17 @@ static int parse_int(loader *ld, const ydoc_node *v, int lo, int hi, int *out)
     return 1;
 }
 
-static int parse_bool(loader *ld, const ydoc_node *v, int *out)
+static int parse_bool(loader *ld, const foh_yaml_node *v, int *out)
 {
     if (!v) {
         *out = 0;
         return 1;
     }
-    if (v->kind == YDOC_SCALAR && (!strcmp(v->text, "true") || !strcmp(v->text, "yes"))) {
+    if (v->kind == FOH_YAML_SCALAR && (!strcmp(v->text, "true") || !strcmp(v->text, "yes"))) {
         *out = 1;
         return 1;
     }
-    if (v->kind == YDOC_SCALAR && (!strcmp(v->text, "false") || !strcmp(v->text, "no"))) {
+    if (v->kind == FOH_YAML_SCALAR && (!strcmp(v->text, "false") || !strcmp(v->text, "no"))) {
         *out = 0;
         return 1;
     }
@@ -116,9 +116,9 @@ static int find_named(const char *names, size_t stride, int n, const char *name)
     return -1;
 }
 
-static int icon_index(loader *ld, const ydoc_node *v)
+static int icon_index(loader *ld, const foh_yaml_node *v)
 {
-    if (!v || v->kind != YDOC_SCALAR)
+    if (!v || v->kind != FOH_YAML_SCALAR)
         return (v ? bad_node(ld, v, "expected an icon name", NULL, NULL) : bad(ld, 0, "missing an icon name", NULL, NULL)) - 1;
     int i = foh_cardset_icon_find(ld->cs, v->text);
     if (i < 0)
@@ -126,9 +126,9 @@ static int icon_index(loader *ld, const ydoc_node *v)
     return i;
 }
 
-static int age_index(loader *ld, const ydoc_node *v)
+static int age_index(loader *ld, const foh_yaml_node *v)
 {
-    if (!v || v->kind != YDOC_SCALAR)
+    if (!v || v->kind != FOH_YAML_SCALAR)
         return (v ? bad_node(ld, v, "expected an age name", NULL, NULL) : bad(ld, 0, "missing an age name", NULL, NULL)) - 1;
     for (int i = 0; i < ld->cs->nages; i++)
         if (strcmp(ld->cs->age[i].name, v->text) == 0)
@@ -137,10 +137,10 @@ static int age_index(loader *ld, const ydoc_node *v)
 }
 
 /* A list of icon names as a bit mask. */
-static int icon_mask(loader *ld, const ydoc_node *v, uint32_t *mask)
+static int icon_mask(loader *ld, const foh_yaml_node *v, uint32_t *mask)
 {
     *mask = 0;
-    if (!v || v->kind != YDOC_SEQ)
+    if (!v || v->kind != FOH_YAML_SEQ)
         return v ? bad_node(ld, v, "expected a list of icon names", NULL, NULL) : bad(ld, 0, "missing a list of icon names", NULL, NULL);
     for (size_t i = 0; i < v->n; i++) {
         int ic = icon_index(ld, v->items[i]);
@@ -213,10 +213,10 @@ static void record_source(foh_cardset *cs, const char *label, const char *path)
 
 /* Read the Lua file named by node S, relative to folder DIR, into the
  * card set's scripts (loaded into the sandbox in order). */
-static int load_script(loader *ld, const char *dir, const ydoc_node *s)
+static int load_script(loader *ld, const char *dir, const foh_yaml_node *s)
 {
     foh_cardset *cs = ld->cs;
-    if (s->kind != YDOC_SCALAR)
+    if (s->kind != FOH_YAML_SCALAR)
         return bad_node(ld, s, "a script is a file path", NULL, NULL);
     if (cs->nscripts >= FOH_MAX_SCRIPTS)
         return bad_node(ld, s, "at most 16 scripts in all", NULL, NULL);
@@ -249,61 +249,61 @@ static int load_script(loader *ld, const char *dir, const ydoc_node *s)
     return 1;
 }
 
-static int read_vocabulary(loader *ld, const ydoc_node *root)
+static int read_vocabulary(loader *ld, const foh_yaml_node *root)
 {
     foh_cardset *cs = ld->cs;
     static const char *const top[] = {"name", "players", "icons", "ages", "card_types", "timings",
                                       "setup", "rules", "scripts", NULL};
-    if (root->kind != YDOC_MAP)
+    if (root->kind != FOH_YAML_MAP)
         return bad_node(ld, root, "game.yaml must be a map", NULL, NULL);
     if (!only_keys(ld, root, top))
         return 0;
 
-    const ydoc_node *players = ydoc_get(root, "players");
+    const foh_yaml_node *players = foh_yaml_get(root, "players");
     static const char *const player_keys[] = {"min", "max", "note", NULL};
-    if (!players || players->kind != YDOC_MAP)
+    if (!players || players->kind != FOH_YAML_MAP)
         return bad_node(ld, root, "missing map 'players' {min, max, note}", NULL, NULL);
     if (!only_keys(ld, players, player_keys) ||
-        !parse_int(ld, ydoc_get(players, "min"), 1, FOH_MAX_PLAYERS, &cs->min_players) ||
-        !parse_int(ld, ydoc_get(players, "max"), cs->min_players, FOH_MAX_PLAYERS, &cs->max_players))
+        !parse_int(ld, foh_yaml_get(players, "min"), 1, FOH_MAX_PLAYERS, &cs->min_players) ||
+        !parse_int(ld, foh_yaml_get(players, "max"), cs->min_players, FOH_MAX_PLAYERS, &cs->max_players))
         return 0;
     const char *note = scalar(ld, players, "note", 0);
     snprintf(cs->players_note, sizeof cs->players_note, "%s", note ? note : "");
 
-    const ydoc_node *icons = ydoc_get(root, "icons");
-    if (!icons || icons->kind != YDOC_SEQ || icons->n == 0 || icons->n > FOH_MAX_ICONS)
+    const foh_yaml_node *icons = foh_yaml_get(root, "icons");
+    if (!icons || icons->kind != FOH_YAML_SEQ || icons->n == 0 || icons->n > FOH_MAX_ICONS)
         return bad_node(ld, icons ? icons : root, "'icons' must list 1 to 12 icon names", NULL, NULL);
     for (size_t i = 0; i < icons->n; i++) {
-        const ydoc_node *v = icons->items[i];
-        if (v->kind != YDOC_SCALAR || !copy_name(ld, cs->icon[i], FOH_NAME, v->text, v->line))
+        const foh_yaml_node *v = icons->items[i];
+        if (v->kind != FOH_YAML_SCALAR || !copy_name(ld, cs->icon[i], FOH_NAME, v->text, v->line))
             return bad_node(ld, v, "bad icon name", NULL, NULL);
         if (find_named(cs->icon[0], FOH_NAME, (int)i, v->text) >= 0)
             return bad_node(ld, v, "icon '%s' listed twice", v->text, NULL);
         cs->nicons = (int)i + 1;
     }
 
-    const ydoc_node *ages = ydoc_get(root, "ages");
-    if (!ages || ages->kind != YDOC_SEQ || ages->n == 0 || ages->n > FOH_MAX_AGES)
+    const foh_yaml_node *ages = foh_yaml_get(root, "ages");
+    if (!ages || ages->kind != FOH_YAML_SEQ || ages->n == 0 || ages->n > FOH_MAX_AGES)
         return bad_node(ld, ages ? ages : root, "'ages' must list 1 to 10 ages", NULL, NULL);
     for (size_t i = 0; i < ages->n; i++) {
-        const ydoc_node *a = ages->items[i];
+        const foh_yaml_node *a = ages->items[i];
         static const char *const keys[] = {"name", "value", NULL};
-        if (a->kind != YDOC_MAP || !only_keys(ld, a, keys))
+        if (a->kind != FOH_YAML_MAP || !only_keys(ld, a, keys))
             return bad_node(ld, a, "an age is {name, value}", NULL, NULL);
         const char *name = scalar(ld, a, "name", 1);
         if (!name || !copy_name(ld, cs->age[i].name, FOH_NAME, name, a->line) ||
-            !parse_int(ld, ydoc_get(a, "value"), 0, 99, &cs->age[i].value))
+            !parse_int(ld, foh_yaml_get(a, "value"), 0, 99, &cs->age[i].value))
             return 0;
         cs->nages = (int)i + 1;
     }
 
-    const ydoc_node *types = ydoc_get(root, "card_types");
-    if (!types || types->kind != YDOC_SEQ || types->n == 0 || types->n > FOH_MAX_TYPES)
+    const foh_yaml_node *types = foh_yaml_get(root, "card_types");
+    if (!types || types->kind != FOH_YAML_SEQ || types->n == 0 || types->n > FOH_MAX_TYPES)
         return bad_node(ld, types ? types : root, "'card_types' must list 1 to 12 types", NULL, NULL);
     for (size_t i = 0; i < types->n; i++) {
-        const ydoc_node *t = types->items[i];
+        const foh_yaml_node *t = types->items[i];
         static const char *const keys[] = {"name", "placement", "investor_bonus", NULL};
-        if (t->kind != YDOC_MAP || !only_keys(ld, t, keys))
+        if (t->kind != FOH_YAML_MAP || !only_keys(ld, t, keys))
             return bad_node(ld, t, "a card type is {name, placement, investor_bonus}", NULL, NULL);
         const char *name = scalar(ld, t, "name", 1);
         const char *place = scalar(ld, t, "placement", 1);
@@ -318,18 +318,18 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
             return bad_node(ld, t, "placement '%s' is not stack, single, side_by_side or none", place, NULL);
         cs->type[i].place = (foh_placement)p;
         cs->type[i].bonus_icon = -1;
-        if (ydoc_get(t, "investor_bonus") && (cs->type[i].bonus_icon = icon_index(ld, ydoc_get(t, "investor_bonus"))) < 0)
+        if (foh_yaml_get(t, "investor_bonus") && (cs->type[i].bonus_icon = icon_index(ld, foh_yaml_get(t, "investor_bonus"))) < 0)
             return 0;
         cs->ntypes = (int)i + 1;
     }
 
-    const ydoc_node *timings = ydoc_get(root, "timings");
-    if (!timings || timings->kind != YDOC_SEQ || timings->n == 0 || timings->n > FOH_MAX_TIMINGS)
+    const foh_yaml_node *timings = foh_yaml_get(root, "timings");
+    if (!timings || timings->kind != FOH_YAML_SEQ || timings->n == 0 || timings->n > FOH_MAX_TIMINGS)
         return bad_node(ld, timings ? timings : root, "'timings' must list 1 to 12 timings", NULL, NULL);
     for (size_t i = 0; i < timings->n; i++) {
-        const ydoc_node *t = timings->items[i];
+        const foh_yaml_node *t = timings->items[i];
         static const char *const keys[] = {"name", "fires", NULL};
-        if (t->kind != YDOC_MAP || !only_keys(ld, t, keys))
+        if (t->kind != FOH_YAML_MAP || !only_keys(ld, t, keys))
             return bad_node(ld, t, "a timing is {name, fires}", NULL, NULL);
         const char *name = scalar(ld, t, "name", 1);
         const char *fires = scalar(ld, t, "fires", 1);
@@ -346,16 +346,16 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
         cs->ntimings = (int)i + 1;
     }
 
-    const ydoc_node *setup = ydoc_get(root, "setup");
+    const foh_yaml_node *setup = foh_yaml_get(root, "setup");
     static const char *const setup_keys[] = {"market_size", "market_age", "starting_card_age", "starting_tokens",
                                              "tokens_in_box", "supply", "deck_bottom", "deck_ages",
                                              "starting_cards_per_player", "neutral_investors", NULL};
-    if (!setup || setup->kind != YDOC_MAP)
+    if (!setup || setup->kind != FOH_YAML_MAP)
         return bad_node(ld, root, "missing map 'setup'", NULL, NULL);
     if (!only_keys(ld, setup, setup_keys))
         return 0;
-    const ydoc_node *ms = ydoc_get(setup, "market_size");
-    if (!ms || ms->kind != YDOC_MAP)
+    const foh_yaml_node *ms = foh_yaml_get(setup, "market_size");
+    if (!ms || ms->kind != FOH_YAML_MAP)
         return bad_node(ld, setup, "setup.market_size must map player counts to Market sizes", NULL, NULL);
     for (size_t i = 0; i < ms->n; i++) {
         int p = atoi(ms->keys[i]);
@@ -365,52 +365,59 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
         if (!parse_int(ld, ms->items[i], 1, FOH_MAX_MARKET, &cs->market_size[p]))
             return 0;
     }
-    if ((cs->market_age = age_index(ld, ydoc_get(setup, "market_age"))) < 0 ||
-        (cs->starting_age = age_index(ld, ydoc_get(setup, "starting_card_age"))) < 0 ||
-        !parse_int(ld, ydoc_get(setup, "starting_tokens"), 0, 1000, &cs->starting_tokens) ||
-        !parse_int(ld, ydoc_get(setup, "tokens_in_box"), 0, 100000, &cs->tokens_in_box) ||
-        !parse_int(ld, ydoc_get(setup, "supply"), 0, 100000, &cs->supply_start))
+    if ((cs->market_age = age_index(ld, foh_yaml_get(setup, "market_age"))) < 0 ||
+        (cs->starting_age = age_index(ld, foh_yaml_get(setup, "starting_card_age"))) < 0 ||
+        !parse_int(ld, foh_yaml_get(setup, "starting_tokens"), 0, 1000, &cs->starting_tokens) ||
+        !parse_int(ld, foh_yaml_get(setup, "tokens_in_box"), 0, FOH_MAX_BOX_TOKENS, &cs->tokens_in_box) ||
+        !parse_int(ld, foh_yaml_get(setup, "supply"), 0, FOH_MAX_BOX_TOKENS, &cs->supply_start))
         return 0;
     cs->starting_cards = 1;
-    if (ydoc_get(setup, "starting_cards_per_player") &&
-        !parse_int(ld, ydoc_get(setup, "starting_cards_per_player"), 0, 8, &cs->starting_cards))
+    if (foh_yaml_get(setup, "starting_cards_per_player") &&
+        !parse_int(ld, foh_yaml_get(setup, "starting_cards_per_player"), 0, 8, &cs->starting_cards))
         return 0;
-    if (ydoc_get(setup, "neutral_investors") &&
-        !parse_int(ld, ydoc_get(setup, "neutral_investors"), 0, FOH_MAX_NEUTRAL, &cs->neutral_investors))
+    if (foh_yaml_get(setup, "neutral_investors") &&
+        !parse_int(ld, foh_yaml_get(setup, "neutral_investors"), 0, FOH_MAX_NEUTRAL, &cs->neutral_investors))
         return 0;
-    const ydoc_node *da = ydoc_get(setup, "deck_ages");
-    if (!da || da->kind != YDOC_SEQ || da->n > FOH_MAX_AGES)
+    const foh_yaml_node *da = foh_yaml_get(setup, "deck_ages");
+    if (!da || da->kind != FOH_YAML_SEQ || da->n > FOH_MAX_AGES)
         return bad_node(ld, setup, "setup.deck_ages must list ages, bottom of the deck first", NULL, NULL);
     for (size_t i = 0; i < da->n; i++)
         if ((cs->deck_ages[cs->ndeck_ages++] = age_index(ld, da->items[i])) < 0)
             return 0;
 
-    const ydoc_node *rules = ydoc_get(root, "rules");
+    const foh_yaml_node *rules = foh_yaml_get(root, "rules");
     static const char *const rule_keys[] = {"harvest_icon", "snipe_compensation_icon", "attacker_strength",
                                             "defender_strength", "full_vp_icons", "age_check_gap",
-                                            "age_check_repeat", "vp_per_full_icon", "other_icons_per_vp", NULL};
-    if (!rules || rules->kind != YDOC_MAP)
+                                            "age_check_repeat", "vp_per_full_icon", "other_icons_per_vp",
+                                            "turn_limit", NULL};
+    if (!rules || rules->kind != FOH_YAML_MAP)
         return bad_node(ld, root, "missing map 'rules'", NULL, NULL);
     if (!only_keys(ld, rules, rule_keys))
         return 0;
-    if ((cs->harvest_icon = icon_index(ld, ydoc_get(rules, "harvest_icon"))) < 0 ||
-        (cs->snipe_icon = icon_index(ld, ydoc_get(rules, "snipe_compensation_icon"))) < 0 ||
-        !icon_mask(ld, ydoc_get(rules, "attacker_strength"), &cs->attacker_icons) ||
-        !icon_mask(ld, ydoc_get(rules, "defender_strength"), &cs->defender_icons) ||
-        !icon_mask(ld, ydoc_get(rules, "full_vp_icons"), &cs->full_vp_icons) ||
-        !parse_int(ld, ydoc_get(rules, "age_check_gap"), 1, 99, &cs->age_check_gap))
+    if ((cs->harvest_icon = icon_index(ld, foh_yaml_get(rules, "harvest_icon"))) < 0 ||
+        (cs->snipe_icon = icon_index(ld, foh_yaml_get(rules, "snipe_compensation_icon"))) < 0 ||
+        !icon_mask(ld, foh_yaml_get(rules, "attacker_strength"), &cs->attacker_icons) ||
+        !icon_mask(ld, foh_yaml_get(rules, "defender_strength"), &cs->defender_icons) ||
+        !icon_mask(ld, foh_yaml_get(rules, "full_vp_icons"), &cs->full_vp_icons) ||
+        !parse_int(ld, foh_yaml_get(rules, "age_check_gap"), 1, 99, &cs->age_check_gap))
         return 0;
     cs->vp_per_full_icon = 1;
     cs->other_icons_per_vp = 2;
-    if (!parse_bool(ld, ydoc_get(rules, "age_check_repeat"), &cs->age_check_repeat) ||
-        (ydoc_get(rules, "vp_per_full_icon") &&
-         !parse_int(ld, ydoc_get(rules, "vp_per_full_icon"), 0, 100, &cs->vp_per_full_icon)) ||
-        (ydoc_get(rules, "other_icons_per_vp") &&
-         !parse_int(ld, ydoc_get(rules, "other_icons_per_vp"), 1, 100, &cs->other_icons_per_vp)))
+    if (!parse_bool(ld, foh_yaml_get(rules, "age_check_repeat"), &cs->age_check_repeat) ||
+        (foh_yaml_get(rules, "vp_per_full_icon") &&
+         !parse_int(ld, foh_yaml_get(rules, "vp_per_full_icon"), 0, 100, &cs->vp_per_full_icon)) ||
+        (foh_yaml_get(rules, "other_icons_per_vp") &&
+         !parse_int(ld, foh_yaml_get(rules, "other_icons_per_vp"), 1, 100, &cs->other_icons_per_vp)))
+        return 0;
+    /* Engine ruling E1 (RULINGS.md): the rulebook has no turn limit, but a
+     * game must end. */
+    cs->turn_limit = FOH_DEFAULT_TURN_LIMIT;
+    if (foh_yaml_get(rules, "turn_limit") &&
+        !parse_int(ld, foh_yaml_get(rules, "turn_limit"), 1, FOH_MAX_TURN_LIMIT, &cs->turn_limit))
         return 0;
 
-    const ydoc_node *scripts = ydoc_get(root, "scripts");
-    if (scripts && scripts->kind != YDOC_SEQ)
+    const foh_yaml_node *scripts = foh_yaml_get(root, "scripts");
+    if (scripts && scripts->kind != FOH_YAML_SEQ)
         return bad_node(ld, scripts, "'scripts' must list Lua files", NULL, NULL);
     for (size_t i = 0; scripts && i < scripts->n; i++)
         if (!load_script(ld, cs->dir, scripts->items[i]))
@@ -419,18 +426,18 @@ static int read_vocabulary(loader *ld, const ydoc_node *root)
 }
 
 /* Resolve setup.deck_bottom once the cards are known. */
-static int read_deck_bottom(loader *ld, const ydoc_node *root)
+static int read_deck_bottom(loader *ld, const foh_yaml_node *root)
 {
-    const ydoc_node *db = ydoc_get(ydoc_get(root, "setup"), "deck_bottom");
+    const foh_yaml_node *db = foh_yaml_get(foh_yaml_get(root, "setup"), "deck_bottom");
     if (!db)
         return 1;
-    if (db->kind != YDOC_SEQ || db->n > 8)
+    if (db->kind != FOH_YAML_SEQ || db->n > 8)
         return bad_node(ld, db, "setup.deck_bottom must list at most 8 card ids, bottom first", NULL, NULL);
     for (size_t i = 0; i < db->n; i++) {
-        const ydoc_node *v = db->items[i];
-        int c = v->kind == YDOC_SCALAR ? foh_cardset_find(ld->cs, v->text) : -1;
+        const foh_yaml_node *v = db->items[i];
+        int c = v->kind == FOH_YAML_SCALAR ? foh_cardset_find(ld->cs, v->text) : -1;
         if (c < 0)
-            return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", v->kind == YDOC_SCALAR ? v->text : "?", NULL);
+            return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", v->kind == FOH_YAML_SCALAR ? v->text : "?", NULL);
         ld->cs->deck_bottom[ld->cs->ndeck_bottom++] = c;
     }
     return 1;
@@ -445,14 +452,14 @@ static char *dup_text(const char *s)
     return d;
 }
 
-static int read_card(loader *ld, const ydoc_node *m)
+static int read_card(loader *ld, const foh_yaml_node *m)
 {
     foh_cardset *cs = ld->cs;
     static const char *const keys[] = {"id", "name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
                                        "stripe_source", "text", "edition_note", "effect", NULL};
     ld->card = NULL;
     ld->file = m->file; /* a variant may add a card from its own file */
-    if (m->kind != YDOC_MAP)
+    if (m->kind != FOH_YAML_MAP)
         return bad_node(ld, m, "each card is a map of fields", NULL, NULL);
     const char *id = scalar(ld, m, "id", 1);
     if (!id)
@@ -476,18 +483,18 @@ static int read_card(loader *ld, const ydoc_node *m)
     const char *timing = scalar(ld, m, "timing", 1), *text = scalar(ld, m, "text", 1);
     if (!name || !type || !timing || !text || !copy_name(ld, c->name, sizeof c->name, name, m->line))
         return 0;
-    if ((c->age = age_index(ld, ydoc_get(m, "age"))) < 0)
+    if ((c->age = age_index(ld, foh_yaml_get(m, "age"))) < 0)
         return 0;
     if ((c->type = find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, type)) < 0)
-        return bad_node(ld, ydoc_get(m, "type"), "unknown card type '%s'", type, NULL);
+        return bad_node(ld, foh_yaml_get(m, "type"), "unknown card type '%s'", type, NULL);
     if ((c->timing = find_named(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, timing)) < 0)
-        return bad_node(ld, ydoc_get(m, "timing"), "unknown effect timing '%s'", timing, NULL);
-    if (!parse_bool(ld, ydoc_get(m, "obsolete"), &c->obsolete) ||
-        !parse_bool(ld, ydoc_get(m, "ends_game"), &c->ends_game))
+        return bad_node(ld, foh_yaml_get(m, "timing"), "unknown effect timing '%s'", timing, NULL);
+    if (!parse_bool(ld, foh_yaml_get(m, "obsolete"), &c->obsolete) ||
+        !parse_bool(ld, foh_yaml_get(m, "ends_game"), &c->ends_game))
         return 0;
 
-    const ydoc_node *stripe = ydoc_get(m, "stripe");
-    if (!stripe || stripe->kind != YDOC_MAP)
+    const foh_yaml_node *stripe = foh_yaml_get(m, "stripe");
+    if (!stripe || stripe->kind != FOH_YAML_MAP)
         return bad_node(ld, stripe ? stripe : m, "'stripe' must map icon names to counts ({} for none)", NULL, NULL);
     for (size_t i = 0; i < stripe->n; i++) {
         int ic = foh_cardset_icon_find(cs, stripe->keys[i]);
@@ -505,10 +512,10 @@ static int read_card(loader *ld, const ydoc_node *m)
     c->text = dup_text(text);
     c->edition_note = dup_text(ko ? ko : "same");
 
-    const ydoc_node *eff = ydoc_get(m, "effect");
+    const foh_yaml_node *eff = foh_yaml_get(m, "effect");
     foh_fire fire = cs->timing[c->timing].fire;
     if (eff) {
-        if (eff->kind != YDOC_SCALAR)
+        if (eff->kind != FOH_YAML_SCALAR)
             return bad_node(ld, eff, "'effect' must be Lua source text", NULL, NULL);
         c->effect_src = dup_text(eff->text);
         c->effect_line = eff->line + eff->block_scalar;
@@ -557,7 +564,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     foh_cardset *cs = calloc(1, sizeof *cs);
     foh_variant_cards *cards = calloc(1, sizeof *cards);
     foh_variant_claims *claims = calloc(1, sizeof *claims);
-    ydoc_node *docs[64] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
+    foh_yaml_node *docs[64] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
     int ndocs = 0, ok = cs && cards && claims;
     if (!ok)
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
@@ -567,7 +574,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     if (ok) {
         snprintf(cs->dir, sizeof cs->dir, "%s", dir);
         snprintf(path, sizeof path, "%s/game.yaml", dir);
-        game = ydoc_load_file(path, yerr, sizeof yerr);
+        game = foh_yaml_load(path, yerr, sizeof yerr);
         if (!game)
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
         else
@@ -582,14 +589,14 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     for (int i = 0; ok && i < nfiles; i++) {
         char cpath[768];
         snprintf(cpath, sizeof cpath, "%s/%s", dir, files[i]);
-        ydoc_node *doc = ndocs < 64 ? ydoc_load_file(cpath, yerr, sizeof yerr) : NULL;
+        foh_yaml_node *doc = ndocs < 64 ? foh_yaml_load(cpath, yerr, sizeof yerr) : NULL;
         if (!doc) {
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", ndocs < 64 ? yerr : "more than 64 card files") == FOH_OK;
             break;
         }
         docs[ndocs++] = doc;
         record_source(cs, files[i], cpath);
-        if (doc->kind != YDOC_SEQ) {
+        if (doc->kind != FOH_YAML_SEQ) {
             loader cl = {.cs = cs, .file = cpath, .err = err};
             ok = bad(&cl, doc->line, "a card file is a list of cards", NULL, NULL);
         }
@@ -609,7 +616,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     /* Variants overlay game.yaml and the card entries, in order. */
     for (int v = 0; ok && v < nvariants; v++) {
         snprintf(path, sizeof path, "%s/variant.yaml", variants[v]);
-        vdocs[v] = ydoc_load_file(path, yerr, sizeof yerr);
+        vdocs[v] = foh_yaml_load(path, yerr, sizeof yerr);
         if (!vdocs[v])
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
         else
@@ -633,15 +640,15 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
             if ((cs->players_allowed >> p & 1) && !cs->market_size[p]) {
                 char key[8];
                 snprintf(key, sizeof key, "%d", p);
-                ok = bad_node(&ld, ydoc_get(ydoc_get(game, "setup"), "market_size"),
+                ok = bad_node(&ld, foh_yaml_get(foh_yaml_get(game, "setup"), "market_size"),
                               "setup.market_size has no entry for %s players", key, NULL);
             }
     }
     for (int v = 0; ok && v < nvariants; v++) {
-        const ydoc_node *scripts = ydoc_get(vdocs[v], "scripts");
+        const foh_yaml_node *scripts = foh_yaml_get(vdocs[v], "scripts");
         char vdir[768];
         snprintf(vdir, sizeof vdir, "%s", variants[v]);
-        if (scripts && scripts->kind != YDOC_SEQ)
+        if (scripts && scripts->kind != FOH_YAML_SEQ)
             ok = bad_node(&ld, scripts, "'scripts' must list Lua files", NULL, NULL);
         for (size_t i = 0; ok && scripts && i < scripts->n; i++)
             ok = load_script(&ld, vdir, scripts->items[i]);
@@ -655,10 +662,10 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     ok = ok && read_deck_bottom(&ld, game);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
     for (int i = 0; i < ndocs; i++)
-        ydoc_free(docs[i]);
-    ydoc_free(game);
+        foh_yaml_free(docs[i]);
+    foh_yaml_free(game);
     for (int v = 0; v < nvariants; v++)
-        ydoc_free(vdocs[v]);
+        foh_yaml_free(vdocs[v]);
     free(cards);
     free(claims);
     ok = ok && foh_lua_check_cardset(cs, err) == FOH_OK;
@@ -726,6 +733,14 @@ int foh_cardset_icon_find(const foh_cardset *cs, const char *name)
 {
     return find_named(cs->icon[0], FOH_NAME, cs->nicons, name);
 }
+void foh_cardset_icon_list(const foh_cardset *cs, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cs->nicons && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", cs->icon[i]);
+}
+
 int foh_cardset_type_count(const foh_cardset *cs) { return cs->ntypes; }
 const char *foh_cardset_type_name(const foh_cardset *cs, int type)
 {

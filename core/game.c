@@ -126,7 +126,7 @@ foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
      * two starting cards) are decision points before the first turn. */
     if (foh_lua_has_hooks(eng, FOH_HOOK_SETUP)) {
         g->base = g->st;
-        g->action = (foh_action){.kind = FOH_ACT_SETUP, .card = -1, .tokens = 0, .option = -1};
+        g->action = (foh_action){.kind = FOH_ACT_SETUP_RUN, .card = -1, .tokens = 0, .option = -1};
         g->nanswers = 0;
         foh_status s = run(g, &g->action, err);
         foh_log_discard(g);
@@ -203,6 +203,14 @@ static foh_status cleanup(foh_game *g, int *head, foh_error *err)
     if (st->ending) {
         st->over = 1;
         foh_log(g, "The game is over.");
+    } else if (st->turn >= (uint32_t)g->eng->cs->turn_limit) {
+        /* Engine ruling E1: a game that does not end by the rules ends here
+         * and is scored as usual, marked stalled. */
+        st->over = 1;
+        st->stalled = 1;
+        foh_log(g, "The game reaches the turn limit of %d turns (engine ruling E1): it ends, stalled, and is scored "
+                   "as usual.",
+                g->eng->cs->turn_limit);
     }
     if ((s = hooks(g, FOH_HOOK_CLEANUP_END, p, NULL, head, err)) != FOH_OK)
         return s;
@@ -216,12 +224,12 @@ static const char *const KIND_NAMES[] = {"invest", "complete", "snipe", "activat
 
 const char *foh_action_kind_name(int kind)
 {
-    return kind >= 0 && kind < FOH_ACT_SETUP ? KIND_NAMES[kind] : NULL;
+    return kind >= 0 && kind <= (int)FOH_ACT_PASS ? KIND_NAMES[kind] : NULL;
 }
 
 int foh_action_kind_find(const char *name)
 {
-    for (int k = 0; k < FOH_ACT_SETUP; k++)
+    for (int k = 0; k <= (int)FOH_ACT_PASS; k++)
         if (name && !strcmp(name, KIND_NAMES[k]))
             return k;
     return -1;
@@ -237,7 +245,7 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     g->used_answers = 0;
     g->nqueue = 0;
     foh_log_discard(g);
-    if (a->kind == FOH_ACT_SETUP)
+    if (a->kind == FOH_ACT_SETUP_RUN)
         return hooks(g, FOH_HOOK_SETUP, p, NULL, &head, err);
     st->in_bonus = st->bonus_mask != 0;
     st->bonus_mask = 0;
@@ -258,18 +266,26 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     return s;
 }
 
+static foh_status apply(foh_game *g, const foh_action *a, foh_error *err);
+
 foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
+{
+    foh_lua_action_begin(g->eng);
+    foh_status s = apply(g, a, err);
+    foh_lua_action_end(g->eng);
+    return s;
+}
+
+static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
 {
     if (g->st.over)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
     foh_state saved = g->st;
     int was_pending = g->pending;
     foh_status s;
+    if ((s = foh_game_check(g, a, err)) != FOH_OK)
+        return s;
     if (was_pending) {
-        if (a->kind != FOH_ACT_CHOOSE || a->option < 0 || a->option >= g->choice.n)
-            return foh_error_set(err, FOH_ERR_ILLEGAL, "P%d must answer the choice of %s (%s): option 0 to %d",
-                                 g->choice.player + 1, foh_card_name(g, g->choice.card), g->choice.prompt,
-                                 g->choice.n - 1);
         if (g->nanswers >= FOH_MAX_ANSWERS)
             return foh_error_set(err, FOH_ERR_SCRIPT, "%s: more than %d choices in one action",
                                  foh_card_name(g, g->choice.card), FOH_MAX_ANSWERS);
@@ -277,10 +293,6 @@ foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
         g->st = g->base;
         s = run(g, &g->action, err);
     } else {
-        if (a->kind == FOH_ACT_SETUP)
-            return foh_error_set(err, FOH_ERR_ILLEGAL, "the set-up is not an action");
-        if ((s = foh_action_check(g, a, err)) != FOH_OK)
-            return s;
         g->base = g->st;
         g->action = *a;
         g->nanswers = 0;
@@ -316,7 +328,7 @@ foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
     return FOH_OK;
 }
 
-int foh_game_legal_actions(foh_game *g, foh_action *out, int max)
+int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err)
 {
     if (g->st.over)
         return 0;
@@ -325,7 +337,23 @@ int foh_game_legal_actions(foh_game *g, foh_action *out, int max)
             out[i] = (foh_action){.kind = FOH_ACT_CHOOSE, .card = g->choice.card, .tokens = 0, .option = i};
         return g->choice.n;
     }
-    return foh_action_list(g, out, max);
+    return foh_action_list(g, out, max, err);
+}
+
+foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err)
+{
+    if (g->st.over)
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
+    if (g->pending) {
+        if (a->kind != FOH_ACT_CHOOSE || a->option < 0 || a->option >= g->choice.n)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "P%d must answer the choice of %s (%s): option 0 to %d",
+                                 g->choice.player + 1, foh_card_name(g, g->choice.card), g->choice.prompt,
+                                 g->choice.n - 1);
+        return FOH_OK;
+    }
+    if (a->kind == FOH_ACT_SETUP_RUN)
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "the set-up is not an action");
+    return foh_action_check(g, a, err);
 }
 
 const foh_choice *foh_game_choice(const foh_game *g) { return g->pending ? &g->choice : NULL; }
@@ -348,8 +376,10 @@ const foh_cardset *foh_game_cardset(const foh_game *g) { return g->eng->cs; }
 int foh_game_players(const foh_game *g) { return g->st.players; }
 int foh_game_current_player(const foh_game *g) { return g->st.current; }
 int foh_game_first_player(const foh_game *g) { return g->st.first_player; }
-int foh_game_turn(const foh_game *g) { return g->st.turn; }
+int foh_game_turn(const foh_game *g) { return (int)g->st.turn; }
 int foh_game_is_over(const foh_game *g) { return g->st.over; }
+int foh_game_is_stalled(const foh_game *g) { return g->st.stalled; }
+int foh_game_turn_limit(const foh_game *g) { return g->eng->cs->turn_limit; }
 int foh_game_tokens(const foh_game *g, int player)
 {
     return player >= 0 && player < g->st.players ? g->st.tokens[player] : 0;
@@ -418,22 +448,39 @@ int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int
 
 int foh_game_card_visible(const foh_game *g, int card) { return valid_card(g, card) && foh_nation_visible(g, card); }
 
+foh_status foh_game_icon_counts(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+{
+    if (player < 0 || player >= g->st.players)
+        return foh_error_set(err, FOH_ERR_USAGE, "no player %d", player + 1);
+    return foh_nation_icons(g, player, icons, err);
+}
+
+foh_status foh_game_strengths(foh_game *g, int player, int *attack, int *defence, foh_error *err)
+{
+    int icons[FOH_MAX_ICONS];
+    foh_status s = foh_game_icon_counts(g, player, icons, err);
+    if (s != FOH_OK)
+        return s;
+    const foh_cardset *cs = g->eng->cs;
+    *attack = foh_nation_sum(cs, icons, cs->attacker_icons);
+    *defence = foh_nation_sum(cs, icons, cs->defender_icons);
+    return FOH_OK;
+}
+
 int foh_game_icons(foh_game *g, int player, int icon)
 {
     int icons[FOH_MAX_ICONS];
-    if (player < 0 || player >= g->st.players || icon < 0 || icon >= g->eng->cs->nicons ||
-        foh_nation_icons(g, player, icons, NULL) != FOH_OK)
+    if (icon < 0 || icon >= g->eng->cs->nicons || foh_game_icon_counts(g, player, icons, NULL) != FOH_OK)
         return -1;
     return icons[icon];
 }
 
 int foh_game_strength(foh_game *g, int player, int defending)
 {
-    int icons[FOH_MAX_ICONS];
-    if (player < 0 || player >= g->st.players || foh_nation_icons(g, player, icons, NULL) != FOH_OK)
+    int attack, defence;
+    if (foh_game_strengths(g, player, &attack, &defence, NULL) != FOH_OK)
         return -1;
-    const foh_cardset *cs = g->eng->cs;
-    return foh_nation_sum(cs, icons, defending ? cs->defender_icons : cs->attacker_icons);
+    return defending ? defence : attack;
 }
 
 int foh_game_effect_fired(const foh_game *g, int card) { return valid_card(g, card) && g->st.loc[card].fired; }

@@ -3,6 +3,7 @@
 #ifndef FOH_INTERNAL_H
 #define FOH_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "foh/cardset.h"
@@ -13,12 +14,25 @@
 #define FOH_MAX_SCRIPTS 16
 #define FOH_MAX_SOURCES 96 /* files of a card set with its variants and scripts */
 #define FOH_MAX_MARKET 12
-#define FOH_MAX_ANSWERS 48
-#define FOH_MAX_QUEUE 32
+#define FOH_MAX_ANSWERS 256 /* choices inside one action (refused beyond, naming the card) */
+/* On-gain effects waiting to run: each card's fires once per game, so the
+ * queue never holds more than every card. */
+#define FOH_MAX_QUEUE FOH_MAX_CARDS
+/* Tokens in play (box + substituted); a move that would pass it is refused,
+ * so no token count can overflow. */
+#define FOH_MAX_TOKENS 1000000000
+#define FOH_MAX_BOX_TOKENS 100000 /* setup.tokens_in_box and setup.supply at most */
+#define FOH_DEFAULT_TURN_LIMIT 1000
+#define FOH_MAX_TURN_LIMIT 1000000
 #define FOH_NAME 48
 #define FOH_MAX_NEUTRAL 2   /* neutral investors (markers no player owns) */
 #define FOH_MAX_HOOKS 32
 #define FOH_MAX_VARIANTS 8
+#define FOH_MAX_ICON_COUNT 1000 /* icons of one kind in an icon table a script returns */
+
+/* The action kind of the set-up hooks running like an action (so that
+ * their choices are decision points); never applied by a player. */
+#define FOH_ACT_SETUP_RUN ((foh_action_kind)(FOH_ACT_PASS + 1))
 
 /* Named points of the turn where variant hooks run. */
 typedef enum {
@@ -68,7 +82,7 @@ typedef struct {
     char effect_file[768]; /* where the chunk is (a variant may override it) */
     int effect_line;   /* line of the chunk's first line in effect_file */
     /* Filled when the scripts are checked at load time: */
-    int8_t provides[FOH_MAX_ICONS]; /* constant Permanent icons */
+    int16_t provides[FOH_MAX_ICONS]; /* constant Permanent icons (0..FOH_MAX_ICON_COUNT each) */
     int counting;      /* Permanent effect is a function of the Nation */
     uint32_t reads;    /* icon kinds a counting effect reads (bit mask) */
     uint32_t gives;    /* icon kinds a counting effect provides (bit mask) */
@@ -109,6 +123,7 @@ struct foh_cardset {
     uint32_t full_vp_icons; /* icons worth 1 VP each at scoring; others half */
     int age_check_gap;   /* Market cards this many ages below the Current Age go */
     int age_check_repeat; /* repeat the age check until nothing is discarded */
+    int turn_limit;       /* the game ends, stalled, after this many turns (engine ruling E1) */
     int vp_per_full_icon, other_icons_per_vp; /* scoring: 1 VP per Culture, 1 per 2 others */
     int starting_cards;  /* starting cards dealt per player (1) */
     int neutral_investors; /* investor markers no player owns (0) */
@@ -146,9 +161,9 @@ typedef struct {
     uint8_t zone;  /* foh_zone */
     uint8_t owner; /* player, when zone is FOH_ZONE_NATION */
     uint8_t fired; /* Instant/Attack effect already used */
-    int8_t investor; /* Market card: investing player or -1 */
-    int16_t invested; /* Market card: tokens under it */
-    uint16_t seq;
+    int8_t investor;  /* Market card: investing player or -1 */
+    int32_t invested; /* Market card: tokens under it */
+    uint32_t seq;     /* placement order in a Nation */
 } foh_card_loc;
 
 /* The whole position: a flat value, copied with memcpy. */
@@ -156,8 +171,9 @@ typedef struct {
     uint8_t players, current, first_player;
     uint8_t over;      /* the game has ended */
     uint8_t ending;    /* The Future appeared: ends after this turn */
-    uint16_t turn;     /* turns completed */
-    uint16_t next_seq;
+    uint8_t stalled;   /* ended by the turn limit (rules.turn_limit) */
+    uint32_t turn;     /* turns completed (at most the turn limit) */
+    uint32_t next_seq; /* placements so far (a few per turn) */
     int32_t tokens[FOH_MAX_PLAYERS];
     int32_t supply, reserve, substituted;
     int8_t investment[FOH_MAX_PLAYERS]; /* card a player invested in, or -1 */
@@ -178,18 +194,21 @@ struct foh_game {
     /* An action in progress that paused at a choice inside an effect: */
     uint8_t pending;
     foh_action action;
-    uint8_t nanswers;
-    uint8_t answers[FOH_MAX_ANSWERS];
+    uint16_t nanswers;
+    uint8_t answers[FOH_MAX_ANSWERS]; /* option indices (< FOH_MAX_OPTIONS) */
     foh_choice choice;
     /* Gained cards whose on-gain effects still have to run, in order. */
-    uint8_t nqueue;
+    uint16_t nqueue;
     uint8_t queue[FOH_MAX_QUEUE][2]; /* card, player */
     /* Answers consumed so far by the current run. */
-    uint8_t used_answers;
+    uint16_t used_answers;
     uint8_t scoring;    /* icon counts are for final scoring: obsolete off */
     foh_log_fn log;
     void *log_ud;
 };
+
+/* "name, name, ..." of the card set's icons into BUF (for messages). */
+void foh_cardset_icon_list(const foh_cardset *cs, char *buf, size_t len);
 
 /* An empty position for PLAYERS players: every card in the box, nobody
  * invested, no tokens anywhere (the caller fills them). */
@@ -203,18 +222,27 @@ struct foh_engine {
     const foh_cardset *cs;
     struct lua_State *L;
     size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
-    long instr_limit, instr_left; /* VM instructions per effect call */
+    long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
+    int64_t time_limit_ns;        /* wall-clock time per action */
+    int64_t deadline_ns;          /* of the action or call in progress; 0: none */
+    int in_action;                /* inside foh_game_apply: the deadline is the action's */
+    int ticks;                    /* count-hook calls since the clock was last read */
+    int lib_depth;                /* library calls nested through callbacks (gsub, sort) */
+    int sealed;                   /* helpers loaded: no script may create a global */
     char mem_where[256];          /* script line whose allocation hit the memory cap */
     char errbuf[400];             /* a formatted error message */
     foh_game *g;                  /* the game a script is acting on */
     int need_choice;              /* a script asked a question with no answer yet */
     int counting;                 /* evaluating counting Permanent effects */
-    int effect_ref[FOH_MAX_CARDS]; /* registry refs of the effect tables */
-    int hook_ref[FOH_MAX_HOOKS];   /* registry refs of the variant hook functions */
-    long exercised[FOH_MAX_CARDS];  /* times each card's rule took effect */
-    /* Log lines of the run in progress, emitted only if it completes. */
-    size_t loglen;
-    char logbuf[16384];
+    int effect_ref[FOH_MAX_CARDS];       /* registry refs of the effect tables (the engine calls them) */
+    int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
+    int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
+    long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
+    /* Log lines of the run in progress, emitted only if it completes;
+     * grown as needed (an action may log many lines). */
+    char *logbuf;
+    size_t loglen, logcap;
+    int log_lost; /* lines that found no memory (said when flushed) */
 };
 
 #endif

@@ -9,6 +9,11 @@
 /* Internal status: a script asked a question that has no answer yet. */
 #define FOH_NEED_CHOICE 100
 
+/* An action (foh_game_apply) starts and ends: every script call in it
+ * shares one wall-clock deadline (foh_script_limits.time_ms). */
+void foh_lua_action_begin(foh_engine *e);
+void foh_lua_action_end(foh_engine *e);
+
 /* Compile every script of CS in a scratch state and check each card's
  * effect table against its timing; fills the derived fields of the card
  * definitions (constant Permanent icons, counting reads/gives) and rejects

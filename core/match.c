@@ -1,60 +1,148 @@
-/* match: playing whole games (see foh/match.h). */
+/* match: the one game loop (see foh/match.h). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "foh/match.h"
+#include "internal.h"
 #include "rng.h"
 
-int foh_match_legal(foh_game *g, foh_action **buf, int *cap)
+int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err)
 {
-    int n = foh_game_legal_actions(g, *buf, *cap);
+    int n = foh_game_legal_actions(g, *buf, *cap, err);
     if (n > *cap) {
         int want = n + 64;
         foh_action *grown = realloc(*buf, (size_t)want * sizeof *grown);
-        if (!grown)
+        if (!grown) {
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
             return -1;
+        }
         *buf = grown;
         *cap = want;
-        n = foh_game_legal_actions(g, *buf, *cap);
+        n = foh_game_legal_actions(g, *buf, *cap, err);
     }
     return n;
 }
 
-foh_status foh_match_play(foh_game *g, foh_player *const *seats, long max_decisions, foh_match_observer observe,
-                          void *ud, long *decisions, foh_error *err)
+int foh_match_find(const foh_action *legal, int n, const foh_action *a)
 {
-    foh_action *legal = NULL;
-    int cap = 0;
-    long taken = 0;
-    foh_status s = FOH_OK;
-    while (!foh_game_is_over(g)) {
-        if (taken >= max_decisions) {
-            s = foh_error_set(err, FOH_ERR_USAGE, "the game did not end within %ld decisions", max_decisions);
-            break;
-        }
-        int n = foh_match_legal(g, &legal, &cap);
-        if (n < 0) {
-            s = foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-            break;
-        }
-        int who = foh_game_to_act(g);
-        if (n <= 0 || who < 0) {
-            s = foh_error_set(err, FOH_ERR_ILLEGAL, "no legal action for P%d", who + 1);
-            break;
-        }
-        int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
-        if (pick < 0 || pick >= n) {
-            s = foh_error_set(err, FOH_ERR_USAGE, "player %s picked action %d of %d", seats[who]->name, pick, n);
-            break;
-        }
-        if ((s = foh_game_apply(g, &legal[pick], err)) != FOH_OK)
-            break;
-        taken++;
-        if (observe)
-            observe(ud, g, &legal[pick], who);
+    for (int i = 0; i < n; i++) {
+        const foh_action *l = &legal[i];
+        if (l->kind != a->kind)
+            continue;
+        if (a->kind == FOH_ACT_CHOOSE ? l->option == a->option
+                                      : l->card == a->card && (a->kind != FOH_ACT_INVEST || l->tokens == a->tokens))
+            return i;
     }
-    free(legal);
-    if (decisions)
-        *decisions = taken;
+    return -1;
+}
+
+void foh_match_init(foh_match *m, foh_game *g, foh_player *const *seats, const foh_observer *observers,
+                     int nobservers)
+{
+    memset(m, 0, sizeof *m);
+    m->game = g;
+    m->seats = seats;
+    m->observers = observers;
+    m->nobservers = nobservers;
+}
+
+void foh_match_free(foh_match *m)
+{
+    free(m->legal);
+    m->legal = NULL;
+    m->cap = 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ERR's message prefixed with "P2 (greedy): ". */
+static foh_status on_behalf(foh_status s, int who, const foh_player *p, foh_error *err)
+{
+    if (err) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        foh_error_set(err, s, "P%d (%s): %s", who + 1, p->name, msg);
+    }
+    return s;
+}
+
+foh_status foh_match_step(foh_match *m, foh_error *err)
+{
+    foh_game *g = m->game;
+    if (foh_game_is_over(g))
+        return foh_error_set(err, FOH_ERR_USAGE, "the game is over");
+    int n = foh_match_legal(g, &m->legal, &m->cap, err);
+    if (n < 0)
+        return err ? err->code : FOH_ERR_SCRIPT;
+    int who = foh_game_to_act(g);
+    foh_player *p = m->seats[who];
+    if (n == 0)
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "no legal action for P%d", who + 1);
+    double t0 = now_s();
+    int pick = p->decide(p, g, m->legal, n, NULL, 0, err);
+    double seconds = now_s() - t0;
+    if (pick < 0)
+        return on_behalf(err ? err->code : FOH_ERR_SCRIPT, who, p, err);
+    if (pick >= n)
+        return foh_error_set(err, FOH_ERR_USAGE, "P%d (%s) picked action %d of %d legal actions (0 to %d)", who + 1,
+                             p->name, pick, n, n - 1);
+    const foh_decision d = {.action = m->legal[pick], .player = who, .nlegal = n, .seconds = seconds};
+    foh_status s;
+    for (int i = 0; i < m->nobservers; i++)
+        if (m->observers[i].before && (s = m->observers[i].before(m->observers[i].ud, g, &d, err)) != FOH_OK)
+            return s;
+    if ((s = foh_game_apply(g, &d.action, err)) != FOH_OK) {
+        /* The game is as before the action: it can still be described. */
+        if (err) {
+            char what[160], msg[sizeof err->msg];
+            foh_game_describe_action(g, &d.action, what, sizeof what);
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            foh_error_set(err, s, "P%d (%s) playing '%s': %s", who + 1, p->name, what, msg);
+        }
+        return s;
+    }
+    m->steps++;
+    for (int i = 0; i < m->nobservers; i++)
+        if (m->observers[i].after && (s = m->observers[i].after(m->observers[i].ud, g, &d, err)) != FOH_OK)
+            return s;
+    return FOH_OK;
+}
+
+foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err)
+{
+    /* Turns end the game (engine ruling E1); a turn has at most two actions
+     * (one granted bonus action), each with at most FOH_MAX_ANSWERS
+     * choices. More decisions than that would be an engine bug. */
+    long turns = foh_game_turn_limit(m->game) - foh_game_turn(m->game) + 1;
+    long bound = m->steps + (turns + 1) * 2 * (FOH_MAX_ANSWERS + 1);
+    for (long done = 0; !foh_game_is_over(m->game) && (max_steps <= 0 || done < max_steps); done++) {
+        if (m->steps > bound)
+            return foh_error_set(err, FOH_ERR_ILLEGAL,
+                                 "the game did not end within %ld decisions despite its turn limit (an engine error)",
+                                 bound);
+        foh_status s = foh_match_step(m, err);
+        if (s != FOH_OK)
+            return s;
+    }
+    return FOH_OK;
+}
+
+foh_status foh_match_play(foh_game *g, foh_player *const *seats, const foh_observer *observers, int nobservers,
+                          long *steps, foh_error *err)
+{
+    foh_match m;
+    foh_match_init(&m, g, seats, observers, nobservers);
+    foh_status s = foh_match_run(&m, 0, err);
+    if (steps)
+        *steps = m.steps;
+    foh_match_free(&m);
     return s;
 }
 

@@ -13,7 +13,18 @@ static foh_status editable(const foh_game *g, foh_error *err)
     return FOH_OK;
 }
 
-/* Add DELTA tokens to a holder, balancing with the Reserve. */
+/* Whether DELTA more tokens can be put in play: the Reserve pays, then
+ * substitution, up to the engine's limit on tokens in play. */
+static foh_status can_balance(const foh_state *st, long long delta, foh_error *err)
+{
+    long long substituted = st->substituted + (delta > st->reserve ? delta - st->reserve : 0);
+    if (substituted > FOH_MAX_TOKENS - FOH_MAX_BOX_TOKENS)
+        return foh_error_set(err, FOH_ERR_USAGE, "more than %d tokens in play (the engine's limit)", FOH_MAX_TOKENS);
+    return FOH_OK;
+}
+
+/* Add DELTA tokens to a holder, balancing with the Reserve (checked with
+ * can_balance first). */
 static void balance(foh_state *st, int delta)
 {
     st->reserve -= delta;
@@ -110,6 +121,8 @@ foh_status foh_position_set_tokens(foh_game *g, int player, int tokens, foh_erro
     if (tokens < 0 || player < -1 || player >= g->st.players)
         return foh_error_set(err, FOH_ERR_USAGE, "bad player %d or token count %d", player + 1, tokens);
     int32_t *slot = player < 0 ? &g->st.supply : &g->st.tokens[player];
+    if (can_balance(&g->st, (long long)tokens - *slot, err) != FOH_OK)
+        return FOH_ERR_USAGE;
     balance(&g->st, tokens - *slot);
     *slot = tokens;
     return FOH_OK;
@@ -132,8 +145,10 @@ foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, fo
                              "investor %d cannot invest %d tokens in card %d (not a free Market card, already "
                              "invested, or no such investor)",
                              player + 1, tokens, card);
+    if (can_balance(st, tokens, err) != FOH_OK)
+        return FOH_ERR_USAGE;
     st->loc[card].investor = (int8_t)player;
-    st->loc[card].invested = (int16_t)tokens;
+    st->loc[card].invested = tokens;
     if (k >= 0)
         st->neutral[k] = (int8_t)card;
     else
@@ -174,6 +189,7 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
     mix(h, st->first_player);
     mix(h, st->over);
     mix(h, st->ending);
+    mix(h, st->stalled);
     mix(h, st->turn);
     mix(h, st->next_seq);
     for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
@@ -196,7 +212,8 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
     for (int c = 0; c < ncards; c++) {
         const foh_card_loc *l = &st->loc[c];
         mix(h, l->zone | (uint64_t)l->owner << 8 | (uint64_t)l->fired << 16 | (uint64_t)(uint8_t)l->investor << 24 |
-                    (uint64_t)(uint16_t)l->invested << 32 | (uint64_t)l->seq << 48);
+                    (uint64_t)(uint32_t)l->invested << 32);
+        mix(h, l->seq);
     }
     for (int i = 0; i < 4; i++)
         mix(h, st->rng[i]);

@@ -11,7 +11,7 @@
 #include "foh/foh.h"
 #include "internal.h"
 #include "rng.h"
-#include "yaml_doc.h"
+#include "foh/yaml.h"
 
 typedef struct {
     const char *file;
@@ -69,9 +69,9 @@ static void mismatch(runner *r, const char *fmt, ...)
 
 /* ---- Reading values ---- */
 
-static int only_keys(runner *r, const ydoc_node *m, const char *const *allowed, const char *what)
+static int only_keys(runner *r, const foh_yaml_node *m, const char *const *allowed, const char *what)
 {
-    if (!m || m->kind != YDOC_MAP)
+    if (!m || m->kind != FOH_YAML_MAP)
         return malformed(r, m ? m->line : r->line, "%s must be a map", what);
     for (size_t i = 0; i < m->n; i++) {
         int ok = 0;
@@ -83,10 +83,10 @@ static int only_keys(runner *r, const ydoc_node *m, const char *const *allowed, 
     return 1;
 }
 
-static int int_of(runner *r, const ydoc_node *v, int *out)
+static int int_of(runner *r, const foh_yaml_node *v, int *out)
 {
     char *end;
-    if (!v || v->kind != YDOC_SCALAR)
+    if (!v || v->kind != FOH_YAML_SCALAR)
         return malformed(r, v ? v->line : r->line, "expected a whole number");
     long x = strtol(v->text, &end, 10);
     if (!*v->text || *end || x < -1000000 || x > 1000000)
@@ -95,18 +95,18 @@ static int int_of(runner *r, const ydoc_node *v, int *out)
     return 1;
 }
 
-static int bool_of(runner *r, const ydoc_node *v, int *out)
+static int bool_of(runner *r, const foh_yaml_node *v, int *out)
 {
-    if (v && v->kind == YDOC_SCALAR && (!strcmp(v->text, "true") || !strcmp(v->text, "false"))) {
+    if (v && v->kind == FOH_YAML_SCALAR && (!strcmp(v->text, "true") || !strcmp(v->text, "false"))) {
         *out = v->text[0] == 't';
         return 1;
     }
     return malformed(r, v ? v->line : r->line, "expected true or false");
 }
 
-static int card_of(runner *r, const ydoc_node *v)
+static int card_of(runner *r, const foh_yaml_node *v)
 {
-    if (!v || v->kind != YDOC_SCALAR)
+    if (!v || v->kind != FOH_YAML_SCALAR)
         return malformed(r, v ? v->line : r->line, "expected a card id") - 1;
     int c = foh_cardset_find(r->cs, v->text);
     if (c < 0)
@@ -174,15 +174,15 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
 }
 
 /* An investor: a player (1, P1) or a neutral marker (N1). */
-static int investor_of(runner *r, const ydoc_node *v)
+static int investor_of(runner *r, const foh_yaml_node *v)
 {
-    if (v && v->kind == YDOC_SCALAR && v->text[0] == 'N') {
+    if (v && v->kind == FOH_YAML_SCALAR && v->text[0] == 'N') {
         int k = atoi(v->text + 1);
         if (k < 1 || k > FOH_MAX_NEUTRAL)
             return malformed(r, v->line, "'%s' is not a neutral investor (N1, N2)", v->text) - 1;
         return FOH_NEUTRAL_INVESTOR + k - 1;
     }
-    if (!v || v->kind != YDOC_SCALAR)
+    if (!v || v->kind != FOH_YAML_SCALAR)
         return malformed(r, v ? v->line : r->line, "expected a player or a neutral investor") - 1;
     return player_of(r, v->text, v->line);
 }
@@ -200,18 +200,18 @@ static int put(runner *r, int card, foh_zone zone, int player, int line)
     return 1;
 }
 
-static int setup_nations(runner *r, const ydoc_node *nations)
+static int setup_nations(runner *r, const foh_yaml_node *nations)
 {
     static const char *const keys[] = {"cards", "tokens", NULL};
-    if (nations->kind != YDOC_MAP)
+    if (nations->kind != FOH_YAML_MAP)
         return malformed(r, nations->line, "nations: map each player number to {cards, tokens}");
     for (size_t i = 0; i < nations->n; i++) {
         int p = player_of(r, nations->keys[i], nations->key_lines[i]);
-        const ydoc_node *n = nations->items[i];
+        const foh_yaml_node *n = nations->items[i];
         if (p < 0 || !only_keys(r, n, keys, "a nation"))
             return 0;
-        const ydoc_node *cards = ydoc_get(n, "cards");
-        if (cards && cards->kind != YDOC_SEQ)
+        const foh_yaml_node *cards = foh_yaml_get(n, "cards");
+        if (cards && cards->kind != FOH_YAML_SEQ)
             return malformed(r, cards->line, "cards: a list of card ids, each pile bottom first");
         for (size_t k = 0; cards && k < cards->n; k++) {
             int c = card_of(r, cards->items[k]);
@@ -220,7 +220,7 @@ static int setup_nations(runner *r, const ydoc_node *nations)
             foh_position_set_fired(r->g, c, 1, NULL); /* gained earlier: Instant already used */
         }
         int tokens = 0;
-        if (ydoc_get(n, "tokens") && !int_of(r, ydoc_get(n, "tokens"), &tokens))
+        if (foh_yaml_get(n, "tokens") && !int_of(r, foh_yaml_get(n, "tokens"), &tokens))
             return 0;
         if (foh_position_set_tokens(r->g, p, tokens, r->err) != FOH_OK)
             return malformed(r, n->line, "%s", r->err->msg);
@@ -228,24 +228,24 @@ static int setup_nations(runner *r, const ydoc_node *nations)
     return 1;
 }
 
-static int setup_market(runner *r, const ydoc_node *market)
+static int setup_market(runner *r, const foh_yaml_node *market)
 {
     static const char *const keys[] = {"card", "investor", "tokens", NULL};
-    if (market->kind != YDOC_SEQ)
+    if (market->kind != FOH_YAML_SEQ)
         return malformed(r, market->line, "market: a list of card ids or {card, investor, tokens}");
     for (size_t i = 0; i < market->n; i++) {
-        const ydoc_node *m = market->items[i];
-        const ydoc_node *cn = m->kind == YDOC_MAP ? ydoc_get(m, "card") : m;
-        if (m->kind == YDOC_MAP && !only_keys(r, m, keys, "a Market card"))
+        const foh_yaml_node *m = market->items[i];
+        const foh_yaml_node *cn = m->kind == FOH_YAML_MAP ? foh_yaml_get(m, "card") : m;
+        if (m->kind == FOH_YAML_MAP && !only_keys(r, m, keys, "a Market card"))
             return 0;
         int c = card_of(r, cn);
         if (c < 0 || !put(r, c, FOH_ZONE_MARKET, -1, m->line))
             return 0;
-        if (m->kind == YDOC_MAP && ydoc_get(m, "investor")) {
-            const ydoc_node *inv = ydoc_get(m, "investor");
+        if (m->kind == FOH_YAML_MAP && foh_yaml_get(m, "investor")) {
+            const foh_yaml_node *inv = foh_yaml_get(m, "investor");
             int tokens = 0;
             int p = investor_of(r, inv);
-            if (p < 0 || !int_of(r, ydoc_get(m, "tokens"), &tokens))
+            if (p < 0 || !int_of(r, foh_yaml_get(m, "tokens"), &tokens))
                 return p < 0 ? 0 : malformed(r, m->line, "an investment needs investor and tokens");
             foh_error e;
             if (foh_position_invest(r->g, p, c, tokens, &e) != FOH_OK)
@@ -280,7 +280,7 @@ static void fill_deck_rest(runner *r, uint64_t seed)
     }
 }
 
-static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char *default_cards)
+static int setup(runner *r, const foh_yaml_node *s, const char *file_dir, const char *default_cards)
 {
     static const char *const keys[] = {"name", "source", "ruling", "cards", "variants", "start", "players", "seed",
                                        "current",
@@ -288,13 +288,13 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
                                        "removed", "not_fired", "steps", NULL};
     if (!only_keys(r, s, keys, "a scenario"))
         return 0;
-    const ydoc_node *name = ydoc_get(s, "name");
-    if (!name || name->kind != YDOC_SCALAR)
+    const foh_yaml_node *name = foh_yaml_get(s, "name");
+    if (!name || name->kind != FOH_YAML_SCALAR)
         return malformed(r, s->line, "a scenario needs a name");
     r->name = name->text;
     char path[1024];
-    const ydoc_node *cards = ydoc_get(s, "cards");
-    if (cards && cards->kind == YDOC_SCALAR)
+    const foh_yaml_node *cards = foh_yaml_get(s, "cards");
+    if (cards && cards->kind == FOH_YAML_SCALAR)
         snprintf(path, sizeof path, "%s%s%s", cards->text[0] == '/' ? "" : file_dir,
                  cards->text[0] == '/' ? "" : "/", cards->text);
     else
@@ -305,12 +305,12 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
     int nv = 0;
     for (int i = 0; i < r->opt->nvariants && nv < 16; i++, nv++)
         snprintf(vdirs[nv], sizeof vdirs[0], "%s", r->opt->variant[i]);
-    const ydoc_node *variants = ydoc_get(s, "variants");
-    if (variants && variants->kind != YDOC_SEQ)
+    const foh_yaml_node *variants = foh_yaml_get(s, "variants");
+    if (variants && variants->kind != FOH_YAML_SEQ)
         return malformed(r, variants->line, "variants: a list of variant names");
     for (size_t i = 0; variants && i < variants->n && nv < 16; i++, nv++) {
-        const ydoc_node *v = variants->items[i];
-        if (v->kind != YDOC_SCALAR)
+        const foh_yaml_node *v = variants->items[i];
+        if (v->kind != FOH_YAML_SCALAR)
             return malformed(r, v->line, "a variant is a name or a folder");
         if (strchr(v->text, '/'))
             snprintf(vdirs[nv], sizeof vdirs[0], "%s/%s", file_dir, v->text);
@@ -324,9 +324,9 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
         return 0;
 
     int players = 0, seed = 1, current = 1;
-    if (!int_of(r, ydoc_get(s, "players"), &players) ||
-        (ydoc_get(s, "seed") && !int_of(r, ydoc_get(s, "seed"), &seed)) ||
-        (ydoc_get(s, "current") && !int_of(r, ydoc_get(s, "current"), &current)))
+    if (!int_of(r, foh_yaml_get(s, "players"), &players) ||
+        (foh_yaml_get(s, "seed") && !int_of(r, foh_yaml_get(s, "seed"), &seed)) ||
+        (foh_yaml_get(s, "current") && !int_of(r, foh_yaml_get(s, "current"), &current)))
         return 0;
     foh_options opt = {.players = players, .seed = (uint64_t)seed};
     foh_error e;
@@ -334,35 +334,35 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
     if (!r->g)
         return malformed(r, s->line, "%s", e.msg);
     /* start: setup keeps the real set-up of the seed (and its choices). */
-    const ydoc_node *start = ydoc_get(s, "start");
-    if (start && (start->kind != YDOC_SCALAR || (strcmp(start->text, "setup") && strcmp(start->text, "position"))))
+    const foh_yaml_node *start = foh_yaml_get(s, "start");
+    if (start && (start->kind != FOH_YAML_SCALAR || (strcmp(start->text, "setup") && strcmp(start->text, "position"))))
         return malformed(r, start->line, "start: 'setup' (the game's own set-up) or 'position' (the default)");
     if (start && !strcmp(start->text, "setup")) {
         static const char *const placed[] = {"current", "nations", "market", "supply", "reserve", "deck",
                                              "deck_rest", "removed", "not_fired", NULL};
         for (const char *const *k = placed; *k; k++)
-            if (ydoc_get(s, *k))
-                return malformed(r, ydoc_get(s, *k)->line, "'%s' cannot be used with start: setup", *k);
+            if (foh_yaml_get(s, *k))
+                return malformed(r, foh_yaml_get(s, *k)->line, "'%s' cannot be used with start: setup", *k);
         return 1;
     }
     if (foh_position_clear(r->g, current - 1, &e) != FOH_OK)
         return malformed(r, s->line, "current: %s", e.msg);
 
-    const ydoc_node *removed = ydoc_get(s, "removed");
+    const foh_yaml_node *removed = foh_yaml_get(s, "removed");
     for (size_t i = 0; removed && i < removed->n; i++) {
         int c = card_of(r, removed->items[i]);
         if (c < 0 || !put(r, c, FOH_ZONE_REMOVED, -1, removed->items[i]->line))
             return 0;
     }
-    if (ydoc_get(s, "nations") && !setup_nations(r, ydoc_get(s, "nations")))
+    if (foh_yaml_get(s, "nations") && !setup_nations(r, foh_yaml_get(s, "nations")))
         return 0;
-    if (ydoc_get(s, "market") && !setup_market(r, ydoc_get(s, "market")))
+    if (foh_yaml_get(s, "market") && !setup_market(r, foh_yaml_get(s, "market")))
         return 0;
-    const ydoc_node *deck = ydoc_get(s, "deck");
-    if (deck && deck->kind != YDOC_SEQ)
+    const foh_yaml_node *deck = foh_yaml_get(s, "deck");
+    if (deck && deck->kind != FOH_YAML_SEQ)
         return malformed(r, deck->line, "deck: a list of card ids, top card first");
     int rest = 0;
-    if (ydoc_get(s, "deck_rest") && !bool_of(r, ydoc_get(s, "deck_rest"), &rest))
+    if (foh_yaml_get(s, "deck_rest") && !bool_of(r, foh_yaml_get(s, "deck_rest"), &rest))
         return 0;
     int deck_cards[FOH_MAX_CARDS], ndeck = 0;
     for (size_t i = 0; deck && i < deck->n && ndeck < FOH_MAX_CARDS; i++) {
@@ -387,7 +387,7 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
     for (int k = ndeck - 1; k >= 0; k--)
         foh_position_put(r->g, deck_cards[k], FOH_ZONE_DECK, -1, NULL);
 
-    const ydoc_node *nf = ydoc_get(s, "not_fired");
+    const foh_yaml_node *nf = foh_yaml_get(s, "not_fired");
     for (size_t i = 0; nf && i < nf->n; i++) {
         int c = card_of(r, nf->items[i]);
         if (c < 0)
@@ -395,16 +395,16 @@ static int setup(runner *r, const ydoc_node *s, const char *file_dir, const char
         foh_position_set_fired(r->g, c, 0, NULL);
     }
     int supply = 0;
-    if (ydoc_get(s, "supply") && !int_of(r, ydoc_get(s, "supply"), &supply))
+    if (foh_yaml_get(s, "supply") && !int_of(r, foh_yaml_get(s, "supply"), &supply))
         return 0;
     if (foh_position_set_tokens(r->g, -1, supply, &e) != FOH_OK)
         return malformed(r, s->line, "supply: %s", e.msg);
-    if (ydoc_get(s, "reserve")) {
+    if (foh_yaml_get(s, "reserve")) {
         int reserve;
-        if (!int_of(r, ydoc_get(s, "reserve"), &reserve))
+        if (!int_of(r, foh_yaml_get(s, "reserve"), &reserve))
             return 0;
         if (reserve != foh_game_reserve(r->g))
-            return malformed(r, ydoc_get(s, "reserve")->line,
+            return malformed(r, foh_yaml_get(s, "reserve")->line,
                              "the set-up leaves %d tokens in the Reserve (the box holds %d), not %d; "
                              "leave 'reserve' out to have it computed",
                              foh_game_reserve(r->g), foh_cardset_tokens_in_box(r->cs), reserve);
@@ -432,9 +432,9 @@ static void list_ids(runner *r, const int *cards, int n, char *buf, size_t len)
 }
 
 /* Compare the card list WANT (ids) with GOT, in order or as a set. */
-static int expect_cards(runner *r, const char *what, const ydoc_node *want, const int *got, int ngot, int ordered)
+static int expect_cards(runner *r, const char *what, const foh_yaml_node *want, const int *got, int ngot, int ordered)
 {
-    if (want->kind != YDOC_SEQ)
+    if (want->kind != FOH_YAML_SEQ)
         return malformed(r, want->line, "%s: expected a list of card ids", what);
     int w[FOH_MAX_CARDS], nw = 0;
     for (size_t i = 0; i < want->n && nw < FOH_MAX_CARDS; i++)
@@ -469,7 +469,7 @@ static int nation_of(runner *r, int p, int type, int *out)
     return n;
 }
 
-static int expect_scores(runner *r, const ydoc_node *m)
+static int expect_scores(runner *r, const foh_yaml_node *m)
 {
     static const char *const keys[] = {"total", "culture", "other_icons", "other_vp", "cards", "tokens", "end",
                                        "winner", NULL};
@@ -479,11 +479,11 @@ static int expect_scores(runner *r, const ydoc_node *m)
         mismatch(r, "scoring failed: %s", e.msg);
         return 1;
     }
-    if (m->kind != YDOC_MAP)
+    if (m->kind != FOH_YAML_MAP)
         return malformed(r, m->line, "scores: map each player to {total, culture, ...}");
     for (size_t i = 0; i < m->n; i++) {
         int p = player_of(r, m->keys[i], m->key_lines[i]);
-        const ydoc_node *s = m->items[i];
+        const foh_yaml_node *s = m->items[i];
         if (p < 0 || !only_keys(r, s, keys, "a score"))
             return 0;
         for (size_t k = 0; k < s->n; k++) {
@@ -491,8 +491,8 @@ static int expect_scores(runner *r, const ydoc_node *m)
             char what[96];
             snprintf(what, sizeof what, "P%d %s", p + 1, key);
             if (!strcmp(key, "end")) {
-                const ydoc_node *ends = s->items[k];
-                if (ends->kind != YDOC_MAP)
+                const foh_yaml_node *ends = s->items[k];
+                if (ends->kind != FOH_YAML_MAP)
                     return malformed(r, ends->line, "end: map card ids to VP");
                 for (size_t j = 0; j < ends->n; j++) {
                     int c = foh_cardset_find(r->cs, ends->keys[j]), want = 0, got = -1;
@@ -535,16 +535,16 @@ static const char *zone_name(foh_zone z)
 }
 
 /* Per-player map of icon (or role) -> count. */
-static int expect_player_counts(runner *r, const ydoc_node *m, int strength)
+static int expect_player_counts(runner *r, const foh_yaml_node *m, int strength)
 {
-    if (m->kind != YDOC_MAP)
+    if (m->kind != FOH_YAML_MAP)
         return malformed(r, m->line, "map each player to {name: count}");
     for (size_t i = 0; i < m->n; i++) {
         int p = player_of(r, m->keys[i], m->key_lines[i]);
-        const ydoc_node *c = m->items[i];
+        const foh_yaml_node *c = m->items[i];
         if (p < 0)
             return 0;
-        if (c->kind != YDOC_MAP)
+        if (c->kind != FOH_YAML_MAP)
             return malformed(r, c->line, "map names to counts");
         for (size_t k = 0; k < c->n; k++) {
             int want = 0, got;
@@ -577,7 +577,7 @@ static int expect_player_counts(runner *r, const ydoc_node *m, int strength)
     return 1;
 }
 
-static int check_expectations(runner *r, const ydoc_node *x)
+static int check_expectations(runner *r, const foh_yaml_node *x)
 {
     static const char *const keys[] = {"tokens", "supply", "reserve", "substituted", "invested", "investor",
                                        "market", "deck", "deck_size", "nation", "stacks", "zone", "removed",
@@ -588,7 +588,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
     foh_game *g = r->g;
     for (size_t i = 0; i < x->n; i++) {
         const char *key = x->keys[i];
-        const ydoc_node *v = x->items[i];
+        const foh_yaml_node *v = x->items[i];
         int want = 0;
         if (!strcmp(key, "supply") || !strcmp(key, "reserve") || !strcmp(key, "substituted") ||
             !strcmp(key, "age") || !strcmp(key, "deck_size") || !strcmp(key, "turn")) {
@@ -602,7 +602,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
                                                     : foh_game_deck_size(g);
             expect_int(r, !strcmp(key, "age") ? "Current Age" : key, want, got);
         } else if (!strcmp(key, "current") || !strcmp(key, "to_act")) {
-            int p = v->kind == YDOC_SCALAR && !strcmp(v->text, "none") ? -1 : player_of(r, v->text, v->line);
+            int p = v->kind == FOH_YAML_SCALAR && !strcmp(v->text, "none") ? -1 : player_of(r, v->text, v->line);
             if (p < 0 && strcmp(v->text, "none"))
                 return 0;
             int got = !strcmp(key, "current") ? foh_game_current_player(g) : foh_game_to_act(g);
@@ -616,7 +616,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
                 mismatch(r, "%s: expected %s, got %s", key[0] == 'g' ? "game over" : "bonus action pending",
                          want ? "yes" : "no", want ? "no" : "yes");
         } else if (!strcmp(key, "tokens")) {
-            if (v->kind != YDOC_MAP)
+            if (v->kind != FOH_YAML_MAP)
                 return malformed(r, v->line, "tokens: map players to token counts");
             for (size_t k = 0; k < v->n; k++) {
                 int p = player_of(r, v->keys[k], v->key_lines[k]);
@@ -627,7 +627,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
                 expect_int(r, what, want, foh_game_tokens(g, p));
             }
         } else if (!strcmp(key, "invested") || !strcmp(key, "investor")) {
-            if (v->kind != YDOC_MAP)
+            if (v->kind != FOH_YAML_MAP)
                 return malformed(r, v->line, "%s: map card ids to values", key);
             for (size_t k = 0; k < v->n; k++) {
                 int c = foh_cardset_find(r->cs, v->keys[k]);
@@ -640,8 +640,8 @@ static int check_expectations(runner *r, const ydoc_node *x)
                         return 0;
                     expect_int(r, what, want, foh_game_invested_tokens(g, c));
                 } else {
-                    const ydoc_node *pv = v->items[k];
-                    int p = pv->kind == YDOC_SCALAR && !strcmp(pv->text, "none") ? -1 : investor_of(r, pv);
+                    const foh_yaml_node *pv = v->items[k];
+                    int p = pv->kind == FOH_YAML_SCALAR && !strcmp(pv->text, "none") ? -1 : investor_of(r, pv);
                     if (p < 0 && strcmp(pv->text, "none"))
                         return 0;
                     int got = foh_game_investor(g, c);
@@ -669,7 +669,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
             if (!expect_cards(r, "top of the deck", v, got, n, 1))
                 return 0;
         } else if (!strcmp(key, "nation")) {
-            if (v->kind != YDOC_MAP)
+            if (v->kind != FOH_YAML_MAP)
                 return malformed(r, v->line, "nation: map players to card lists");
             for (size_t k = 0; k < v->n; k++) {
                 int p = player_of(r, v->keys[k], v->key_lines[k]), got[FOH_MAX_CARDS];
@@ -681,12 +681,12 @@ static int check_expectations(runner *r, const ydoc_node *x)
                     return 0;
             }
         } else if (!strcmp(key, "stacks")) {
-            if (v->kind != YDOC_MAP)
+            if (v->kind != FOH_YAML_MAP)
                 return malformed(r, v->line, "stacks: map players to {type: [cards bottom first]}");
             for (size_t k = 0; k < v->n; k++) {
                 int p = player_of(r, v->keys[k], v->key_lines[k]);
-                const ydoc_node *types = v->items[k];
-                if (p < 0 || types->kind != YDOC_MAP)
+                const foh_yaml_node *types = v->items[k];
+                if (p < 0 || types->kind != FOH_YAML_MAP)
                     return p < 0 ? 0 : malformed(r, types->line, "map card types to card lists");
                 for (size_t t = 0; t < types->n; t++) {
                     int type = type_of(r, types->keys[t], types->key_lines[t]), got[FOH_MAX_CARDS];
@@ -699,18 +699,18 @@ static int check_expectations(runner *r, const ydoc_node *x)
                 }
             }
         } else if (!strcmp(key, "zone")) {
-            if (v->kind != YDOC_MAP)
+            if (v->kind != FOH_YAML_MAP)
                 return malformed(r, v->line, "zone: map card ids to deck, market, nation, removed or box");
             for (size_t k = 0; k < v->n; k++) {
                 int c = foh_cardset_find(r->cs, v->keys[k]);
-                if (c < 0 || v->items[k]->kind != YDOC_SCALAR)
+                if (c < 0 || v->items[k]->kind != FOH_YAML_SCALAR)
                     return malformed(r, v->key_lines[k], "unknown card id '%s'", v->keys[k]);
                 const char *got = zone_name(foh_game_card_zone(g, c, NULL));
                 if (strcmp(got, v->items[k]->text))
                     mismatch(r, "zone of %s: expected %s, got %s", v->keys[k], v->items[k]->text, got);
             }
         } else if (!strcmp(key, "removed") || !strcmp(key, "fired")) {
-            if (v->kind != YDOC_SEQ)
+            if (v->kind != FOH_YAML_SEQ)
                 return malformed(r, v->line, "%s: a list of card ids", key);
             for (size_t k = 0; k < v->n; k++) {
                 int c = card_of(r, v->items[k]);
@@ -726,7 +726,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
                 return 0;
         } else if (!strcmp(key, "choice")) {
             const foh_choice *ch = foh_game_choice(g);
-            if (v->kind == YDOC_SCALAR && !strcmp(v->text, "none")) {
+            if (v->kind == FOH_YAML_SCALAR && !strcmp(v->text, "none")) {
                 if (ch)
                     mismatch(r, "choice: expected none, but P%d must choose (%s)", ch->player + 1, ch->prompt);
                 continue;
@@ -738,7 +738,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
                 mismatch(r, "choice: expected a pending choice, there is none");
                 continue;
             }
-            const ydoc_node *pl = ydoc_get(v, "player"), *opts = ydoc_get(v, "options");
+            const foh_yaml_node *pl = foh_yaml_get(v, "player"), *opts = foh_yaml_get(v, "options");
             if (pl) {
                 int p = player_of(r, pl->text, pl->line);
                 if (p < 0)
@@ -773,7 +773,7 @@ static int check_expectations(runner *r, const ydoc_node *x)
 
 /* The option of the pending choice that ANSWER names: a card id (its
  * name), a player ("P2" or 2) or the option's label itself. */
-static int option_for(runner *r, const ydoc_node *answer)
+static int option_for(runner *r, const foh_yaml_node *answer)
 {
     const foh_choice *ch = foh_game_choice(r->g);
     char label[FOH_OPTION_LABEL + 8];
@@ -800,14 +800,14 @@ static int option_for(runner *r, const ydoc_node *answer)
 static const char *const ACTIONS[] = {"invest", "complete", "snipe",  "activate", "harvest",
                                       "choose", "check",    "pass", NULL};
 
-static int run_step(runner *r, const ydoc_node *step, int number)
+static int run_step(runner *r, const foh_yaml_node *step, int number)
 {
     static const char *const keys[] = {"invest", "complete", "snipe", "activate", "harvest", "choose",
                                        "check",  "pass",     "expect", "error",   "note",    NULL};
-    const ydoc_node *as_map = step;
+    const foh_yaml_node *as_map = step;
     const char *verb = NULL;
-    const ydoc_node *arg = NULL;
-    if (step->kind == YDOC_SCALAR) {
+    const foh_yaml_node *arg = NULL;
+    if (step->kind == FOH_YAML_SCALAR) {
         verb = step->text;
         as_map = NULL;
     } else {
@@ -830,17 +830,17 @@ static int run_step(runner *r, const ydoc_node *step, int number)
         return malformed(r, step->line, "a step needs one action: invest, complete, snipe, activate, harvest, "
                                         "pass, choose or check");
     snprintf(r->where, sizeof r->where, "step %d (line %d: %s%s%s)", number, step->line, verb,
-             arg && arg->kind == YDOC_SCALAR && arg->text[0] ? " " : "",
-             arg && arg->kind == YDOC_SCALAR ? arg->text : "");
+             arg && arg->kind == FOH_YAML_SCALAR && arg->text[0] ? " " : "",
+             arg && arg->kind == FOH_YAML_SCALAR ? arg->text : "");
 
-    const ydoc_node *error = as_map ? ydoc_get(as_map, "error") : NULL;
+    const foh_yaml_node *error = as_map ? foh_yaml_get(as_map, "error") : NULL;
     foh_action acts[FOH_MAX_ANSWERS];
     int nacts = 0;
     if (!strcmp(verb, "invest")) {
         static const char *const ikeys[] = {"card", "tokens", NULL};
         int tokens = 0, c;
-        if (!arg || !only_keys(r, arg, ikeys, "invest") || (c = card_of(r, ydoc_get(arg, "card"))) < 0 ||
-            !int_of(r, ydoc_get(arg, "tokens"), &tokens))
+        if (!arg || !only_keys(r, arg, ikeys, "invest") || (c = card_of(r, foh_yaml_get(arg, "card"))) < 0 ||
+            !int_of(r, foh_yaml_get(arg, "tokens"), &tokens))
             return arg ? 0 : malformed(r, step->line, "invest: {card, tokens}");
         acts[nacts++] = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = tokens, .option = -1};
     } else if (!strcmp(verb, "snipe") || !strcmp(verb, "activate")) {
@@ -871,17 +871,17 @@ static int run_step(runner *r, const ydoc_node *step, int number)
             mismatch(r, "refused: %s", e.msg);
         }
     } else if (!strcmp(verb, "choose")) {
-        const ydoc_node *answers[FOH_MAX_ANSWERS];
+        const foh_yaml_node *answers[FOH_MAX_ANSWERS];
         int n = 0;
-        if (arg && arg->kind == YDOC_SEQ)
+        if (arg && arg->kind == FOH_YAML_SEQ)
             for (size_t i = 0; i < arg->n && n < FOH_MAX_ANSWERS; i++)
                 answers[n++] = arg->items[i];
-        else if (arg && arg->kind == YDOC_SCALAR)
+        else if (arg && arg->kind == FOH_YAML_SCALAR)
             answers[n++] = arg;
         if (n == 0)
             return malformed(r, step->line, "choose: an answer or a list of answers");
         for (int i = 0; i < n && !r->failed; i++) {
-            if (answers[i]->kind != YDOC_SCALAR)
+            if (answers[i]->kind != FOH_YAML_SCALAR)
                 return malformed(r, answers[i]->line, "an answer is a card id, a player or an option label");
             if (!foh_game_choice(r->g)) {
                 mismatch(r, "answer '%s': no choice is pending", answers[i]->text);
@@ -902,7 +902,7 @@ static int run_step(runner *r, const ydoc_node *step, int number)
         if (foh_game_check_invariants(r->g, &inv) != FOH_OK)
             mismatch(r, "%s", inv.msg);
     }
-    const ydoc_node *expect = as_map ? ydoc_get(as_map, "expect") : NULL;
+    const foh_yaml_node *expect = as_map ? foh_yaml_get(as_map, "expect") : NULL;
     if (expect && !r->failed && !check_expectations(r, expect))
         return 0;
     return 1;
@@ -925,7 +925,7 @@ static void note_coverage(runner *r, const long *before)
     }
 }
 
-static int run_scenario(runner *r, const ydoc_node *s, const char *dir, const char *default_cards)
+static int run_scenario(runner *r, const foh_yaml_node *s, const char *dir, const char *default_cards)
 {
     r->failed = 0;
     r->len = 0;
@@ -938,8 +938,8 @@ static int run_scenario(runner *r, const ydoc_node *s, const char *dir, const ch
     long before[FOH_MAX_CARDS] = {0};
     for (int c = 0; ok && c < foh_cardset_card_count(r->cs); c++)
         before[c] = foh_engine_exercised(r->eng, c);
-    const ydoc_node *steps = ok ? ydoc_get(s, "steps") : NULL;
-    if (ok && (!steps || steps->kind != YDOC_SEQ))
+    const foh_yaml_node *steps = ok ? foh_yaml_get(s, "steps") : NULL;
+    if (ok && (!steps || steps->kind != FOH_YAML_SEQ))
         ok = malformed(r, s->line, "a scenario needs a list of steps");
     for (size_t i = 0; ok && i < steps->n && !r->failed; i++)
         ok = run_step(r, steps->items[i], (int)i + 1);
@@ -973,7 +973,7 @@ foh_status foh_scenario_run_file(const char *path, const foh_scenario_options *o
 {
     const char *default_cards = opt->cards;
     char yerr[600];
-    ydoc_node *doc = ydoc_load_file(path, yerr, sizeof yerr);
+    foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
     if (!doc)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
     runner r = {.file = path, .opt = opt, .err = err, .print = print, .ud = ud, .stats = stats};
@@ -985,11 +985,11 @@ foh_status foh_scenario_run_file(const char *path, const foh_scenario_options *o
     else
         snprintf(dir, sizeof dir, ".");
     int ok = 1;
-    const ydoc_node *list = doc->kind == YDOC_MAP ? ydoc_get(doc, "scenarios") : NULL;
-    if (doc->kind != YDOC_MAP)
+    const foh_yaml_node *list = doc->kind == FOH_YAML_MAP ? foh_yaml_get(doc, "scenarios") : NULL;
+    if (doc->kind != FOH_YAML_MAP)
         ok = malformed(&r, doc->line, "a scenario file is a map (one scenario, or 'scenarios:' with a list)");
     else if (list) {
-        if (list->kind != YDOC_SEQ || doc->n != 1)
+        if (list->kind != FOH_YAML_SEQ || doc->n != 1)
             ok = malformed(&r, doc->line, "'scenarios' must be a list and the file's only key");
         for (size_t i = 0; ok && i < list->n; i++)
             ok = run_scenario(&r, list->items[i], dir, default_cards);
@@ -998,6 +998,6 @@ foh_status foh_scenario_run_file(const char *path, const foh_scenario_options *o
     }
     foh_engine_free(r.eng);
     foh_cardset_free(r.cs);
-    ydoc_free(doc);
+    foh_yaml_free(doc);
     return ok ? FOH_OK : FOH_ERR_DATA;
 }

@@ -11,17 +11,23 @@ int foh_tokens_from_supply(foh_state *st, int player, int n)
     return n;
 }
 
-void foh_tokens_from_reserve(foh_state *st, int player, int n)
+foh_status foh_tokens_from_reserve(foh_state *st, int player, int n, foh_error *err)
 {
     if (n <= 0)
-        return;
+        return FOH_OK;
     int have = cap(n, st->reserve);
+    if ((long long)st->substituted + (n - have) > FOH_MAX_TOKENS - FOH_MAX_BOX_TOKENS)
+        return foh_error_set(err, FOH_ERR_ILLEGAL,
+                             "the Reserve is empty and %d more substituted tokens would put more than %d tokens in "
+                             "play (the engine's limit)",
+                             n - have, FOH_MAX_TOKENS);
     st->reserve -= have;
     st->substituted += n - have;
     if (player < 0)
         st->supply += n;
     else
         st->tokens[player] += n;
+    return FOH_OK;
 }
 
 int foh_tokens_to_supply(foh_state *st, int player, int n)

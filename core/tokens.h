@@ -9,8 +9,10 @@
 
 /* Up to N tokens Supply -> PLAYER (default ruling 10); returns tokens moved. */
 int foh_tokens_from_supply(foh_state *st, int player, int n);
-/* N tokens Reserve -> PLAYER, or -> Supply when PLAYER is -1. */
-void foh_tokens_from_reserve(foh_state *st, int player, int n);
+/* N tokens Reserve -> PLAYER, or -> Supply when PLAYER is -1. FOH_ERR_ILLEGAL
+ * (nothing moved) if the tokens substituted for an empty Reserve would put
+ * more than FOH_MAX_TOKENS in play. */
+foh_status foh_tokens_from_reserve(foh_state *st, int player, int n, foh_error *err);
 /* Up to N tokens PLAYER -> Supply; returns tokens moved. */
 int foh_tokens_to_supply(foh_state *st, int player, int n);
 /* Up to N tokens FROM -> TO (players); returns tokens moved. */

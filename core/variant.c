@@ -14,7 +14,7 @@ const char *const foh_hook_names[FOH_HOOK_COUNT] = {
     "cleanup_end", "scoring",
 };
 
-static int fail(foh_error *err, const ydoc_node *n, int line, const char *fmt, const char *a, const char *b)
+static int fail(foh_error *err, const foh_yaml_node *n, int line, const char *fmt, const char *a, const char *b)
 {
     char what[400];
     snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
@@ -30,7 +30,7 @@ static int collide(const char *a, const char *b)
     return strncmp(a, b, n) == 0 && (la == lb || (la < lb ? b[n] : a[n]) == '.');
 }
 
-static int claim(foh_variant_claims *cl, const char *variant, const char *what, const ydoc_node *at, int line,
+static int claim(foh_variant_claims *cl, const char *variant, const char *what, const foh_yaml_node *at, int line,
                  foh_error *err)
 {
     for (int i = 0; i < cl->n; i++)
@@ -48,17 +48,17 @@ static int claim(foh_variant_claims *cl, const char *variant, const char *what, 
 }
 
 /* Move the value of item I of map M out (the variant tree keeps NULL). */
-static ydoc_node *take(ydoc_node *m, size_t i)
+static foh_yaml_node *take(foh_yaml_node *m, size_t i)
 {
-    ydoc_node *v = m->items[i];
+    foh_yaml_node *v = m->items[i];
     m->items[i] = NULL;
     return v;
 }
 
 /* set: {dotted.path: value}: replace that node of game.yaml. */
-static int apply_set(ydoc_node *set, const char *variant, ydoc_node *game, foh_variant_claims *cl, foh_error *err)
+static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *game, foh_variant_claims *cl, foh_error *err)
 {
-    if (set->kind != YDOC_MAP)
+    if (set->kind != FOH_YAML_MAP)
         return fail(err, set, set->line, "'set' maps game.yaml paths (like setup.starting_tokens) to values", NULL,
                     NULL);
     for (size_t i = 0; i < set->n; i++) {
@@ -67,11 +67,11 @@ static int apply_set(ydoc_node *set, const char *variant, ydoc_node *game, foh_v
         snprintf(what, sizeof what, "%s", path);
         if (!claim(cl, variant, what, set, set->key_lines[i], err))
             return 0;
-        ydoc_node *m = game;
+        foh_yaml_node *m = game;
         char *save = NULL, *seg = strtok_r(path, ".", &save), *next;
         for (; seg && (next = strtok_r(NULL, ".", &save)); seg = next) {
-            ydoc_node *child = ydoc_get(m, seg);
-            if (!child || child->kind != YDOC_MAP)
+            foh_yaml_node *child = foh_yaml_get(m, seg);
+            if (!child || child->kind != FOH_YAML_MAP)
                 return fail(err, set, set->key_lines[i], "'%s' is not a section of game.yaml", set->keys[i], NULL);
             m = child;
         }
@@ -80,18 +80,18 @@ static int apply_set(ydoc_node *set, const char *variant, ydoc_node *game, foh_v
         int numeric = m->n > 0;
         for (size_t k = 0; k < m->n; k++)
             numeric &= strspn(m->keys[k], "0123456789") == strlen(m->keys[k]);
-        if (!seg || (!ydoc_get(m, seg) && !(numeric && strspn(seg, "0123456789") == strlen(seg))))
+        if (!seg || (!foh_yaml_get(m, seg) && !(numeric && strspn(seg, "0123456789") == strlen(seg))))
             return fail(err, set, set->key_lines[i], "game.yaml has no '%s' to set", set->keys[i], NULL);
-        if (!ydoc_set(m, seg, set->key_lines[i], take(set, i)))
+        if (!foh_yaml_set(m, seg, set->key_lines[i], take(set, i)))
             return fail(err, set, set->key_lines[i], "out of memory", NULL, NULL);
     }
     return 1;
 }
 
-static const char *card_id_of(const ydoc_node *card)
+static const char *card_id_of(const foh_yaml_node *card)
 {
-    const ydoc_node *id = ydoc_get(card, "id");
-    return id && id->kind == YDOC_SCALAR ? id->text : "";
+    const foh_yaml_node *id = foh_yaml_get(card, "id");
+    return id && id->kind == FOH_YAML_SCALAR ? id->text : "";
 }
 
 static int find_card(const foh_variant_cards *cards, const char *id)
@@ -102,22 +102,22 @@ static int find_card(const foh_variant_cards *cards, const char *id)
     return -1;
 }
 
-static int apply_cards(ydoc_node *spec, const char *variant, foh_variant_cards *cards, foh_variant_claims *cl,
+static int apply_cards(foh_yaml_node *spec, const char *variant, foh_variant_cards *cards, foh_variant_claims *cl,
                        foh_error *err)
 {
     static const char *const fields[] = {"name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
                                          "stripe_source", "text", "edition_note", "effect", NULL};
-    if (spec->kind != YDOC_MAP)
+    if (spec->kind != FOH_YAML_MAP)
         return fail(err, spec, spec->line, "'cards' is a map with remove, add and override", NULL, NULL);
     for (size_t s = 0; s < spec->n; s++) {
         const char *op = spec->keys[s];
-        ydoc_node *v = spec->items[s];
+        foh_yaml_node *v = spec->items[s];
         char what[200];
         if (!strcmp(op, "remove")) {
-            if (v->kind != YDOC_SEQ)
+            if (v->kind != FOH_YAML_SEQ)
                 return fail(err, v, v->line, "cards.remove: a list of card ids", NULL, NULL);
             for (size_t i = 0; i < v->n; i++) {
-                const char *id = v->items[i]->kind == YDOC_SCALAR ? v->items[i]->text : "";
+                const char *id = v->items[i]->kind == FOH_YAML_SCALAR ? v->items[i]->text : "";
                 int at = find_card(cards, id);
                 if (at < 0)
                     return fail(err, v->items[i], v->items[i]->line, "cards.remove: unknown card id '%s'", id, NULL);
@@ -127,7 +127,7 @@ static int apply_cards(ydoc_node *spec, const char *variant, foh_variant_cards *
                 cards->node[at] = cards->node[--cards->n];
             }
         } else if (!strcmp(op, "add")) {
-            if (v->kind != YDOC_SEQ)
+            if (v->kind != FOH_YAML_SEQ)
                 return fail(err, v, v->line, "cards.add: a list of cards, written like the card files", NULL, NULL);
             for (size_t i = 0; i < v->n; i++) {
                 const char *id = card_id_of(v->items[i]);
@@ -141,14 +141,14 @@ static int apply_cards(ydoc_node *spec, const char *variant, foh_variant_cards *
                 cards->node[cards->n++] = v->items[i]; /* stays owned by the variant tree */
             }
         } else if (!strcmp(op, "override")) {
-            if (v->kind != YDOC_MAP)
+            if (v->kind != FOH_YAML_MAP)
                 return fail(err, v, v->line, "cards.override: map card ids to {field: value}", NULL, NULL);
             for (size_t i = 0; i < v->n; i++) {
                 int at = find_card(cards, v->keys[i]);
-                ydoc_node *changes = v->items[i];
+                foh_yaml_node *changes = v->items[i];
                 if (at < 0)
                     return fail(err, v, v->key_lines[i], "cards.override: unknown card id '%s'", v->keys[i], NULL);
-                if (changes->kind != YDOC_MAP)
+                if (changes->kind != FOH_YAML_MAP)
                     return fail(err, changes, changes->line, "cards.override.%s: a map of fields", v->keys[i], NULL);
                 for (size_t f = 0; f < changes->n; f++) {
                     int known = 0;
@@ -160,7 +160,7 @@ static int apply_cards(ydoc_node *spec, const char *variant, foh_variant_cards *
                     snprintf(what, sizeof what, "card %s.%s", v->keys[i], changes->keys[f]);
                     if (!claim(cl, variant, what, changes, changes->key_lines[f], err))
                         return 0;
-                    if (!ydoc_set(cards->node[at], changes->keys[f], changes->key_lines[f], take(changes, f)))
+                    if (!foh_yaml_set(cards->node[at], changes->keys[f], changes->key_lines[f], take(changes, f)))
                         return fail(err, changes, changes->line, "out of memory", NULL, NULL);
                 }
             }
@@ -180,9 +180,9 @@ static char *dup_text(const char *s)
     return d;
 }
 
-static int collect_hooks(ydoc_node *hooks, int variant, foh_cardset *cs, foh_error *err)
+static int collect_hooks(foh_yaml_node *hooks, int variant, foh_cardset *cs, foh_error *err)
 {
-    if (hooks->kind != YDOC_MAP)
+    if (hooks->kind != FOH_YAML_MAP)
         return fail(err, hooks, hooks->line, "'hooks' maps hook names to Lua returning a function", NULL, NULL);
     for (size_t i = 0; i < hooks->n; i++) {
         int point = -1;
@@ -196,8 +196,8 @@ static int collect_hooks(ydoc_node *hooks, int variant, foh_cardset *cs, foh_err
                          foh_hook_names[k]);
             return fail(err, hooks, hooks->key_lines[i], "unknown hook '%s' (hooks: %s)", hooks->keys[i], names);
         }
-        const ydoc_node *src = hooks->items[i];
-        if (src->kind != YDOC_SCALAR)
+        const foh_yaml_node *src = hooks->items[i];
+        if (src->kind != FOH_YAML_SCALAR)
             return fail(err, src, src->line, "hook '%s' must be Lua text", hooks->keys[i], NULL);
         if (cs->nhooks >= FOH_MAX_HOOKS)
             return fail(err, src, src->line, "too many hooks", NULL, NULL);
@@ -212,11 +212,11 @@ static int collect_hooks(ydoc_node *hooks, int variant, foh_cardset *cs, foh_err
     return 1;
 }
 
-int foh_variant_apply(ydoc_node *doc, foh_cardset *cs, ydoc_node *game, foh_variant_cards *cards,
+int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
                       foh_variant_claims *claims, foh_error *err)
 {
     static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts", NULL};
-    if (doc->kind != YDOC_MAP)
+    if (doc->kind != FOH_YAML_MAP)
         return fail(err, doc, doc->line, "variant.yaml must be a map", NULL, NULL);
     for (size_t i = 0; i < doc->n; i++) {
         int ok = 0;
@@ -226,8 +226,8 @@ int foh_variant_apply(ydoc_node *doc, foh_cardset *cs, ydoc_node *game, foh_vari
             return fail(err, doc, doc->key_lines[i], "unknown field '%s' (fields: name, description, players, set, "
                         "cards, hooks, scripts)", doc->keys[i], NULL);
     }
-    const ydoc_node *name = ydoc_get(doc, "name"), *desc = ydoc_get(doc, "description");
-    if (!name || name->kind != YDOC_SCALAR || !desc || desc->kind != YDOC_SCALAR)
+    const foh_yaml_node *name = foh_yaml_get(doc, "name"), *desc = foh_yaml_get(doc, "description");
+    if (!name || name->kind != FOH_YAML_SCALAR || !desc || desc->kind != FOH_YAML_SCALAR)
         return fail(err, doc, doc->line, "a variant needs a name and a one-line description", NULL, NULL);
     if (strlen(name->text) >= FOH_NAME)
         return fail(err, name, name->line, "variant name '%s' is too long", name->text, NULL);
@@ -239,17 +239,17 @@ int foh_variant_apply(ydoc_node *doc, foh_cardset *cs, ydoc_node *game, foh_vari
     int me = cs->nvariants++;
     snprintf(cs->variant[me], sizeof cs->variant[0], "%s", name->text);
 
-    ydoc_node *players = ydoc_get(doc, "players");
+    foh_yaml_node *players = foh_yaml_get(doc, "players");
     if (players) {
         uint32_t mask = 0;
-        if (players->kind != YDOC_SEQ)
+        if (players->kind != FOH_YAML_SEQ)
             return fail(err, players, players->line, "'players' lists the player counts the variant allows", NULL,
                         NULL);
         for (size_t i = 0; i < players->n; i++) {
-            const ydoc_node *p = players->items[i];
-            int n = p->kind == YDOC_SCALAR ? atoi(p->text) : 0;
+            const foh_yaml_node *p = players->items[i];
+            int n = p->kind == FOH_YAML_SCALAR ? atoi(p->text) : 0;
             if (n < 1 || n > FOH_MAX_PLAYERS)
-                return fail(err, p, p->line, "'%s' is not a player count (1 to 6)", p->kind == YDOC_SCALAR ? p->text : "?",
+                return fail(err, p, p->line, "'%s' is not a player count (1 to 6)", p->kind == FOH_YAML_SCALAR ? p->text : "?",
                             NULL);
             mask |= 1u << n;
         }
@@ -259,11 +259,11 @@ int foh_variant_apply(ydoc_node *doc, foh_cardset *cs, ydoc_node *game, foh_vari
             return fail(err, players, players->line, "no player count is allowed by every variant together", NULL,
                         NULL);
     }
-    if (ydoc_get(doc, "set") && !apply_set(ydoc_get(doc, "set"), name->text, game, claims, err))
+    if (foh_yaml_get(doc, "set") && !apply_set(foh_yaml_get(doc, "set"), name->text, game, claims, err))
         return 0;
-    if (ydoc_get(doc, "cards") && !apply_cards(ydoc_get(doc, "cards"), name->text, cards, claims, err))
+    if (foh_yaml_get(doc, "cards") && !apply_cards(foh_yaml_get(doc, "cards"), name->text, cards, claims, err))
         return 0;
-    if (ydoc_get(doc, "hooks") && !collect_hooks(ydoc_get(doc, "hooks"), me, cs, err))
+    if (foh_yaml_get(doc, "hooks") && !collect_hooks(foh_yaml_get(doc, "hooks"), me, cs, err))
         return 0;
     return 1;
 }
@@ -273,18 +273,18 @@ foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name
 {
     char path[1024], yerr[600];
     snprintf(path, sizeof path, "%s/variant.yaml", variant_dir);
-    ydoc_node *doc = ydoc_load_file(path, yerr, sizeof yerr);
+    foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
     if (!doc)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
-    const ydoc_node *n = ydoc_get(doc, "name"), *d = ydoc_get(doc, "description");
+    const foh_yaml_node *n = foh_yaml_get(doc, "name"), *d = foh_yaml_get(doc, "description");
     foh_status s = FOH_OK;
-    if (!n || n->kind != YDOC_SCALAR || !d || d->kind != YDOC_SCALAR)
+    if (!n || n->kind != FOH_YAML_SCALAR || !d || d->kind != FOH_YAML_SCALAR)
         s = foh_error_set(err, FOH_ERR_DATA, "%s:%d: a variant needs a name and a one-line description", path,
                           doc->line);
     else {
         snprintf(name, name_len, "%s", n->text);
         snprintf(desc, desc_len, "%s", d->text);
     }
-    ydoc_free(doc);
+    foh_yaml_free(doc);
     return s;
 }

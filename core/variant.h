@@ -8,7 +8,7 @@
 #define FOH_VARIANT_H
 
 #include "internal.h"
-#include "yaml_doc.h"
+#include "foh/yaml.h"
 
 #define FOH_MAX_CLAIMS 256
 
@@ -16,7 +16,7 @@
  * into a variant's tree (for added cards). */
 typedef struct {
     size_t n;
-    ydoc_node *node[FOH_MAX_CARDS];
+    foh_yaml_node *node[FOH_MAX_CARDS];
 } foh_variant_cards;
 
 /* What each applied variant changed, to refuse two changing the same. */
@@ -30,7 +30,7 @@ typedef struct {
 
 /* Apply variant DOC to GAME (game.yaml's tree) and CARDS; record it and its
  * hooks in CS. 0 on error (ERR names the variant file, line and problem). */
-int foh_variant_apply(ydoc_node *doc, foh_cardset *cs, ydoc_node *game, foh_variant_cards *cards,
+int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
                       foh_variant_claims *claims, foh_error *err);
 
 #endif

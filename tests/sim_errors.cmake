@@ -5,7 +5,7 @@
 set(variant ${SRC}/tests/sim-errors/broken-working-animal)
 execute_process(COMMAND ${FOH} sim --games 30 --seed 3 --variant ${variant}
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 1 OR NOT err MATCHES "game [0-9]+ \\(seed [0-9]+\\): card 'working_animal' \\(on_gain\\): [^\n]*variant.yaml:8: working animal is broken")
+if(NOT rc EQUAL 1 OR NOT err MATCHES "game [0-9]+ \\(seed [0-9]+\\): P[0-9] \\(random\\) playing '[^']*': card 'working_animal' \\(on_gain\\): [^\n]*variant.yaml:8: working animal is broken")
   message(FATAL_ERROR "stop: status ${rc}, stderr:\n${err}")
 endif()
 # With 2 threads the other worker stops too (this once hung).
@@ -33,7 +33,7 @@ math(EXPR total "${played} + ${skipped}")
 if(NOT total EQUAL 30 OR skipped LESS 1)
   message(FATAL_ERROR "played ${played} + skipped ${skipped} != 30")
 endif()
-string(REGEX MATCHALL "skipped game [0-9]+ \\(seed [0-9]+\\): card 'working_animal'" named "${err}")
+string(REGEX MATCHALL "skipped game [0-9]+ \\(seed [0-9]+\\): [^\n]*card 'working_animal'" named "${err}")
 list(LENGTH named nnamed)
 if(NOT nnamed EQUAL skipped)
   message(FATAL_ERROR "${skipped} games skipped but ${nnamed} named on stderr:\n${err}")

@@ -19,8 +19,8 @@ static foh_game *midgame(uint64_t seed, int decisions)
     foh_action *legal = NULL;
     int cap = 0;
     for (int i = 0; i < decisions && !foh_game_is_over(g); i++) {
-        int n = foh_match_legal(g, &legal, &cap);
-        assert_int_equal(foh_game_apply(g, &legal[r->decide(r, g, legal, n, NULL, 0)], NULL), FOH_OK);
+        int n = foh_match_legal(g, &legal, &cap, NULL);
+        assert_int_equal(foh_game_apply(g, &legal[r->decide(r, g, legal, n, NULL, 0, NULL)], NULL), FOH_OK);
     }
     free(legal);
     foh_player_free(r);
@@ -32,8 +32,8 @@ static int decide(const char *spec, uint64_t bot_seed, foh_game *g)
     foh_player *b = foh_bot_from_spec(spec, bot_seed, NULL);
     assert_non_null(b);
     foh_action *legal = NULL;
-    int cap = 0, n = foh_match_legal(g, &legal, &cap);
-    int pick = b->decide(b, g, legal, n, NULL, 0);
+    int cap = 0, n = foh_match_legal(g, &legal, &cap, NULL);
+    int pick = b->decide(b, g, legal, n, NULL, 0, NULL);
     free(legal);
     foh_player_free(b);
     return pick;
@@ -147,7 +147,7 @@ static void test_greedy_beats_random(void **state)
         foh_player *seats[4] = {foh_bot_greedy_new(seed), foh_bot_random_new(seed + 1), foh_bot_random_new(seed + 2),
                                 foh_bot_random_new(seed + 3)};
         foh_error err;
-        if (foh_match_play(g, seats, 100000, NULL, NULL, NULL, &err) != FOH_OK)
+        if (foh_match_play(g, seats, NULL, 0, NULL, &err) != FOH_OK)
             fail_msg("%s", err.msg);
         foh_score sc[4];
         assert_int_equal(foh_game_score(g, sc, NULL, NULL), FOH_OK);

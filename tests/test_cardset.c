@@ -123,7 +123,7 @@ static void test_bad_data_is_refused_with_file_and_line(void **state)
     expect_refused("hook", CARD_HEAD "  timing: instant\n  stripe: {}\n  text: x\n  effect: return { activate = function() end }\n",
                    "cards.yaml:8:", "needs a function 'on_gain'", NULL);
     expect_refused("provides", CARD_HEAD "  timing: permanent\n  stripe: {}\n  text: x\n  effect: return provide { gold = 1 }\n",
-                   "cards.yaml:8:", "bad icon entry 'gold'", NULL);
+                   "cards.yaml:8:", "unknown icon 'gold'", NULL);
     expect_refused("cycle",
                    CARD_HEAD "  timing: permanent\n  stripe: {}\n  text: x\n  effect: return provide_per_icon('defense', 1, 'trade')\n"
                              "- id: c2\n  name: C2\n  age: A\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: y\n"

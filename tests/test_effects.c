@@ -203,7 +203,7 @@ static void test_the_future_drawn_by_an_effect(void **state)
     assert_int_equal(zone(g, "the_future"), FOH_ZONE_REMOVED);
     assert_int_equal(foh_game_to_act(g), -1);
     foh_action legal[4];
-    assert_int_equal(foh_game_legal_actions(g, legal, 4), 0);
+    assert_int_equal(foh_game_legal_actions(g, legal, 4, NULL), 0);
     foh_game_free(g);
 }
 
@@ -216,7 +216,7 @@ static void test_john_lennon(void **state)
     t_market(g, "the_taj_mahal");
     t_market(g, "temple");
     foh_action legal[64];
-    int n = foh_game_legal_actions(g, legal, 64);
+    int n = foh_game_legal_actions(g, legal, 64, NULL);
     for (int i = 0; i < n; i++)
         assert_int_not_equal(legal[i].kind, FOH_ACT_ACTIVATE);
     t_nation(g, P1, "warriors");

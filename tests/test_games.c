@@ -38,10 +38,10 @@ static uint64_t play_on(foh_engine *eng, int players, uint64_t seed, long copy_a
             copied_from = log->n;
         }
         assert_true(log->n < MAX_DECISIONS);
-        int n = foh_match_legal(g, &legal, &cap);
+        int n = foh_match_legal(g, &legal, &cap, NULL);
         assert_true(n >= 1);
         int who = foh_game_to_act(g);
-        int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
+        int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0, NULL);
         if (foh_game_apply(g, &legal[pick], &err) != FOH_OK)
             fail_msg("seed %llu decision %ld: %s", (unsigned long long)seed, log->n, err.msg);
         t_invariants(g);

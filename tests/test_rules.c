@@ -391,7 +391,7 @@ static void test_choice_inside_effect(void **state)
     assert_int_equal(foh_game_to_act(g), P1);
     assert_int_equal(ch->card, t_card("aristotle"));
     foh_action legal[8];
-    assert_int_equal(foh_game_legal_actions(g, legal, 8), 2);
+    assert_int_equal(foh_game_legal_actions(g, legal, 8, NULL), 2);
     assert_int_equal(legal[0].kind, FOH_ACT_CHOOSE);
     refused(g, t_act(FOH_ACT_HARVEST, NULL, 0), "must answer");
     refused(g, t_choose(2), "must answer");

@@ -1,5 +1,8 @@
-/* Shared pieces of the foh command-line program. */
+/* Shared pieces of the foh command-line program (see cli.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +16,57 @@
 #define FOH_DEFAULT_VARIANTS "variants"
 #endif
 
+/* Every option: its name, its value's name (NULL: a flag) and its help. */
+static const struct {
+    const char *name, *arg, *help;
+} OPTIONS[OPT_COUNT] = {
+    [OPT_PLAYERS] = {"players", "N", "number of players (default 4)"},
+    [OPT_SEED] = {"seed", "S", "random seed (default 1): the same seed gives the same games"},
+    [OPT_GAMES] = {"games", "G", "number of games (default 1000)"},
+    [OPT_SEATS] = {"seats", "SPECS",
+                   "the players: random, greedy, ismcts[:ITERATIONS|:MSms], one for all seats or one per\n"
+                   "seat, comma-separated (default random)"},
+    [OPT_CARDS] = {"cards", "DIR", "card set folder (default: the base set)"},
+    [OPT_VARIANT] = {"variant", "V", "apply variant V (a name from 'foh variants', or a folder); repeat to combine"},
+    [OPT_THREADS] = {"threads", "T", "worker threads (default 1); the report does not depend on T"},
+    [OPT_SHARD] = {"shard", "i/k", "play only the i-th of k equal parts of the G games"},
+    [OPT_SAVE_SHARD] = {"save-shard", "FILE",
+                        "write this run's raw sums; 'foh merge' adds shards into exactly the report of the\n"
+                        "whole run"},
+    [OPT_JSON] = {"json", "FILE", "write the whole report as JSON"},
+    [OPT_HTML] = {"html", "FILE", "write the report as one self-contained HTML page with charts"},
+    [OPT_GAMES_CSV] = {"games-csv", "FILE",
+                       "one row per game: seed, seats, length, stalled, scores, winners, starting cards"},
+    [OPT_TRACE] = {"trace", "FILE",
+                   "write JSON Lines: the whole public state and the legal actions after every action\n"
+                   "(docs/trace-format.md)"},
+    [OPT_ON_ERROR] = {"on-error", "stop|skip",
+                      "a game stopped by an error (a card script's error or limit, met in the game or in\n"
+                      "a bot's look-ahead): stop the run (default; exit status 1) or leave the game out\n"
+                      "of the report; either way the game, its seed, the card and the action are named"},
+    [OPT_SAVE] = {"save", "FILE",
+                  "write the game to FILE after every action (JSON, docs/save-format.md): an interrupted\n"
+                  "game can be resumed"},
+    [OPT_LOAD] = {"load", "FILE",
+                  "resume the saved game: card set, variants, players, seed and seats come from FILE\n"
+                  "(refused if the card set's files changed); its actions are replayed, then the\n"
+                  "seats play on (--seats replaces them); --save defaults to the same FILE"},
+    [OPT_STOP_AFTER] = {"stop-after", "N", "stop after N actions in all (the game stays resumable)"},
+    [OPT_COVERAGE] = {"coverage", NULL,
+                      "also print which cards' effects the passing scenarios exercised, and fail unless\n"
+                      "all of them were"},
+    [OPT_A_CARDS] = {"a-cards", "DIR", "card set of configuration A (default: the base set)"},
+    [OPT_A_VARIANT] = {"a-variant", "V", "a variant of configuration A (repeatable)"},
+    [OPT_B_CARDS] = {"b-cards", "DIR", "card set of configuration B (default: the base set)"},
+    [OPT_B_VARIANT] = {"b-variant", "V", "a variant of configuration B (repeatable)"},
+    [OPT_LUA_INSTRUCTIONS] = {"lua-instructions", "N",
+                              "Lua VM instructions per effect call (default 20000000; library calls count the\n"
+                              "work they do)"},
+    [OPT_LUA_MEMORY] = {"lua-memory", "MIB", "memory cap of each engine's Lua state (default 64)"},
+    [OPT_ACTION_TIME] = {"action-time", "MS", "wall-clock milliseconds one action's scripts may take (default 5000)"},
+    [OPT_HELP] = {"help", NULL, "print this help"},
+};
+
 void cli_variant_dir(const char *name, char *out, size_t len)
 {
     if (strchr(name, '/'))
@@ -21,21 +75,7 @@ void cli_variant_dir(const char *name, char *out, size_t len)
         snprintf(out, len, "%s/%s", FOH_DEFAULT_VARIANTS, name);
 }
 
-static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = text ? strtoll(text, &end, 10) : 0;
-    if (!text || *text == '\0' || *end != '\0' || errno || v < lo || v > hi) {
-        fprintf(stderr, "foh %s: %s needs a whole number from %ld to %ld, got '%s'\n", command, flag, lo, hi,
-                text ? text : "");
-        return 0;
-    }
-    *out = (long)v;
-    return 1;
-}
-
-int cli_parse(int argc, char **argv, const char *command, const char *allowed, cli_options *o)
+void cli_defaults(cli_options *o)
 {
     memset(o, 0, sizeof *o);
     o->players = 4;
@@ -45,98 +85,289 @@ int cli_parse(int argc, char **argv, const char *command, const char *allowed, c
     o->seats = "random";
     o->threads = 1;
     o->shard = o->shards = 1;
+}
+
+/* Escape control characters of TEXT into OUT (at most LEN bytes). */
+static void escape(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n + 5 < len; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            n += (size_t)snprintf(out + n, len - n, "\\x%02x", *p);
+        else
+            out[n++] = (char)*p;
+    }
+    out[n] = '\0';
+}
+
+void cli_error(const char *command, const char *fmt, ...)
+{
+    char msg[2048], safe[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    escape(msg, safe, sizeof safe);
+    fflush(stdout); /* what was printed so far comes first */
+    fprintf(stderr, "foh%s%s: %s\n", command ? " " : "", command ? command : "", safe);
+}
+
+void cli_line(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            putc(*p, out);
+    }
+    putc('\n', out);
+}
+
+static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = text ? strtoll(text, &end, 10) : 0;
+    if (!text || *text == '\0' || *end != '\0' || errno || v < lo || v > hi) {
+        cli_error(command, "--%s needs a whole number from %ld to %ld, got '%s'", flag, lo, hi, text ? text : "");
+        return 0;
+    }
+    *out = (long)v;
+    return 1;
+}
+
+static int accepts(const cli_command *cmd, int id)
+{
+    for (const cli_option_id *o = cmd->options; *o != OPT_COUNT; o++)
+        if ((int)*o == id)
+            return 1;
+    return id == OPT_HELP;
+}
+
+/* Whether every "--name" word of ARGV names one of CMD's options exactly:
+ * getopt_long would take an unambiguous prefix ("--save" for
+ * "--save-shard"), which hides typos. */
+static int exact_names(const cli_command *cmd, int argc, char **argv)
+{
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            o->help = 1;
+        if (!strcmp(a, "--"))
+            return 1;
+        if (strncmp(a, "--", 2) != 0)
             continue;
-        }
-        const char *name = strncmp(a, "--", 2) ? NULL : a + 2;
-        if (!name || !strstr(allowed, name) || i + 1 >= argc) {
-            fprintf(stderr, "foh %s: unknown option or missing value: '%s' (see foh %s --help)\n", command, a,
-                    command);
+        size_t len = strcspn(a + 2, "=");
+        int id = -1;
+        for (int k = 0; k < OPT_COUNT && id < 0; k++)
+            if (accepts(cmd, k) && strlen(OPTIONS[k].name) == len && !strncmp(OPTIONS[k].name, a + 2, len))
+                id = k;
+        if (id < 0) {
+            cli_error(cmd->name, "unknown option '%.*s' (see foh %s --help)", (int)len + 2, a, cmd->name);
             return 0;
         }
-        const char *v = argv[++i];
-        long x;
-        if (!strcmp(name, "players")) {
-            if (!number(command, a, v, 1, FOH_MAX_PLAYERS, &x))
-                return 0;
-            o->players = (int)x;
-        } else if (!strcmp(name, "seed")) {
-            if (!number(command, a, v, 0, 0x7fffffffffffffffL, &x))
-                return 0;
-            o->seed = (uint64_t)x;
-        } else if (!strcmp(name, "games")) {
-            if (!number(command, a, v, 1, 100000000L, &x))
-                return 0;
-            o->games = x;
-        } else if (!strcmp(name, "cards")) {
-            o->cards = v;
-        } else if (!strcmp(name, "seats")) {
-            o->seats = v;
-        } else if (!strcmp(name, "threads")) {
-            if (!number(command, a, v, 1, 256, &x))
-                return 0;
-            o->threads = (int)x;
-        } else if (!strcmp(name, "json")) {
-            o->json = v;
-        } else if (!strcmp(name, "lua-instructions")) {
-            if (!number(command, a, v, 1000, 0x7fffffffffffffffL, &x))
-                return 0;
-            o->limits.instructions = x;
-        } else if (!strcmp(name, "lua-memory")) {
-            if (!number(command, a, v, 1, 1 << 20, &x))
-                return 0;
-            o->limits.memory_bytes = (size_t)x << 20;
-        } else if (!strcmp(name, "save")) {
-            o->save = v;
-        } else if (!strcmp(name, "load")) {
-            o->load = v;
-        } else if (!strcmp(name, "stop-after")) {
-            if (!number(command, a, v, 1, SAVE_MAX_ACTIONS, &x))
-                return 0;
-            o->stop_after = x;
-        } else if (!strcmp(name, "on-error")) {
-            if (strcmp(v, "stop") && strcmp(v, "skip")) {
-                fprintf(stderr, "foh %s: --on-error takes stop or skip, got '%s'\n", command, v);
-                return 0;
-            }
-            o->skip_errors = !strcmp(v, "skip");
-        } else if (!strcmp(name, "html")) {
-            o->html = v;
-        } else if (!strcmp(name, "games-csv")) {
-            o->games_csv = v;
-        } else if (!strcmp(name, "save-shard")) {
-            o->save_shard = v;
-        } else if (!strcmp(name, "shard")) {
-            if (sscanf(v, "%d/%d", &o->shard, &o->shards) != 2 || o->shards < 1 || o->shards > 100000 ||
-                o->shard < 1 || o->shard > o->shards) {
-                fprintf(stderr, "foh %s: --shard needs i/k with 1 <= i <= k, got '%s'\n", command, v);
-                return 0;
-            }
-        } else if (!strcmp(name, "variant")) {
-            if (o->nvariants >= CLI_MAX_VARIANTS) {
-                fprintf(stderr, "foh %s: at most %d variants\n", command, CLI_MAX_VARIANTS);
-                return 0;
-            }
-            o->variant[o->nvariants] = v;
-            cli_variant_dir(v, o->variant_dir[o->nvariants], sizeof o->variant_dir[0]);
-            char probe[1100];
-            snprintf(probe, sizeof probe, "%s/variant.yaml", o->variant_dir[o->nvariants]);
-            FILE *f = fopen(probe, "r");
-            if (!f) {
-                fprintf(stderr, "foh %s: unknown variant '%s' ('foh variants' lists them)\n", command, v);
-                return 0;
-            }
-            fclose(f);
-            o->nvariants++;
-        } else {
-            fprintf(stderr, "foh %s: unknown option '%s'\n", command, a);
-            return 0;
-        }
+        if (OPTIONS[id].arg && !a[2 + len])
+            i++; /* its value, whatever it looks like */
     }
     return 1;
+}
+
+static int add_variant(const char *command, const char *v, const char **list, int *n)
+{
+    if (*n >= CLI_MAX_VARIANTS) {
+        cli_error(command, "at most %d variants", CLI_MAX_VARIANTS);
+        return 0;
+    }
+    list[(*n)++] = v;
+    return 1;
+}
+
+/* Store the value V of option ID in O. */
+static int set_option(const cli_command *cmd, int id, const char *v, cli_options *o)
+{
+    const char *c = cmd->name, *flag = OPTIONS[id].name;
+    long x;
+    switch ((cli_option_id)id) {
+    case OPT_PLAYERS:
+        if (!number(c, flag, v, 1, FOH_MAX_PLAYERS, &x))
+            return 0;
+        o->players = (int)x;
+        return 1;
+    case OPT_SEED:
+        if (!number(c, flag, v, 0, 0x7fffffffffffffffL, &x))
+            return 0;
+        o->seed = (uint64_t)x;
+        return 1;
+    case OPT_GAMES:
+        if (!number(c, flag, v, 1, 100000000L, &x))
+            return 0;
+        o->games = x;
+        return 1;
+    case OPT_THREADS:
+        if (!number(c, flag, v, 1, 256, &x))
+            return 0;
+        o->threads = (int)x;
+        return 1;
+    case OPT_STOP_AFTER:
+        if (!number(c, flag, v, 1, SAVE_MAX_ACTIONS, &x))
+            return 0;
+        o->stop_after = x;
+        return 1;
+    case OPT_LUA_INSTRUCTIONS:
+        if (!number(c, flag, v, 1000, 0x7fffffffffffffffL, &x))
+            return 0;
+        o->limits.instructions = x;
+        return 1;
+    case OPT_LUA_MEMORY:
+        if (!number(c, flag, v, 1, 1 << 20, &x))
+            return 0;
+        o->limits.memory_bytes = (size_t)x << 20;
+        return 1;
+    case OPT_ACTION_TIME:
+        if (!number(c, flag, v, 1, 86400000L, &x))
+            return 0;
+        o->limits.time_ms = x;
+        return 1;
+    case OPT_SHARD:
+        if (sscanf(v, "%d/%d", &o->shard, &o->shards) != 2 || o->shards < 1 || o->shards > 100000 || o->shard < 1 ||
+            o->shard > o->shards) {
+            cli_error(c, "--shard needs i/k with 1 <= i <= k, got '%s'", v);
+            return 0;
+        }
+        return 1;
+    case OPT_ON_ERROR:
+        if (strcmp(v, "stop") && strcmp(v, "skip")) {
+            cli_error(c, "--on-error takes stop or skip, got '%s'", v);
+            return 0;
+        }
+        o->skip_errors = !strcmp(v, "skip");
+        return 1;
+    case OPT_VARIANT: {
+        if (!add_variant(c, v, o->variant, &o->nvariants))
+            return 0;
+        int i = o->nvariants - 1;
+        cli_variant_dir(v, o->variant_dir[i], sizeof o->variant_dir[i]);
+        char probe[1100];
+        snprintf(probe, sizeof probe, "%s/variant.yaml", o->variant_dir[i]);
+        FILE *f = fopen(probe, "r");
+        if (!f) {
+            cli_error(c, "unknown variant '%s' ('foh variants' lists them)", v);
+            return 0;
+        }
+        fclose(f);
+        return 1;
+    }
+    case OPT_A_VARIANT:
+    case OPT_B_VARIANT: {
+        int side = id == OPT_B_VARIANT;
+        return add_variant(c, v, o->side_variant[side], &o->side_nvariants[side]);
+    }
+    case OPT_CARDS: o->cards = v; return 1;
+    case OPT_SEATS: o->seats = v; return 1;
+    case OPT_JSON: o->json = v; return 1;
+    case OPT_HTML: o->html = v; return 1;
+    case OPT_GAMES_CSV: o->games_csv = v; return 1;
+    case OPT_TRACE: o->trace = v; return 1;
+    case OPT_SAVE: o->save = v; return 1;
+    case OPT_LOAD: o->load = v; return 1;
+    case OPT_SAVE_SHARD: o->save_shard = v; return 1;
+    case OPT_A_CARDS: o->side_cards[0] = v; return 1;
+    case OPT_B_CARDS: o->side_cards[1] = v; return 1;
+    case OPT_COVERAGE: o->coverage = 1; return 1;
+    case OPT_HELP: o->help = 1; return 1;
+    case OPT_COUNT: break;
+    }
+    return 0;
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
+{
+    cli_defaults(o);
+    if (!exact_names(cmd, argc, argv))
+        return CLI_USAGE;
+    struct option longs[OPT_COUNT + 1];
+    int n = 0;
+    for (int k = 0; k < OPT_COUNT; k++)
+        if (accepts(cmd, k))
+            longs[n++] = (struct option){OPTIONS[k].name, OPTIONS[k].arg ? required_argument : no_argument, NULL, k};
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    /* getopt wants the program name first: the command's own word. */
+    char **args = argv - 1;
+    optind = 0; /* a fresh scan (glibc) */
+    opterr = 0;
+    for (int id; (id = getopt_long(argc + 1, args, ":h", longs, NULL)) != -1;) {
+        if (id == 'h')
+            id = OPT_HELP;
+        if (id == ':') {
+            cli_error(cmd->name, "option '%s' needs a value (see foh %s --help)", args[optind - 1], cmd->name);
+            return CLI_USAGE;
+        }
+        if (id == '?' || id < 0 || id >= OPT_COUNT) {
+            cli_error(cmd->name, "unknown option '%s' (see foh %s --help)", args[optind - 1], cmd->name);
+            return CLI_USAGE;
+        }
+        o->given |= (uint64_t)1 << id;
+        if (!set_option(cmd, id, optarg, o))
+            return CLI_USAGE;
+    }
+    o->args = args + optind;
+    o->nargs = argc + 1 - optind;
+    if (o->help)
+        return CLI_OK;
+    if (o->nargs < cmd->min_args || (!cmd->args && o->nargs > 0)) {
+        if (o->nargs > 0 && !cmd->args)
+            cli_error(cmd->name, "unexpected argument '%s' (see foh %s --help)", o->args[0], cmd->name);
+        else
+            cli_error(cmd->name, "give %s (see foh %s --help)", cmd->args, cmd->name);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* TEXT word-wrapped to 80 columns from column COL, continuation lines
+ * indented by INDENT; a blank line in TEXT starts a new paragraph. */
+static void wrap(FILE *out, const char *text, int indent, int col)
+{
+    for (const char *h = text; *h;) {
+        if (h[0] == '\n' && h[1] == '\n') {
+            fprintf(out, "\n\n%*s", indent, "");
+            col = indent;
+            h += 2;
+            continue;
+        }
+        while (*h == ' ' || (*h == '\n' && h[1] != '\n'))
+            h++;
+        size_t w = strcspn(h, " \n");
+        if (!w)
+            continue;
+        if (col > indent && col + 1 + (int)w > 80) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, "%s%.*s", col > indent ? " " : "", (int)w, h);
+        col += (col > indent) + (int)w;
+        h += w;
+    }
+    putc('\n', out);
+}
+
+void cli_help(const cli_command *cmd, FILE *out)
+{
+    fprintf(out, "usage: foh %s [options]%s%s\n\n", cmd->name, cmd->args ? " " : "", cmd->args ? cmd->args : "");
+    wrap(out, cmd->about, 0, 0);
+    fprintf(out, "\noptions:\n");
+    for (const cli_option_id *id = cmd->options;; id++) {
+        int k = *id == OPT_COUNT ? OPT_HELP : (int)*id;
+        char left[40];
+        snprintf(left, sizeof left, "--%s%s%s", OPTIONS[k].name, OPTIONS[k].arg ? " " : "",
+                 OPTIONS[k].arg ? OPTIONS[k].arg : "");
+        fprintf(out, "  %-24s ", left);
+        wrap(out, OPTIONS[k].help, 27, 27);
+        if (*id == OPT_COUNT)
+            break;
+    }
+    if (cmd->footer) {
+        putc('\n', out);
+        wrap(out, cmd->footer, 0, 0);
+    }
 }
 
 int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
@@ -144,20 +375,24 @@ int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
     char specs[FOH_MAX_PLAYERS][64];
     int n = 0;
     const char *s = o->seats;
-    while (*s && n < FOH_MAX_PLAYERS) {
+    while (*s) {
         size_t len = strcspn(s, ",");
-        snprintf(specs[n++], sizeof specs[0], "%.*s", (int)(len < 63 ? len : 63), s);
+        if (n >= FOH_MAX_PLAYERS || len >= sizeof specs[0]) {
+            cli_error(NULL, "--seats: '%s' names more than %d players or a spec too long", o->seats, FOH_MAX_PLAYERS);
+            return 0;
+        }
+        snprintf(specs[n++], sizeof specs[0], "%.*s", (int)len, s);
         s += len + (s[len] == ',');
     }
     if (n != 1 && n != o->players) {
-        fprintf(stderr, "foh: --seats names %d players for a %d-player game\n", n, o->players);
+        cli_error(NULL, "--seats names %d players for a %d-player game", n, o->players);
         return 0;
     }
     for (int p = 0; p < o->players; p++) {
         foh_error err;
         seats[p] = foh_bot_from_spec(specs[n == 1 ? 0 : p], foh_seed_for(seed, 1000 + (uint64_t)p), &err);
         if (!seats[p]) {
-            fprintf(stderr, "foh: --seats: %s\n", err.msg);
+            cli_error(NULL, "--seats: %s", err.msg);
             cli_free_seats(seats, p);
             return 0;
         }
@@ -171,6 +406,52 @@ void cli_free_seats(foh_player **seats, int n)
         foh_player_free(seats[p]);
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void cli_free_list(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int cli_list_dir(const char *dir, const char *suffix, char ***names)
+{
+    DIR *d = opendir(dir);
+    *names = NULL;
+    if (!d)
+        return -1;
+    int n = 0, cap = 0;
+    size_t slen = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= slen || strcmp(e->d_name + len - slen, suffix))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(*names, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                closedir(d);
+                cli_free_list(*names, n);
+                *names = NULL;
+                return -1;
+            }
+            *names = grown;
+        }
+        if (!((*names)[n] = strdup(e->d_name))) {
+            closedir(d);
+            cli_free_list(*names, n);
+            *names = NULL;
+            return -1;
+        }
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(*names, (size_t)n, sizeof **names, cmp_str);
+    return n;
+}
+
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
 {
     foh_error err;
@@ -180,12 +461,12 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
         dirs[i] = o->variant_dir[i];
     *cs = foh_cardset_load_variants(o->cards, dirs, o->nvariants, &err);
     if (!*cs) {
-        fprintf(stderr, "foh: %s\n", err.msg);
+        cli_error(NULL, "%s", err.msg);
         return 0;
     }
     *eng = foh_engine_new_limited(*cs, &o->limits, &err);
     if (!*eng) {
-        fprintf(stderr, "foh: %s\n", err.msg);
+        cli_error(NULL, "%s", err.msg);
         foh_cardset_free(*cs);
         *cs = NULL;
         return 0;
@@ -201,27 +482,27 @@ void cli_print_scores(FILE *out, foh_game *g)
     foh_tiebreak tb;
     foh_error err;
     if (foh_game_score(g, sc, &tb, &err) != FOH_OK) {
-        fprintf(out, "scoring failed: %s\n", err.msg);
+        cli_error(NULL, "scoring failed: %s", err.msg);
         return;
     }
     fprintf(out, "\nFinal scores (obsolete effects off; Culture icons 1 VP each; other icons halved, rounded down)\n");
     fprintf(out, "%-4s %8s %12s %9s %6s %6s %7s  %s\n", "", "Culture", "Other icons", "Other VP", "Total", "Cards",
             "Tokens", "End-game effects");
     for (int p = 0; p < n; p++) {
-        char ends[512] = "";
-        size_t len = 0;
-        for (int k = 0; k < sc[p].n_end && len < sizeof ends; k++) {
+        fprintf(out, "P%-3d %8d %12d %9d %6d %6d %7d  ", p + 1, sc[p].culture_icons, sc[p].other_icons,
+                sc[p].other_vp, sc[p].total, sc[p].cards, sc[p].tokens);
+        if (sc[p].n_end == 0)
+            fprintf(out, "-");
+        for (int k = 0; k < sc[p].n_end; k++) {
             foh_card_info ci = {0};
             if (sc[p].end[k].card >= 0)
                 foh_cardset_card(cs, sc[p].end[k].card, &ci);
-            len += (size_t)snprintf(ends + len, sizeof ends - len, "%s%s +%d VP", k ? ", " : "",
-                                    sc[p].end[k].card < 0 ? "variant scoring" : ci.name, sc[p].end[k].full_vp);
-            if (sc[p].end[k].other_icons && len < sizeof ends)
-                len += (size_t)snprintf(ends + len, sizeof ends - len, " (+%d other icons)", sc[p].end[k].other_icons);
+            fprintf(out, "%s%s +%d VP", k ? ", " : "", sc[p].end[k].card < 0 ? "variant scoring" : ci.name,
+                    sc[p].end[k].full_vp);
+            if (sc[p].end[k].other_icons)
+                fprintf(out, " (+%d other icons)", sc[p].end[k].other_icons);
         }
-        fprintf(out, "P%-3d %8d %12d %9d %6d %6d %7d  %s%s\n", p + 1, sc[p].culture_icons, sc[p].other_icons,
-                sc[p].other_vp, sc[p].total, sc[p].cards, sc[p].tokens, ends[0] ? ends : "-",
-                sc[p].winner ? "   WINNER" : "");
+        fprintf(out, "%s\n", sc[p].winner ? "   WINNER" : "");
     }
     for (int p = 0; p < n; p++) {
         int end_vp = 0;

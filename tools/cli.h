@@ -1,4 +1,6 @@
-/* Shared pieces of the foh command-line program. */
+/* Shared pieces of the foh command-line program: each command's options
+ * come from one table (cli.c) that drives getopt_long and prints the
+ * command's --help. */
 #ifndef FOH_CLI_H
 #define FOH_CLI_H
 
@@ -12,6 +14,25 @@ enum { CLI_OK = 0, CLI_DATA = 1, CLI_USAGE = 2 };
 
 #define CLI_MAX_VARIANTS 8
 
+/* Every option of every command (one row each in cli.c's table). */
+typedef enum {
+    OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
+    OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
+    OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
+    OPT_HELP, OPT_COUNT
+} cli_option_id;
+
+/* A command: its name, positional arguments, what it does, the options it
+ * takes (ended by OPT_COUNT) and text after the options. */
+typedef struct {
+    const char *name;
+    const char *args;  /* e.g. "FILE", "PATH...", or NULL for none */
+    int min_args;      /* positional arguments required */
+    const char *about; /* paragraphs (lines ending in \n) */
+    const cli_option_id *options;
+    const char *footer; /* or NULL */
+} cli_command;
+
 typedef struct {
     int players;
     uint64_t seed;
@@ -22,15 +43,35 @@ typedef struct {
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
     const char *seats; /* comma-separated seat specs, e.g. "greedy,random" */
     int threads;       /* worker threads (sim) */
-    const char *json, *html, *games_csv; /* report files (sim) */
+    const char *json, *html, *games_csv, *trace; /* report and trace files */
     int shard, shards;            /* --shard i/k: the i-th (1-based) of k parts */
     const char *save_shard;       /* raw sums for foh merge */
-    foh_script_limits limits;     /* --lua-instructions, --lua-memory */
+    foh_script_limits limits;     /* --lua-instructions, --lua-memory, --action-time */
     int skip_errors;              /* --on-error skip (sim) */
     const char *save, *load;      /* save files (play) */
     long stop_after;              /* --stop-after N actions (play) */
+    int coverage;                 /* --coverage (scenario) */
+    /* compare: configuration A (0) and B (1) */
+    const char *side_cards[2];
+    int side_nvariants[2];
+    const char *side_variant[2][CLI_MAX_VARIANTS];
     int help;
+    uint64_t given; /* bit OPT_X: the option was on the command line */
+    int nargs;      /* positional arguments */
+    char **args;
 } cli_options;
+
+/* Parse ARGV (the words after the command name) for command CMD into O.
+ * Only CMD's options are accepted, by their exact name (no abbreviations:
+ * "--save" is not "--save-shard"); values are checked. Prints the problem
+ * ("foh sim: unknown option '--save' (see foh sim --help)") and returns
+ * CLI_USAGE on bad usage; CLI_OK otherwise (with o->help set for --help, for
+ * which the caller prints cli_help). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o);
+/* The options' defaults, as if nothing was given. */
+void cli_defaults(cli_options *o);
+/* CMD's --help: usage line, about, one line per option, footer. */
+void cli_help(const cli_command *cmd, FILE *out);
 
 /* Players for every seat from o->seats (one spec for all seats, or one per
  * seat); the seat of player p is seeded from SEED. Prints and returns 0 on
@@ -42,21 +83,30 @@ void cli_free_seats(foh_player **seats, int n);
  * NAME under the project's variants/ folder. */
 void cli_variant_dir(const char *name, char *out, size_t len);
 
-/* Parse --players, --seed, --games, --cards, --variant (repeatable), --help
- * from ARGV (after the command name); only the flags in ALLOWED (e.g.
- * "players,seed") are accepted. Prints the problem and returns 0 on bad
- * usage. */
-int cli_parse(int argc, char **argv, const char *command, const char *allowed, cli_options *o);
+/* The entries of folder DIR whose names end in SUFFIX ("" for any; hidden
+ * ones left out), sorted by name, as malloc'd strings in *NAMES (free with
+ * cli_free_list). Returns their number, -1 if the folder cannot be read or
+ * memory runs out. */
+int cli_list_dir(const char *dir, const char *suffix, char ***names);
+void cli_free_list(char **names, int n);
 
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 
-/* Print the score table of a finished game. */
+/* Print the score table of a finished game (or of the game as it stands). */
 void cli_print_scores(FILE *out, foh_game *g);
+
+/* Print "foh COMMAND: message" on stderr, with control characters written
+ * visibly: messages carry names and text from card files and scripts,
+ * which must not drive the terminal. */
+void cli_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write TEXT and a newline to OUT, control characters written visibly
+ * ("\x1b"): for lines whose text comes from data (log lines). */
+void cli_line(FILE *out, const char *text);
 
 struct sim_stats_s;
 /* Play the simulation O describes (its shard) on CS, adding the games into
- * TOTAL (a sim_stats); writes the CSV file if asked. A CLI status. */
+ * TOTAL (a sim_stats); writes the CSV and trace files if asked. A CLI status. */
 int sim_run(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total);
 
 /* The simulation report's first line (foh sim and foh merge print the same). */
@@ -64,6 +114,7 @@ void sim_print_header(FILE *out, long games, const cli_options *o, const foh_car
 
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_legal(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_variants(int argc, char **argv);

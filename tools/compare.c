@@ -6,67 +6,61 @@
 #include "cli.h"
 #include "sim_stats.h"
 
-static const char HELP[] =
-    "usage: foh compare [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
-    "                   [--a-cards DIR] [--a-variant V]... [--b-cards DIR] [--b-variant V]...\n"
-    "\n"
-    "Simulates configuration A and configuration B (a card folder and variants\n"
-    "each; the base set without variants by default) on the same game seeds\n"
-    "and prints, for each figure of the report, A, B, their difference B - A\n"
-    "and its 95% confidence interval; '*' marks a difference whose interval\n"
-    "excludes 0.\n";
+static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
+                                                OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
+                                                OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
+static const cli_command COMPARE = {
+    "compare", NULL, 0,
+    "Simulates configuration A and configuration B (a card folder and variants each; the\n"
+    "base set without variants by default) on the same game seeds and prints, for each\n"
+    "figure of the report, A, B, their difference B - A and its 95% confidence interval;\n"
+    "'*' marks a difference whose interval excludes 0.\n",
+    COMPARE_OPTIONS, NULL};
 
 int cmd_compare(int argc, char **argv)
 {
-    /* Split the arguments: common ones go to both, --a-X / --b-X to one. */
-    char **side[2];
-    int n[2] = {0, 0};
-    side[0] = calloc((size_t)argc + 1, sizeof(char *));
-    side[1] = calloc((size_t)argc + 1, sizeof(char *));
-    char *flag_copy[2][64];
-    int copies = 0;
-    int status = side[0] && side[1] ? CLI_OK : CLI_DATA;
-    for (int i = 0; status == CLI_OK && i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(HELP, stdout);
-            status = -1;
-            break;
-        }
-        int which = !strncmp(argv[i], "--a-", 4) ? 0 : !strncmp(argv[i], "--b-", 4) ? 1 : -1;
-        if (which >= 0 && i + 1 < argc && copies < 64) {
-            /* "--a-variant" -> "--variant" */
-            flag_copy[which][copies] = malloc(strlen(argv[i]));
-            if (!flag_copy[which][copies]) {
-                status = CLI_DATA;
-                break;
-            }
-            sprintf(flag_copy[which][copies], "--%s", argv[i] + 4);
-            side[which][n[which]++] = flag_copy[which][copies];
-            side[which][n[which]++] = argv[++i];
-            flag_copy[!which][copies] = NULL;
-            copies++;
-        } else {
-            side[0][n[0]++] = argv[i];
-            side[1][n[1]++] = argv[i];
-        }
+    cli_options common;
+    int status = cli_parse(&COMPARE, argc, argv, &common);
+    if (status != CLI_OK || common.help) {
+        if (common.help)
+            cli_help(&COMPARE, stdout);
+        return status;
     }
+    /* Each side: the common options, its own card set and variants. */
     cli_options o[2];
     foh_cardset *cs[2] = {NULL, NULL};
     sim_stats *st[2] = {NULL, NULL};
     for (int k = 0; status == CLI_OK && k < 2; k++) {
-        foh_engine *eng;
-        if (!cli_parse(n[k], side[k], "compare", "players,seed,games,cards,variant,seats,threads", &o[k]))
-            status = CLI_USAGE;
-        else if (!cli_load(&o[k], &cs[k], &eng))
-            status = CLI_DATA;
-        else {
-            foh_engine_free(eng);
-            const char *note;
-            if (!foh_cardset_allows_players(cs[k], o[k].players, &note)) {
-                fprintf(stderr, "foh compare: configuration %c: %d players are not allowed. %s\n", 'A' + k,
-                        o[k].players, note);
+        o[k] = common;
+        o[k].nvariants = 0;
+        if (common.side_cards[k])
+            o[k].cards = common.side_cards[k];
+        for (int i = 0; i < common.side_nvariants[k]; i++) {
+            char probe[1100];
+            o[k].variant[i] = common.side_variant[k][i];
+            cli_variant_dir(o[k].variant[i], o[k].variant_dir[i], sizeof o[k].variant_dir[i]);
+            snprintf(probe, sizeof probe, "%s/variant.yaml", o[k].variant_dir[i]);
+            FILE *f = fopen(probe, "r");
+            if (!f) {
+                cli_error("compare", "unknown variant '%s' ('foh variants' lists them)", o[k].variant[i]);
                 status = CLI_USAGE;
+                break;
             }
+            fclose(f);
+            o[k].nvariants++;
+        }
+        foh_engine *eng;
+        if (status != CLI_OK)
+            break;
+        if (!cli_load(&o[k], &cs[k], &eng)) {
+            status = CLI_DATA;
+            break;
+        }
+        foh_engine_free(eng);
+        const char *note;
+        if (!foh_cardset_allows_players(cs[k], o[k].players, &note)) {
+            cli_error("compare", "configuration %c: %d players are not allowed. %s", 'A' + k, o[k].players, note);
+            status = CLI_USAGE;
         }
     }
     for (int k = 0; status == CLI_OK && k < 2; k++) {
@@ -85,10 +79,5 @@ int cmd_compare(int argc, char **argv)
         free(st[k]);
         foh_cardset_free(cs[k]);
     }
-    for (int c = 0; c < copies; c++)
-        for (int k = 0; k < 2; k++)
-            free(flag_copy[k][c]);
-    free(side[0]);
-    free(side[1]);
-    return status < 0 ? CLI_OK : status;
+    return status;
 }

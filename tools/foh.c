@@ -4,45 +4,44 @@
 
 #include "cli.h"
 
-static const char USAGE[] =
-    "usage: foh COMMAND [options]\n"
-    "\n"
-    "commands:\n"
-    "  play   play one game between bots and print its log and scores (save, resume)\n"
-    "  replay print a saved game's log and scores again\n"
-    "  sim    play many bot games and print statistics\n"
-    "  scenario  run scenario files: set-ups, steps, expectations\n"
-    "  variants  list the variants (--variant NAME for play, sim, scenario)\n"
-    "  merge  add the shards of a simulation into its report\n"
-    "  compare  A/B: two configurations on the same seeds, differences with CIs\n"
-    "\n"
-    "'foh COMMAND --help' describes a command's options.\n"
-    "exit status: 0 success, 1 bad card data or script error, 2 bad usage\n";
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *what;
+} COMMANDS[] = {
+    {"play", cmd_play, "play one game between bots and print its log and scores (save, resume)"},
+    {"replay", cmd_replay, "print a saved game's log and scores again"},
+    {"legal", cmd_legal, "list the legal actions of a saved game's position"},
+    {"sim", cmd_sim, "play many bot games and print the balance report"},
+    {"scenario", cmd_scenario, "run scenario files: set-ups, steps, expectations"},
+    {"variants", cmd_variants, "list the variants (--variant NAME for play, sim, scenario)"},
+    {"merge", cmd_merge, "add the shards of a simulation into its report"},
+    {"compare", cmd_compare, "A/B: two configurations on the same seeds, differences with CIs"},
+};
+#define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: foh COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-9s %s\n", COMMANDS[i].name, COMMANDS[i].what);
+    fprintf(out, "\n'foh COMMAND --help' describes a command's options.\n"
+                 "exit status: 0 success, 1 bad card data or script error, 2 bad usage\n");
+}
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(USAGE, stderr);
+        usage(stderr);
         return CLI_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        fputs(USAGE, stdout);
+        usage(stdout);
         return CLI_OK;
     }
-    if (!strcmp(argv[1], "play"))
-        return cmd_play(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "replay"))
-        return cmd_replay(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "sim"))
-        return cmd_sim(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "scenario"))
-        return cmd_scenario(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "variants"))
-        return cmd_variants(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "merge"))
-        return cmd_merge(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "compare"))
-        return cmd_compare(argc - 2, argv + 2);
-    fprintf(stderr, "foh: unknown command '%s'\n\n%s", argv[1], USAGE);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name))
+            return COMMANDS[i].run(argc - 2, argv + 2);
+    cli_error(NULL, "unknown command '%s' (see foh --help)", argv[1]);
     return CLI_USAGE;
 }

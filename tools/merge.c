@@ -8,53 +8,37 @@
 #include "cli.h"
 #include "sim_stats.h"
 
-static const char HELP[] =
-    "usage: foh merge [--json FILE] [--html FILE] SHARD...\n"
-    "\n"
-    "Adds the raw sums written by 'foh sim --shard i/k --save-shard SHARD' and\n"
-    "prints the report of the whole run: the same, byte for byte, as one\n"
-    "'foh sim' over all the games. The shards must come from the same card set,\n"
-    "variants, players, seats, seed and number of games.\n";
+static const cli_option_id MERGE_OPTIONS[] = {OPT_JSON, OPT_HTML, OPT_COUNT};
+static const cli_command MERGE = {
+    "merge", "SHARD...", 1,
+    "Adds the raw sums written by 'foh sim --shard i/k --save-shard SHARD' and prints the\n"
+    "report of the whole run: the same, byte for byte, as one 'foh sim' over all the\n"
+    "games. The shards must come from the same card set, variants, players, seats, seed\n"
+    "and number of games.\n",
+    MERGE_OPTIONS, NULL};
 
 int cmd_merge(int argc, char **argv)
 {
-    const char *json = NULL, *html = NULL;
-    int nfiles = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(HELP, stdout);
-            return CLI_OK;
-        }
-        if (!strcmp(argv[i], "--json") && i + 1 < argc)
-            json = argv[++i];
-        else if (!strcmp(argv[i], "--html") && i + 1 < argc)
-            html = argv[++i];
-        else if (!strncmp(argv[i], "--", 2)) {
-            fprintf(stderr, "foh merge: unknown option '%s'\n", argv[i]);
-            return CLI_USAGE;
-        } else
-            nfiles++;
+    cli_options opts;
+    int st = cli_parse(&MERGE, argc, argv, &opts);
+    if (st != CLI_OK || opts.help) {
+        if (opts.help)
+            cli_help(&MERGE, stdout);
+        return st;
     }
-    if (!nfiles) {
-        fprintf(stderr, "foh merge: give the shard files to merge\n");
-        return CLI_USAGE;
-    }
+    const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
     json_t *meta = NULL;
     int ok = total != NULL;
-    for (int i = 0; ok && i < argc; i++) {
-        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--html"))
-            i++;
-        else
-            ok = sim_stats_load_shard(argv[i], total, (void **)&meta);
-    }
+    for (int i = 0; ok && i < opts.nargs; i++)
+        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta);
     if (!ok) {
         free(total);
         json_decref(meta);
         return CLI_DATA;
     }
     cli_options o;
-    cli_parse(0, NULL, "merge", "", &o);
+    cli_defaults(&o);
     o.cards = json_string_value(json_object_get(meta, "cards"));
     o.players = (int)json_integer_value(json_object_get(meta, "players"));
     o.seats = json_string_value(json_object_get(meta, "seats"));
@@ -68,13 +52,12 @@ int cmd_merge(int argc, char **argv)
     foh_cardset *cs = o.cards && o.seats ? foh_cardset_load_variants(o.cards, dirs, nv, &err) : NULL;
     int status = CLI_OK;
     if (!cs) {
-        fprintf(stderr, "foh merge: %s\n", o.cards && o.seats ? err.msg : "a shard lacks its description");
+        cli_error("merge", "%s", o.cards && o.seats ? err.msg : "a shard lacks its description");
         status = CLI_DATA;
     } else {
         long expected = (long)json_integer_value(json_object_get(meta, "total_games"));
         if (total->games != expected)
-            fprintf(stderr, "foh merge: warning: the shards hold %ld of the run's %ld games\n", total->games,
-                    expected);
+            cli_error("merge", "warning: the shards hold %ld of the run's %ld games", total->games, expected);
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
         if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed))

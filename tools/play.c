@@ -1,50 +1,120 @@
 /* foh play: one game between bots, with a turn-by-turn log; saved after
  * every action with --save, resumed with --load. foh replay: a saved game's
- * log again, without bots. */
+ * log again, without bots. foh legal: the legal actions where a saved game
+ * stands. All three play through the match loop (foh/match.h): recorded
+ * actions are played by a seat that replays them, then the seats' players. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "save.h"
+#include "trace.h"
 
-static const char HELP[] =
-    "usage: foh play [--players N] [--seed S] [--seats SPECS] [--cards DIR] [--variant NAME]...\n"
-    "                [--save FILE] [--stop-after N] [--lua-instructions N] [--lua-memory MIB]\n"
-    "       foh play --load FILE [--seats SPECS] [--save FILE] [--stop-after N]\n"
-    "\n"
-    "Plays one full game between bots and prints each action, the\n"
-    "tokens it moves, the cards gained and discarded, attacks with their\n"
-    "strengths, and the final score table with each player's VP breakdown.\n"
-    "The same seed prints the same game, byte for byte.\n"
-    "\n"
-    "  --players N   number of players (default 4)\n"
-    "  --seed S      random seed of the game and its bots (default 1)\n"
-    "  --seats SPECS the players: random, greedy, ismcts[:ITERATIONS|:MSms],\n"
-    "                one for all seats or one per seat, comma-separated\n"
-    "                (default random)\n"
-    "  --cards DIR   card set folder (default: the base set)\n"
-    "  --variant V   apply variant V (a name from 'foh variants', or a folder);\n"
-    "                repeat to combine variants\n"
-    "  --save FILE   write the game to FILE after every action (JSON, see\n"
-    "                docs/save-format.md): an interrupted game can be resumed\n"
-    "  --stop-after N  stop after N actions in all (the game stays resumable)\n"
-    "  --load FILE   resume the saved game: its card set, variants, players,\n"
-    "                seed and seats come from FILE (refused if the card set's\n"
-    "                files changed); its actions are replayed, then the seats\n"
-    "                play on (--seats replaces them). With --load, --save\n"
-    "                defaults to the same FILE\n"
-    "  --lua-instructions N, --lua-memory MIB  script limits (scripts/API.md)\n";
+static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_SAVE,
+                                             OPT_LOAD, OPT_STOP_AFTER, OPT_TRACE, OPT_LUA_INSTRUCTIONS,
+                                             OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
+static const cli_command PLAY = {
+    "play", NULL, 0,
+    "Plays one full game between bots and prints each action, the tokens it moves, the\n"
+    "cards gained and discarded, attacks with their strengths, and the final score table\n"
+    "with each player's VP breakdown. The same seed prints the same game, byte for byte.\n"
+    "With --load, --players, --seed, --cards and --variant come from the save file.\n",
+    PLAY_OPTIONS, NULL};
 
-static const char REPLAY_HELP[] =
-    "usage: foh replay FILE\n"
-    "\n"
-    "Replays the game saved in FILE (by 'foh play --save') and prints the same\n"
-    "log as the game printed, then the scores. Refused, naming what differs,\n"
-    "if the card set or variants are not the ones the game was recorded with;\n"
-    "a corrupt or hand-edited file is refused with the position of the problem.\n";
+static const cli_option_id REPLAY_OPTIONS[] = {OPT_TRACE, OPT_COUNT};
+static const cli_command REPLAY = {
+    "replay", "FILE", 1,
+    "Replays the game saved in FILE (by 'foh play --save') and prints the same log as the\n"
+    "game printed, then the scores. Refused, naming what differs, if the card set or\n"
+    "variants are not the ones the game was recorded with; a corrupt or hand-edited file\n"
+    "is refused with the position of the problem.\n",
+    REPLAY_OPTIONS, NULL};
 
-static void print_line(void *ud, const char *line) { fprintf(ud, "%s\n", line); }
+static const cli_option_id LEGAL_OPTIONS[] = {OPT_JSON, OPT_COUNT};
+static const cli_command LEGAL = {
+    "legal", "FILE", 1,
+    "Replays the game saved in FILE and lists the legal actions where it stands, numbered,\n"
+    "with the player to act and the pending choice, if any. --json writes them and the\n"
+    "whole public state (the format of --trace) to FILE.\n",
+    LEGAL_OPTIONS, NULL};
+
+/* What a session does beyond cli_options. */
+typedef struct {
+    const char *cmd;        /* "play", "replay" or "legal" */
+    const cli_options *o;
+    const foh_cardset *cs;
+    const char *save;       /* written after every action, or NULL */
+    save_file sv;           /* the loaded file's actions (none without --load) */
+    int next;               /* the next recorded action to replay */
+    int quiet;              /* legal: no log */
+    save_entry *done;       /* every action applied, for the save file */
+    int ndone, cap;
+} session;
+
+/* A seat that plays the recorded actions first, then its player (none for
+ * replay and legal, which stop where the recording does). */
+typedef struct {
+    foh_player base;
+    session *ss;
+    foh_player *seat;
+} recorded_seat;
+
+static int recorded_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                           foh_error *err)
+{
+    recorded_seat *rs = (recorded_seat *)self;
+    session *ss = rs->ss;
+    if (ss->next >= ss->sv.nactions) {
+        if (!rs->seat) {
+            foh_error_set(err, FOH_ERR_USAGE, "the recording has no more actions");
+            return -1;
+        }
+        return rs->seat->decide(rs->seat, g, legal, n, why, whylen, err);
+    }
+    char msg[1024];
+    foh_action a;
+    if (!save_action(&ss->sv, ss->next, ss->cs, &a, msg, sizeof msg) ||
+        !save_check_choice(&ss->sv, ss->next, g, msg, sizeof msg)) {
+        foh_error_set(err, FOH_ERR_DATA, "%s", msg);
+        return -1;
+    }
+    int i = foh_match_find(legal, n, &a);
+    if (i < 0) {
+        foh_error why_not = {0};
+        if (foh_game_check(g, &a, &why_not) == FOH_OK)
+            snprintf(why_not.msg, sizeof why_not.msg, "not among the legal actions");
+        foh_error_set(err, FOH_ERR_DATA, "%s: actions[%d]: %s", ss->sv.path, ss->next, why_not.msg);
+        return -1;
+    }
+    ss->next++;
+    return i;
+}
+
+static void recorded_free(foh_player *self)
+{
+    recorded_seat *rs = (recorded_seat *)self;
+    foh_player_free(rs->seat);
+    free(rs);
+}
+
+static recorded_seat *recorded_new(session *ss, foh_player *seat)
+{
+    recorded_seat *rs = calloc(1, sizeof *rs);
+    if (!rs) {
+        foh_player_free(seat);
+        return NULL;
+    }
+    rs->base.name = seat ? seat->name : "recording";
+    rs->base.decide = recorded_decide;
+    rs->base.free = recorded_free;
+    rs->ss = ss;
+    rs->seat = seat;
+    return rs;
+}
+
+static void print_line(void *ud, const char *line) { cli_line(ud, line); }
 
 static void print_setup(foh_game *g)
 {
@@ -58,9 +128,9 @@ static void print_setup(foh_game *g)
     printf("\n");
     for (int p = 0; p < foh_game_players(g); p++)
         for (int t = 0; t < foh_cardset_type_count(cs); t++) {
-            int cards[8];
-            int k = foh_game_nation_cards(g, p, t, cards, 8);
-            for (int i = 0; i < k && i < 8; i++) {
+            int cards[FOH_MAX_CARDS];
+            int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
+            for (int i = 0; i < k; i++) {
                 foh_cardset_card(cs, cards[i], &ci);
                 printf("P%d starts with %s\n", p + 1, ci.name);
             }
@@ -69,23 +139,93 @@ static void print_setup(foh_game *g)
            foh_game_supply(g), foh_game_reserve(g), foh_game_first_player(g) + 1);
 }
 
-/* What a session does beyond cli_options. */
-typedef struct {
-    const char *save, *load;
-    long stop_after; /* 0: play to the end */
-    int replay;      /* foh replay: recorded actions only, no bots */
-} session;
-
-static void print_turn(foh_game *g)
+/* Observer: the turn header before each turn action, and the record of
+ * every action (with what a choice offered) for the save file. */
+static foh_status session_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
 {
-    if (!foh_game_choice(g))
+    session *ss = ud;
+    if (!ss->quiet && !foh_game_choice(g))
         printf("\nTurn %d: P%d (tokens %d; Supply %d, Reserve %d, Current Age %d, deck %d)\n", foh_game_turn(g) + 1,
                foh_game_current_player(g) + 1, foh_game_tokens(g, foh_game_current_player(g)), foh_game_supply(g),
                foh_game_reserve(g), foh_game_current_age(g), foh_game_deck_size(g));
+    if (ss->ndone == ss->cap) {
+        int cap = ss->cap ? ss->cap * 2 : 1024;
+        save_entry *grown = realloc(ss->done, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        ss->done = grown;
+        ss->cap = cap;
+    }
+    if (!save_entry_set(&ss->done[ss->ndone], g, &d->action))
+        return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    return FOH_OK;
+}
+
+static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
+{
+    session *ss = ud;
+    (void)d;
+    ss->ndone++;
+    /* Once the recording is replayed, the game must be where it was. */
+    if (ss->ndone == ss->sv.nactions && ss->sv.has_digest && foh_game_digest(g) != ss->sv.digest)
+        return foh_error_set(err, FOH_ERR_DATA,
+                             "%s: the replayed game differs from the recorded one (digest): the engine or its rules "
+                             "changed since it was saved",
+                             ss->sv.path);
+    if (ss->save && ss->ndone > ss->sv.nactions && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone))
+        return foh_error_set(err, FOH_ERR_USAGE, "cannot write the save file %s", ss->save);
+    return FOH_OK;
+}
+
+/* `foh legal`: the decision point's legal actions, numbered. */
+static int print_legal(foh_game *g, const char *json_path)
+{
+    foh_error err;
+    const foh_cardset *cs = foh_game_cardset(g);
+    foh_action *legal = NULL;
+    int cap = 0, n = foh_match_legal(g, &legal, &cap, &err);
+    if (n < 0) {
+        cli_error("legal", "%s", err.msg);
+        return CLI_DATA;
+    }
+    const foh_choice *ch = foh_game_choice(g);
+    if (foh_game_is_over(g))
+        printf("The game is over (turn %d): no legal action.\n", foh_game_turn(g));
+    else if (ch) {
+        foh_card_info ci;
+        foh_cardset_card(cs, ch->card, &ci);
+        printf("Turn %d: P%d must choose for %s (%s):\n", foh_game_turn(g) + 1, ch->player + 1, ci.name, ch->prompt);
+    } else {
+        printf("Turn %d: P%d to act%s:\n", foh_game_turn(g) + 1, foh_game_to_act(g) + 1,
+               foh_game_in_bonus(g) ? " (a bonus action)" : "");
+    }
+    for (int i = 0; i < n; i++) {
+        char text[160], line[200];
+        foh_game_describe_action(g, &legal[i], text, sizeof text);
+        snprintf(line, sizeof line, "%4d  %s", i + 1, text);
+        cli_line(stdout, line);
+    }
+    free(legal);
+    if (json_path) {
+        json_t *state = trace_state(g, &err), *list = state ? trace_legal(g, &err) : NULL;
+        if (!list) {
+            json_decref(state);
+            cli_error("legal", "%s", err.msg);
+            return CLI_DATA;
+        }
+        json_t *doc = json_pack("{s:o,s:o}", "state", state, "legal", list);
+        int bad = json_dump_file(doc, json_path, JSON_INDENT(1)) != 0;
+        json_decref(doc);
+        if (bad) {
+            cli_error("legal", "cannot write %s", json_path);
+            return CLI_DATA;
+        }
+    }
+    return CLI_OK;
 }
 
 /* Fill O from save file SV (what the command line did not override). */
-static void options_from_save(cli_options *o, const save_file *sv, int seats_given)
+static void options_from_save(cli_options *o, const save_file *sv)
 {
     o->cards = sv->cards;
     o->nvariants = sv->nvariants;
@@ -95,189 +235,208 @@ static void options_from_save(cli_options *o, const save_file *sv, int seats_giv
     }
     o->players = sv->players;
     o->seed = sv->seed;
-    if (!seats_given)
+    if (!(o->given >> OPT_SEATS & 1))
         o->seats = sv->seats;
     if (!o->limits.instructions)
         o->limits.instructions = sv->limits.instructions;
     if (!o->limits.memory_bytes)
         o->limits.memory_bytes = sv->limits.memory_bytes;
+    if (!o->limits.time_ms)
+        o->limits.time_ms = sv->limits.time_ms;
 }
 
-static int run_session(cli_options *o, const session *ss, int seats_given)
+static void print_header(const cli_options *o, const foh_cardset *cs, foh_game *g)
 {
-    const char *cmd = ss->replay ? "replay" : "play";
-    save_file sv = {0};
+    printf("The Flow of History: %d players, seed %llu, card set %s, players:", o->players,
+           (unsigned long long)o->seed, o->cards);
+    /* One spec for all seats, or one per seat (as cli_seats reads them). */
+    const char *spec = o->seats;
+    for (int p = 0; p < o->players; p++) {
+        size_t len = strcspn(spec, ",");
+        printf(" P%d %.*s", p + 1, (int)len, spec);
+        if (spec[len] == ',')
+            spec += len + 1;
+    }
+    printf("\n");
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
+        printf("Variant: %s\n", foh_cardset_variant_name(cs, i));
+    print_setup(g);
+}
+
+static void print_end(const session *ss, foh_game *g)
+{
+    if (foh_game_is_stalled(g))
+        printf("\nGame over after %d turns: the turn limit (engine ruling E1) ended it; the game is stalled and "
+               "scored as usual. Tokens substituted for an empty Reserve: %d\n",
+               foh_game_turn(g), foh_game_substituted(g));
+    else if (foh_game_is_over(g))
+        printf("\nGame over after %d turns. Tokens substituted for an empty Reserve: %d\n", foh_game_turn(g),
+               foh_game_substituted(g));
+    else if (!strcmp(ss->cmd, "replay"))
+        printf("\nThe recording ends after %d actions, turn %d; the scores if the game ended now:\n", ss->ndone,
+               foh_game_turn(g) + 1);
+    else
+        printf("\nStopped after %d actions, turn %d%s%s; the scores if the game ended now:\n", ss->ndone,
+               foh_game_turn(g) + 1, ss->save ? "; resume with foh play --load " : "", ss->save ? ss->save : "");
+    cli_print_scores(stdout, g);
+}
+
+static int run_session(cli_options *o, session *ss)
+{
+    const char *cmd = ss->cmd;
     char msg[2048];
-    if (ss->load) {
-        if (!save_read(ss->load, &sv, msg, sizeof msg)) {
-            fprintf(stderr, "foh %s: %s\n", cmd, msg);
+    if (o->load) {
+        if (!save_read(o->load, &ss->sv, msg, sizeof msg)) {
+            cli_error(cmd, "%s", msg);
             return CLI_DATA;
         }
-        options_from_save(o, &sv, seats_given);
+        options_from_save(o, &ss->sv);
     }
     foh_cardset *cs;
     foh_engine *eng;
     if (!cli_load(o, &cs, &eng)) {
-        save_free(&sv);
+        save_free(&ss->sv);
         return CLI_DATA;
     }
+    ss->o = o;
+    ss->cs = cs;
     int status = CLI_OK;
-    if (ss->load && !save_check_cardset(&sv, cs, msg, sizeof msg)) {
-        fprintf(stderr, "foh %s: %s was recorded with another card set: %s\n", cmd, ss->load, msg);
+    if (o->load && !save_check_cardset(&ss->sv, cs, msg, sizeof msg)) {
+        cli_error(cmd, "%s was recorded with another card set: %s", o->load, msg);
         status = CLI_DATA;
     }
     foh_error err;
     foh_options opt = {.players = o->players, .seed = o->seed};
     foh_game *g = status == CLI_OK ? foh_game_new(eng, &opt, &err) : NULL;
     if (status == CLI_OK && !g) {
-        fprintf(stderr, "foh %s: %s\n", cmd, err.msg);
+        cli_error(cmd, "%s", err.msg);
         status = err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
     }
     /* Bots of a resumed game are seeded from the seed and the resume point. */
-    foh_player *seats[FOH_MAX_PLAYERS] = {0};
-    uint64_t bot_seed = sv.nactions ? foh_seed_for(o->seed, (uint64_t)sv.nactions) : o->seed;
-    if (status == CLI_OK && !ss->replay && !cli_seats(o, bot_seed, seats))
+    foh_player *bots[FOH_MAX_PLAYERS] = {0}, *seats[FOH_MAX_PLAYERS] = {0};
+    int playing = !strcmp(cmd, "play");
+    uint64_t bot_seed = ss->sv.nactions ? foh_seed_for(o->seed, (uint64_t)ss->sv.nactions) : o->seed;
+    if (status == CLI_OK && playing && !cli_seats(o, bot_seed, bots))
         status = CLI_USAGE;
-    foh_action *done = NULL, *legal = NULL;
-    int ndone = 0, cap = 0;
-    if (status == CLI_OK) {
-        printf("The Flow of History: %d players, seed %llu, card set %s, players:", o->players,
-               (unsigned long long)o->seed, o->cards);
-        /* One spec for all seats, or one per seat (as cli_seats reads them). */
-        const char *spec = o->seats;
-        for (int p = 0; p < o->players; p++) {
-            size_t len = strcspn(spec, ",");
-            printf(" P%d %.*s", p + 1, (int)len, spec);
-            if (spec[len] == ',')
-                spec += len + 1;
-        }
-        printf("\n");
-        for (int i = 0; i < foh_cardset_variant_count(cs); i++)
-            printf("Variant: %s\n", foh_cardset_variant_name(cs, i));
-        print_setup(g);
+    for (int p = 0; status == CLI_OK && p < o->players; p++)
+        if (!(seats[p] = (foh_player *)recorded_new(ss, bots[p])))
+            status = CLI_DATA;
+    FILE *trace_file = NULL;
+    tracer tr;
+    if (status == CLI_OK && o->trace && !(trace_file = fopen(o->trace, "w"))) {
+        cli_error(cmd, "cannot write %s", o->trace);
+        status = CLI_USAGE;
+    }
+    if (status == CLI_OK && !ss->quiet) {
+        print_header(o, cs, g);
         foh_game_set_log(g, print_line, stdout);
-        done = malloc(sizeof *done * (size_t)(sv.nactions + 1024));
-        if (!done)
-            status = CLI_DATA;
     }
-    long limit = sv.nactions + 1024;
-    while (status == CLI_OK && !foh_game_is_over(g)) {
-        foh_action a;
-        if (ndone < sv.nactions) {
-            if (!save_action(&sv, ndone, cs, &a, msg, sizeof msg)) {
-                fprintf(stderr, "foh %s: %s\n", cmd, msg);
-                status = CLI_DATA;
-                break;
-            }
-        } else if (ss->replay || (ss->stop_after && ndone >= ss->stop_after)) {
-            break;
-        } else {
-            int n = foh_match_legal(g, &legal, &cap);
-            if (n < 1) {
-                fprintf(stderr, "foh %s: out of memory\n", cmd);
-                status = CLI_DATA;
-                break;
-            }
-            int who = foh_game_to_act(g);
-            int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
-            a = legal[pick < 0 || pick >= n ? 0 : pick];
-        }
-        print_turn(g);
-        if (foh_game_apply(g, &a, &err) != FOH_OK) {
-            if (ndone < sv.nactions)
-                fprintf(stderr, "foh %s: %s: actions[%d]: %s\n", cmd, ss->load, ndone, err.msg);
-            else
-                fprintf(stderr, "foh %s: %s\n", cmd, err.msg);
-            status = CLI_DATA;
-            break;
-        }
-        if (ndone == limit) {
-            limit *= 2;
-            foh_action *grown = realloc(done, sizeof *done * (size_t)limit);
-            if (!grown) {
-                status = CLI_DATA;
-                break;
-            }
-            done = grown;
-        }
-        done[ndone++] = a;
-        if (ss->save && ndone > sv.nactions && !save_write(ss->save, o, cs, g, done, ndone))
-            status = CLI_DATA;
-    }
-    if (status == CLI_OK && ndone < sv.nactions) {
-        fprintf(stderr, "foh %s: %s: actions[%d]: the game is already over\n", cmd, ss->load, ndone);
+    if (status == CLI_OK && trace_file && trace_start(&tr, trace_file, 0, o->seed, g, &err) != FOH_OK) {
+        cli_error(cmd, "%s", err.msg);
         status = CLI_DATA;
     }
-    if (status == CLI_OK && ss->load && ndone == sv.nactions && sv.has_digest && foh_game_digest(g) != sv.digest) {
-        fprintf(stderr, "foh %s: %s: the replayed game differs from the recorded one (digest): the engine or its "
-                        "rules changed since it was saved\n", cmd, ss->load);
-        status = CLI_DATA;
-    }
-    if (status == CLI_OK && ss->save && ndone == sv.nactions && !save_write(ss->save, o, cs, g, done, ndone))
-        status = CLI_DATA;
     if (status == CLI_OK) {
-        if (foh_game_is_over(g))
-            printf("\nGame over after %d turns. Tokens substituted for an empty Reserve: %d\n", foh_game_turn(g),
-                   foh_game_substituted(g));
-        else if (ss->replay)
-            printf("\nThe recording ends after %d actions, turn %d; the scores if the game ended now:\n", ndone,
-                   foh_game_turn(g) + 1);
-        else
-            printf("\nStopped after %d actions, turn %d%s%s; the scores if the game ended now:\n", ndone,
-                   foh_game_turn(g) + 1, ss->save ? "; resume with foh play --load " : "", ss->save ? ss->save : "");
-        cli_print_scores(stdout, g);
+        foh_observer obs[2] = {{.before = session_before, .after = session_after, .ud = ss}};
+        int nobs = 1;
+        if (trace_file)
+            obs[nobs++] = trace_observer(&tr);
+        /* Replay and legal stop where the recording does; play stops after
+         * --stop-after actions in all, but never inside the recording. */
+        long steps = playing ? (o->stop_after ? o->stop_after : 0) : ss->sv.nactions;
+        if (playing && steps && steps < ss->sv.nactions)
+            steps = ss->sv.nactions;
+        foh_match m;
+        foh_match_init(&m, g, seats, obs, nobs);
+        if ((steps > 0 || playing) && foh_match_run(&m, steps, &err) != FOH_OK) {
+            cli_error(cmd, "%s", err.msg);
+            status = CLI_DATA;
+        }
+        foh_match_free(&m);
     }
-    free(done);
-    free(legal);
-    if (!ss->replay)
-        cli_free_seats(seats, o->players);
+    if (status == CLI_OK && ss->next < ss->sv.nactions) {
+        cli_error(cmd, "%s: actions[%d]: the game is already over", o->load, ss->next);
+        status = CLI_DATA;
+    }
+    /* A resumed game saved as loaded (its file is rewritten even if nothing
+     * was played: `--load A --save B` copies A). */
+    if (status == CLI_OK && ss->save && ss->ndone == ss->sv.nactions &&
+        !save_write(ss->save, o, cs, g, ss->done, ss->ndone))
+        status = CLI_DATA;
+    if (status == CLI_OK && ss->quiet)
+        status = print_legal(g, o->json);
+    else if (status == CLI_OK)
+        print_end(ss, g);
+    if (trace_file && fclose(trace_file) != 0 && status == CLI_OK) {
+        cli_error(cmd, "cannot write %s", o->trace);
+        status = CLI_DATA;
+    }
+    for (int i = 0; i < ss->ndone; i++)
+        save_entry_free(&ss->done[i]);
+    free(ss->done);
+    for (int p = 0; p < o->players; p++)
+        if (seats[p])
+            foh_player_free(seats[p]);
+        else
+            foh_player_free(bots[p]);
     foh_game_free(g);
     foh_engine_free(eng);
     foh_cardset_free(cs);
-    save_free(&sv);
+    save_free(&ss->sv);
     return status;
-}
-
-static int given(int argc, char **argv, const char *opt)
-{
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], opt))
-            return 1;
-    return 0;
 }
 
 int cmd_play(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "play",
-                   "players,seed,cards,variant,seats,lua-instructions,lua-memory,save,load,stop-after", &o))
-        return CLI_USAGE;
-    if (o.help) {
-        fputs(HELP, stdout);
-        return CLI_OK;
+    int st = cli_parse(&PLAY, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&PLAY, stdout);
+        return st;
     }
-    static const char *const from_save[] = {"--players", "--seed", "--cards", "--variant"};
+    static const cli_option_id from_save[] = {OPT_PLAYERS, OPT_SEED, OPT_CARDS, OPT_VARIANT};
     for (size_t i = 0; o.load && i < sizeof from_save / sizeof from_save[0]; i++)
-        if (given(argc, argv, from_save[i])) {
-            fprintf(stderr, "foh play: %s comes from the save file with --load\n", from_save[i]);
+        if (o.given >> from_save[i] & 1) {
+            static const char *const names[] = {"--players", "--seed", "--cards", "--variant"};
+            cli_error("play", "%s comes from the save file with --load", names[i]);
             return CLI_USAGE;
         }
-    session ss = {.save = o.save ? o.save : o.load, .load = o.load, .stop_after = o.stop_after};
-    return run_session(&o, &ss, given(argc, argv, "--seats"));
+    session ss = {.cmd = "play", .save = o.save ? o.save : o.load};
+    return run_session(&o, &ss);
 }
 
 int cmd_replay(int argc, char **argv)
 {
-    if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-        fputs(REPLAY_HELP, stdout);
-        return CLI_OK;
+    cli_options o;
+    int st = cli_parse(&REPLAY, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&REPLAY, stdout);
+        return st;
     }
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: foh replay FILE (see foh replay --help)\n");
+    o.load = o.args[0];
+    if (o.nargs > 1) {
+        cli_error("replay", "one save file at a time, not also '%s'", o.args[1]);
         return CLI_USAGE;
     }
+    session ss = {.cmd = "replay"};
+    return run_session(&o, &ss);
+}
+
+int cmd_legal(int argc, char **argv)
+{
     cli_options o;
-    cli_parse(0, NULL, "replay", "", &o);
-    session ss = {.load = argv[0], .replay = 1};
-    return run_session(&o, &ss, 0);
+    int st = cli_parse(&LEGAL, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&LEGAL, stdout);
+        return st;
+    }
+    o.load = o.args[0];
+    if (o.nargs > 1) {
+        cli_error("legal", "one save file at a time, not also '%s'", o.args[1]);
+        return CLI_USAGE;
+    }
+    session ss = {.cmd = "legal", .quiet = 1};
+    return run_session(&o, &ss);
 }

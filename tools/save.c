@@ -18,8 +18,28 @@ static json_t *hex64(uint64_t x)
     return json_string(buf);
 }
 
+int save_entry_set(save_entry *e, const foh_game *g, const foh_action *a)
+{
+    e->action = *a;
+    e->choice = NULL;
+    const foh_choice *ch = foh_game_choice(g);
+    if (ch && a->kind == FOH_ACT_CHOOSE) {
+        e->choice = malloc(sizeof *e->choice);
+        if (!e->choice)
+            return 0;
+        *e->choice = *ch;
+    }
+    return 1;
+}
+
+void save_entry_free(save_entry *e)
+{
+    free(e->choice);
+    e->choice = NULL;
+}
+
 int save_write(const char *path, const cli_options *o, const foh_cardset *cs, const foh_game *g,
-               const foh_action *actions, int n)
+               const save_entry *entries, int n)
 {
     json_t *root = json_object(), *vs = json_array(), *sources = json_array(), *acts = json_array();
     json_object_set_new(root, "format", json_string(SAVE_FORMAT));
@@ -37,11 +57,13 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
     }
     json_object_set_new(root, "sources", sources);
     json_object_set_new(root, "options",
-                        json_pack("{s:i,s:I,s:s,s:I,s:I}", "players", o->players, "seed", (json_int_t)o->seed, "seats",
-                                  o->seats, "lua_instructions", (json_int_t)o->limits.instructions,
-                                  "lua_memory_mib", (json_int_t)(o->limits.memory_bytes >> 20)));
+                        json_pack("{s:i,s:I,s:s,s:I,s:I,s:I}", "players", o->players, "seed", (json_int_t)o->seed,
+                                  "seats", o->seats, "lua_instructions", (json_int_t)o->limits.instructions,
+                                  "lua_memory_mib", (json_int_t)(o->limits.memory_bytes >> 20), "action_time_ms",
+                                  (json_int_t)o->limits.time_ms));
     for (int i = 0; i < n; i++) {
-        const foh_action *a = &actions[i];
+        const foh_action *a = &entries[i].action;
+        const foh_choice *ch = entries[i].choice;
         json_t *x = json_pack("{s:s}", "kind", foh_action_kind_name(a->kind));
         if (a->card >= 0) {
             foh_card_info ci;
@@ -52,6 +74,15 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
             json_object_set_new(x, "tokens", json_integer(a->tokens));
         if (a->kind == FOH_ACT_CHOOSE)
             json_object_set_new(x, "option", json_integer(a->option));
+        if (ch && a->option >= 0 && a->option < ch->n) {
+            json_t *offered = json_array();
+            for (int k = 0; k < ch->n; k++)
+                json_array_append_new(offered, json_string(ch->label[k]));
+            json_object_set_new(x, "label", json_string(ch->label[a->option]));
+            json_object_set_new(x, "player", json_integer(ch->player + 1));
+            json_object_set_new(x, "prompt", json_string(ch->prompt));
+            json_object_set_new(x, "options", offered);
+        }
         json_array_append_new(acts, x);
     }
     json_object_set_new(root, "actions", acts);
@@ -171,6 +202,8 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
          ((s->limits.instructions = (long)x), 1);
     ok = ok && get_int(r, opts, "lua_memory_mib", "options", 0, 1 << 20, &x) &&
          ((s->limits.memory_bytes = (size_t)x << 20), 1);
+    if (ok && json_object_get(opts, "action_time_ms"))
+        ok = get_int(r, opts, "action_time_ms", "options", 0, 86400000LL, &x) && ((s->limits.time_ms = (long)x), 1);
     if (ok && (!json_is_array(acts) || json_array_size(acts) > SAVE_MAX_ACTIONS))
         ok = bad(r, "actions", "must be a list of at most 1,000,000 actions");
     if (ok && json_array_size(acts) > 0) {
@@ -200,6 +233,8 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
             ok = get_int(r, a, "tokens", at, 0, 100000, &x) && ((out->tokens = (int)x), 1);
         if (ok && json_object_get(a, "option"))
             ok = get_int(r, a, "option", at, 0, 1000, &x) && ((out->option = (int)x), 1);
+        if (ok && json_object_get(a, "label"))
+            ok = get_string(r, a, "label", at, out->label, sizeof out->label);
         s->nactions = (int)i + 1;
     }
     if (ok && json_object_get(root, "digest")) {
@@ -276,4 +311,15 @@ int save_action(const save_file *s, int i, const foh_cardset *cs, foh_action *ou
         return 0;
     }
     return 1;
+}
+
+int save_check_choice(const save_file *s, int i, const foh_game *g, char *err, size_t errlen)
+{
+    const struct save_action *a = &s->actions[i];
+    const foh_choice *ch = foh_game_choice(g);
+    if (!a->label[0] || !ch || a->option < 0 || a->option >= ch->n || !strcmp(ch->label[a->option], a->label))
+        return 1;
+    snprintf(err, errlen, "%s: actions[%d]: the recorded answer was '%s' (option %d of \"%s\"), but the game now "
+             "offers '%s' there", s->path, i, a->label, a->option, ch->prompt, ch->label[a->option]);
+    return 0;
 }

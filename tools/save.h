@@ -27,17 +27,29 @@ typedef struct {
         char kind[16];
         char card[64]; /* card id, "" for none */
         int tokens, option;
+        char label[FOH_OPTION_LABEL]; /* a choice: the option chosen, as offered ("" if not recorded) */
     } *actions;
     int has_digest;
     uint64_t digest; /* foh_game_digest after the actions */
     struct json_t *sources; /* the recorded card set files, checked by save_check_cardset */
 } save_file;
 
-/* Write the game G (card set CS, options O, actions ACTIONS[0..N)) to PATH
+/* One action applied in a game, as recorded: a choice keeps what was asked
+ * and offered, so that the file says what was chosen, not only its index. */
+typedef struct {
+    foh_action action;
+    foh_choice *choice; /* the pending choice the action answered (owned), or NULL */
+} save_entry;
+
+/* Record action A of game G (before it is applied) into *E; 0 if out of memory. */
+int save_entry_set(save_entry *e, const foh_game *g, const foh_action *a);
+void save_entry_free(save_entry *e);
+
+/* Write the game G (card set CS, options O, actions ENTRIES[0..N)) to PATH
  * through a temporary file renamed into place, so that an interrupted
  * write never leaves a truncated save. 0 (and a message on stderr) on error. */
 int save_write(const char *path, const cli_options *o, const foh_cardset *cs, const foh_game *g,
-               const foh_action *actions, int n);
+               const save_entry *entries, int n);
 
 /* Read and check the shape of save file PATH into S. On error returns 0
  * with ERR saying what and where: "FILE:LINE:COLUMN: ..." for bad JSON,
@@ -49,8 +61,13 @@ void save_free(save_file *s);
  * with; if not, ERR names the files that differ, are missing or are new. */
 int save_check_cardset(const save_file *s, const foh_cardset *cs, char *err, size_t errlen);
 
-/* Action I of S as an action of G's card set; 0 with ERR naming the action
- * (actions[I]) if its card is unknown. */
+/* Action I of S as an action of the card set CS; 0 with ERR naming the
+ * action (actions[I]) if its card is unknown. */
 int save_action(const save_file *s, int i, const foh_cardset *cs, foh_action *out, char *err, size_t errlen);
+
+/* Whether recorded choice I of S answers the choice G is waiting for the
+ * same way it did when recorded (the label at its option); 0 with ERR
+ * saying what differs. Actions recorded without a label pass. */
+int save_check_choice(const save_file *s, int i, const foh_game *g, char *err, size_t errlen);
 
 #endif

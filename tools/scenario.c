@@ -7,21 +7,17 @@
 
 #include "cli.h"
 
-static const char HELP[] =
-    "usage: foh scenario [--coverage] [--cards DIR] [--variant NAME]... PATH...\n"
-    "\n"
-    "Runs every scenario in the YAML files given (a folder means every .yaml\n"
-    "file in it, by name). Prints PASS or FAIL for each scenario and, for a\n"
-    "failure, the step and what was expected versus what happened.\n"
-    "The format is described in docs/scenarios.md.\n"
-    "\n"
-    "  --coverage    also print which cards' effects the passing scenarios\n"
-    "                exercised, and fail unless all of them were\n"
-    "  --cards DIR   card set for scenarios that name none (default: base set)\n"
-    "  --variant V   apply variant V to every scenario (before its own variants)\n"
-    "\n"
-    "exit status: 0 all passed, 1 a scenario failed or a file is malformed\n"
-    "(the message names file and line), 2 bad usage\n";
+static const cli_option_id SCENARIO_OPTIONS[] = {OPT_COVERAGE, OPT_CARDS, OPT_VARIANT, OPT_COUNT};
+static const cli_command SCENARIO = {
+    "scenario", "PATH...", 1,
+    "Runs every scenario in the YAML files given (a folder means every .yaml file in it, by\n"
+    "name). Prints PASS or FAIL for each scenario and, for a failure, the step and what was\n"
+    "expected versus what happened. A malformed scenario is reported with its file, line\n"
+    "and column, and the others still run. The format is described in docs/scenarios.md.\n"
+    "--cards is the card set of scenarios that name none; --variant applies to every\n"
+    "scenario (before its own variants).\n",
+    SCENARIO_OPTIONS,
+    "exit status: 0 all passed, 1 a scenario failed or is malformed, 2 bad usage\n"};
 
 static void print_line(void *ud, const char *line)
 {
@@ -102,57 +98,28 @@ static int report_coverage(const char *cards, const foh_scenario_stats *stats)
 
 int cmd_scenario(int argc, char **argv)
 {
-    const char *cards = NULL;
-    int coverage = 0, npaths = 0;
-    cli_options defaults;
-    cli_parse(0, NULL, "scenario", "", &defaults);
-    cards = defaults.cards;
-    char vdirs[8][1024];
+    cli_options o;
+    int st = cli_parse(&SCENARIO, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&SCENARIO, stdout);
+        return st;
+    }
     char root[1024];
     cli_variant_dir(".", root, sizeof root);
     root[strlen(root) - 2] = '\0';
-    foh_scenario_options opt = {.variants_root = root};
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(HELP, stdout);
-            return CLI_OK;
-        } else if (!strcmp(argv[i], "--coverage")) {
-            coverage = 1;
-        } else if (!strcmp(argv[i], "--cards") && i + 1 < argc) {
-            cards = argv[++i];
-        } else if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
-            if (opt.nvariants >= 8) {
-                fprintf(stderr, "foh scenario: at most 8 variants\n");
-                return CLI_USAGE;
-            }
-            cli_variant_dir(argv[++i], vdirs[opt.nvariants], sizeof vdirs[0]);
-            opt.variant[opt.nvariants] = vdirs[opt.nvariants];
-            opt.nvariants++;
-        } else if (!strncmp(argv[i], "--", 2)) {
-            fprintf(stderr, "foh scenario: unknown option '%s' (see foh scenario --help)\n", argv[i]);
-            return CLI_USAGE;
-        } else {
-            npaths++;
-        }
-    }
-    if (npaths == 0) {
-        fprintf(stderr, "foh scenario: give at least one scenario file or folder\n");
-        return CLI_USAGE;
-    }
+    foh_scenario_options opt = {.cards = o.cards, .variants_root = root, .nvariants = o.nvariants};
+    for (int i = 0; i < o.nvariants; i++)
+        opt.variant[i] = o.variant_dir[i];
     foh_scenario_stats *stats = calloc(1, sizeof *stats);
     if (!stats)
         return CLI_DATA;
     int ok = 1;
-    opt.cards = cards;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--cards") || !strcmp(argv[i], "--variant"))
-            i++;
-        else if (strncmp(argv[i], "--", 2))
-            ok &= run_path(argv[i], &opt, stats);
-    }
+    for (int i = 0; i < o.nargs; i++)
+        ok &= run_path(o.args[i], &opt, stats);
     printf("%d passed, %d failed\n", stats->scenarios - stats->failed, stats->failed);
-    if (coverage)
-        ok &= report_coverage(cards, stats);
+    if (o.coverage)
+        ok &= report_coverage(o.cards, stats);
     ok &= stats->failed == 0;
     free(stats);
     return ok ? CLI_OK : CLI_DATA;

@@ -13,44 +13,21 @@
 
 #include "cli.h"
 #include "sim_stats.h"
+#include "trace.h"
 
-static double now_s(void);
-
-static const char HELP[] =
-    "usage: foh sim [--players N] [--games G] [--seed S] [--seats SPECS] [--threads T]\n"
-    "               [--shard i/k] [--save-shard FILE] [--json FILE] [--html FILE]\n"
-    "               [--games-csv FILE] [--on-error stop|skip]\n"
-    "               [--lua-instructions N] [--lua-memory MIB] [--cards DIR] [--variant NAME]...\n"
-    "\n"
-    "Plays G games (game i uses a seed derived from S and i, so a run is\n"
-    "reproducible) and prints the balance report: game length, scores and\n"
-    "their VP breakdown, win rate per seat and per starting card, and per card\n"
-    "how often it is acquired (by Complete, Snipe or effects), the mean price\n"
-    "paid and the win rate of its owners; rates and means with 95% confidence\n"
-    "intervals. A shared win counts as 1/k of a win for each of the k winners.\n"
-    "\n"
-    "  --players N     number of players (default 4)\n"
-    "  --games G       number of games (default 1000)\n"
-    "  --seed S        seed of the run (default 1)\n"
-    "  --seats SPECS   the players: random, greedy, ismcts[:N|:MSms], one for all\n"
-    "                  seats or one per seat, comma-separated (default random)\n"
-    "  --threads T     worker threads (default 1); the report does not depend on T\n"
-    "  --shard i/k     play only the i-th of k equal parts of the G games\n"
-    "  --save-shard FILE  write this run's raw sums; 'foh merge' adds shards\n"
-    "                  into exactly the report of the whole run\n"
-    "  --json FILE     write the whole report as JSON\n"
-    "  --html FILE     write the report as one self-contained HTML page with\n"
-    "                  charts (opens offline in any browser)\n"
-    "  --games-csv FILE  one row per game: seed, seats, length, scores, winners,\n"
-    "                  starting cards\n"
-    "  --on-error stop|skip  on a game stopped by an error (a card script's\n"
-    "                  error or limit, a game that never ends): stop the run\n"
-    "                  (default; exit status 1) or leave the game out of the\n"
-    "                  report; either way the game, its seed and the card are named\n"
-    "  --lua-instructions N  Lua VM instructions per effect call (default 20000000)\n"
-    "  --lua-memory MIB  memory cap of each engine's Lua state (default 64)\n"
-    "  --cards DIR     card set folder (default: the base set)\n"
-    "  --variant V     apply variant V (repeat to combine)\n";
+static const cli_option_id SIM_OPTIONS[] = {
+    OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML,
+    OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS,
+    OPT_VARIANT, OPT_COUNT};
+static const cli_command SIM = {
+    "sim", NULL, 0,
+    "Plays G games (game i uses a seed derived from S and i, so a run is reproducible) and\n"
+    "prints the balance report: game length and the share of stalled games (ended by the\n"
+    "turn limit), scores and their VP breakdown, win rate per seat and per starting card,\n"
+    "and per card how often it is acquired (by Complete, Snipe or effects), the mean price\n"
+    "paid and the win rate of its owners; rates and means with 95% confidence intervals.\n"
+    "A shared win counts as 1/k of a win for each of the k winners.\n",
+    SIM_OPTIONS, NULL};
 
 typedef struct {
     const cli_options *o;
@@ -61,15 +38,81 @@ typedef struct {
      * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
     long think_n[FOH_MAX_PLAYERS], choice_n[FOH_MAX_PLAYERS];
-    FILE *csv;
+    FILE *csv, *trace;
     atomic_long *done;
     atomic_int *exited; /* workers that have returned */
     atomic_int *stop; /* set by the first failing worker (--on-error stop) */
+    pthread_mutex_t *print; /* stderr, shared by the workers */
     int status;
-    char error[700];
-    char skips[2048]; /* the first skipped games' errors (--on-error skip) */
-    size_t skips_len;
+    char error[1000];
 } worker;
+
+/* What one game's observer keeps: the result being filled and, between
+ * the two callbacks of a decision, what was there before it. */
+typedef struct {
+    worker *w;
+    game_result *r;
+    int started;        /* the starting cards are recorded */
+    foh_action root;    /* the turn action in progress (a choice answers it) */
+    int root_price;     /* tokens under its card before it */
+    uint8_t zone[FOH_MAX_CARDS];
+} game_watch;
+
+static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
+{
+    game_watch *gw = ud;
+    game_result *r = gw->r;
+    int ncards = foh_cardset_card_count(gw->w->cs);
+    (void)err;
+    if (!gw->started && !foh_game_choice(g)) {
+        /* Starting cards: what each Nation holds before the first turn. */
+        gw->started = 1;
+        for (int c = 0; c < ncards; c++) {
+            int owner;
+            if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION && r->start_card[owner] < 0)
+                r->start_card[owner] = c;
+        }
+    }
+    const foh_action *a = &d->action;
+    if (a->kind != FOH_ACT_CHOOSE) {
+        gw->root = *a;
+        if (a->kind == FOH_ACT_COMPLETE)
+            gw->root.card = foh_game_investment(g, d->player);
+        gw->root_price = gw->root.card >= 0 ? foh_game_invested_tokens(g, gw->root.card) : 0;
+        r->snipes += a->kind == FOH_ACT_SNIPE;
+    }
+    for (int c = 0; c < ncards; c++)
+        gw->zone[c] = (uint8_t)foh_game_card_zone(g, c, NULL);
+    return FOH_OK;
+}
+
+static foh_status watch_after(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
+{
+    game_watch *gw = ud;
+    worker *w = gw->w;
+    game_result *r = gw->r;
+    (void)err;
+    int who = d->player;
+    w->think_s[who] += d->seconds;
+    w->think_n[who]++;
+    if (d->nlegal > 1) {
+        w->choice_s[who] += d->seconds;
+        w->choice_n[who]++;
+        if (d->seconds > w->choice_max[who])
+            w->choice_max[who] = d->seconds;
+    }
+    r->decisions++;
+    for (int c = 0; c < foh_cardset_card_count(w->cs); c++)
+        if (gw->zone[c] != FOH_ZONE_NATION && foh_game_card_zone(g, c, NULL) == FOH_ZONE_NATION) {
+            int how = c == gw->root.card && gw->root.kind == FOH_ACT_COMPLETE ? GAIN_COMPLETE
+                      : c == gw->root.card && gw->root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
+                                                                              : GAIN_EFFECT;
+            r->gained_by[c] = how;
+            if (how != GAIN_EFFECT)
+                r->price[c] = gw->root_price;
+        }
+    return FOH_OK;
+}
 
 /* Why game I (result R) stopped, for stderr: its number, seed and WHAT. */
 static void game_error(worker *w, long i, const game_result *r, const char *what)
@@ -77,7 +120,7 @@ static void game_error(worker *w, long i, const game_result *r, const char *what
     snprintf(w->error, sizeof w->error, "game %ld (seed %llu): %s", i + 1, (unsigned long long)r->seed, what);
 }
 
-/* Play game I and fill R. */
+/* Play game I through the match loop and fill R. */
 static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
 {
     const cli_options *o = w->o;
@@ -103,64 +146,21 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
         snprintf(w->error, sizeof w->error, "bad --seats");
         return 0;
     }
-    foh_action *legal = NULL, root = {.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1};
-    int cap = 0, ok = 1, started = 0, root_price = 0;
-    uint8_t zone[FOH_MAX_CARDS];
-    while (ok && !foh_game_is_over(g)) {
-        if (!started && !foh_game_choice(g)) {
-            /* Starting cards: what each Nation holds before the first turn. */
-            started = 1;
-            for (int c = 0; c < ncards; c++) {
-                int owner;
-                if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION && r->start_card[owner] < 0)
-                    r->start_card[owner] = c;
-            }
-        }
-        int n = foh_match_legal(g, &legal, &cap), who = foh_game_to_act(g);
-        if (n < 1 || r->decisions > 200000) {
-            game_error(w, i, r, "the game does not end");
-            ok = 0;
-            break;
-        }
-        double t0 = now_s();
-        int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0);
-        double dt = now_s() - t0;
-        w->think_s[who] += dt;
-        w->think_n[who]++;
-        if (n > 1) {
-            w->choice_s[who] += dt;
-            w->choice_n[who]++;
-            if (dt > w->choice_max[who])
-                w->choice_max[who] = dt;
-        }
-        const foh_action *a = &legal[pick < 0 || pick >= n ? 0 : pick];
-        if (a->kind != FOH_ACT_CHOOSE) {
-            root = *a;
-            if (a->kind == FOH_ACT_COMPLETE)
-                root.card = foh_game_investment(g, who);
-            root_price = root.card >= 0 ? foh_game_invested_tokens(g, root.card) : 0;
-            r->snipes += a->kind == FOH_ACT_SNIPE;
-        }
-        for (int c = 0; c < ncards; c++)
-            zone[c] = (uint8_t)foh_game_card_zone(g, c, NULL);
-        if (foh_game_apply(g, a, &err) != FOH_OK) {
-            game_error(w, i, r, err.msg);
-            ok = 0;
-            break;
-        }
-        r->decisions++;
-        for (int c = 0; c < ncards; c++)
-            if (zone[c] != FOH_ZONE_NATION && foh_game_card_zone(g, c, NULL) == FOH_ZONE_NATION) {
-                int how = c == root.card && root.kind == FOH_ACT_COMPLETE ? GAIN_COMPLETE
-                          : c == root.card && root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
-                                                                          : GAIN_EFFECT;
-                r->gained_by[c] = how;
-                if (how != GAIN_EFFECT)
-                    r->price[c] = root_price;
-            }
+    game_watch gw = {.w = w, .r = r};
+    tracer tr;
+    foh_observer obs[2] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
+    int nobs = 1, ok = 1;
+    if (w->trace) {
+        ok = trace_start(&tr, w->trace, i, r->seed, g, &err) == FOH_OK;
+        obs[nobs++] = trace_observer(&tr);
     }
+    if (ok)
+        ok = foh_match_play(g, seats, obs, nobs, NULL, &err) == FOH_OK;
+    if (!ok)
+        game_error(w, i, r, err.msg);
     if (ok) {
         r->turns = foh_game_turn(g);
+        r->stalled = foh_game_is_stalled(g);
         r->substituted = foh_game_substituted(g);
         for (int c = 0; c < ncards; c++) {
             int owner;
@@ -177,7 +177,6 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             ok = 0;
         }
     }
-    free(legal);
     cli_free_seats(seats, o->players);
     foh_game_free(g);
     return ok;
@@ -202,11 +201,11 @@ static void *work(void *arg)
                 atomic_store(w->stop, 1);
                 break;
             }
-            /* Left out of the report; the seed and the error go to stderr. */
+            /* Left out of the report; each skipped game and its error on stderr. */
             w->stats.skipped++;
-            if (w->skips_len < sizeof w->skips)
-                w->skips_len += (size_t)snprintf(w->skips + w->skips_len, sizeof w->skips - w->skips_len,
-                                                 "foh sim: skipped %s\n", w->error);
+            pthread_mutex_lock(w->print);
+            cli_error("sim", "skipped %s", w->error);
+            pthread_mutex_unlock(w->print);
             atomic_fetch_add(w->done, 1);
             continue;
         }
@@ -253,6 +252,32 @@ static void progress(long done, long total, double elapsed, int final)
 
 /* Play this shard's games of O on CS with O->threads workers, adding them
  * into TOTAL; writes the CSV file if asked. Returns a CLI status. */
+/* Join the workers' temporary files (the CSV rows, or with TRACE the
+ * trace lines), in game order, into PATH. */
+static int join_files(const char *path, worker *w, int nthreads, int trace, int players)
+{
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        cli_error("sim", "cannot write %s", path);
+        return 0;
+    }
+    if (!trace)
+        sim_csv_header(out, players);
+    for (int t = 0; t < nthreads; t++) {
+        FILE *in = trace ? w[t].trace : w[t].csv;
+        char buf[8192];
+        size_t k;
+        rewind(in);
+        while ((k = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, k, out);
+    }
+    if (fclose(out) != 0) {
+        cli_error("sim", "cannot write %s", path);
+        return 0;
+    }
+    return 1;
+}
+
 int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 {
     int nthreads = o->threads;
@@ -262,6 +287,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
     atomic_long done = 0;
     atomic_int stop = 0, exited = 0;
+    pthread_mutex_t print = PTHREAD_MUTEX_INITIALIZER;
     int status = w && tid ? CLI_OK : CLI_DATA;
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = o;
@@ -271,9 +297,14 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         w[t].done = &done;
         w[t].stop = &stop;
         w[t].exited = &exited;
+        w[t].print = &print;
+        /* Each worker writes its games' rows and trace lines to its own
+         * file; they are joined in game order at the end. */
         w[t].csv = o->games_csv ? tmpfile() : NULL;
-        if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
-            fprintf(stderr, "foh sim: cannot start a thread\n");
+        w[t].trace = o->trace ? tmpfile() : NULL;
+        if ((o->games_csv && !w[t].csv) || (o->trace && !w[t].trace) ||
+            pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
+            cli_error("sim", "cannot start a thread with its temporary files");
             status = CLI_DATA;
             nthreads = t;
         }
@@ -289,9 +320,8 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     }
     for (int t = 0; t < nthreads; t++) {
         pthread_join(tid[t], NULL);
-        fputs(w[t].skips, stderr);
         if (w[t].status != CLI_OK) {
-            fprintf(stderr, "foh sim: %s\n", w[t].error);
+            cli_error("sim", "%s", w[t].error);
             status = w[t].status;
         }
         sim_stats_merge(total, &w[t].stats);
@@ -317,26 +347,16 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         }
         fprintf(stderr, "%.1f s in all\n", now_s() - start);
     }
-    if (status == CLI_OK && o->games_csv) {
-        FILE *out = fopen(o->games_csv, "w");
-        if (!out) {
-            fprintf(stderr, "foh sim: cannot write %s\n", o->games_csv);
-            status = CLI_DATA;
-        } else {
-            sim_csv_header(out, o->players);
-            for (int t = 0; t < nthreads; t++) {
-                char buf[8192];
-                size_t k;
-                rewind(w[t].csv);
-                while ((k = fread(buf, 1, sizeof buf, w[t].csv)) > 0)
-                    fwrite(buf, 1, k, out);
-            }
-            fclose(out);
-        }
-    }
-    for (int t = 0; t < nthreads; t++)
+    if (status == CLI_OK && o->games_csv && !join_files(o->games_csv, w, nthreads, 0, o->players))
+        status = CLI_DATA;
+    if (status == CLI_OK && o->trace && !join_files(o->trace, w, nthreads, 1, o->players))
+        status = CLI_DATA;
+    for (int t = 0; t < nthreads; t++) {
         if (w[t].csv)
             fclose(w[t].csv);
+        if (w[t].trace)
+            fclose(w[t].trace);
+    }
     free(w);
     free(tid);
     return status;
@@ -345,11 +365,11 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
-    if (!cli_parse(argc, argv, "sim", "players,seed,games,cards,variant,seats,threads,json,html,games-csv,shard,save-shard,on-error,lua-instructions,lua-memory", &o))
-        return CLI_USAGE;
-    if (o.help) {
-        fputs(HELP, stdout);
-        return CLI_OK;
+    int st = cli_parse(&SIM, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&SIM, stdout);
+        return st;
     }
     foh_cardset *cs;
     foh_engine *eng;
@@ -358,7 +378,7 @@ int cmd_sim(int argc, char **argv)
     foh_engine_free(eng); /* each worker makes its own */
     const char *note;
     if (!foh_cardset_allows_players(cs, o.players, &note)) {
-        fprintf(stderr, "foh sim: %d players are not allowed. %s\n", o.players, note);
+        cli_error("sim", "%d players are not allowed. %s", o.players, note);
         foh_cardset_free(cs);
         return CLI_USAGE;
     }
@@ -379,7 +399,7 @@ int cmd_sim(int argc, char **argv)
             vdirs[i] = o.variant_dir[i];
         if (o.save_shard && !sim_stats_save_shard(o.save_shard, total, o.cards, vdirs, o.nvariants, o.players,
                                                   o.seats, o.seed, o.games)) {
-            fprintf(stderr, "foh sim: cannot write %s\n", o.save_shard);
+            cli_error("sim", "cannot write %s", o.save_shard);
             status = CLI_DATA;
         }
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed))

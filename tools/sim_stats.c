@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cli.h"
 #include "sim_stats.h"
 
 #define Z95 1.96
@@ -14,6 +15,7 @@ void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r)
         nwin += r->score[p].winner;
     int unit = nwin ? WIN_UNITS / nwin : 0;
     s->games++;
+    s->stalled += r->stalled;
     s->decisions += r->decisions;
     s->turns_sum += r->turns;
     s->turns_sq += (long)r->turns * r->turns;
@@ -167,6 +169,10 @@ void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int p
     estimate win = mean_ci(s->winner_n, s->winner_sum, s->winner_sq);
     fprintf(out, "game length: %.2f turns [95%% CI %.2f-%.2f], sd %.2f\n", len.value, len.low, len.high,
             sd_of(g, s->turns_sum, s->turns_sq));
+    estimate stall = rate_ci(g, s->stalled * WIN_UNITS);
+    fprintf(out, "stalled: %ld of %ld games (%.2f%% [95%% CI %.2f-%.2f%%]) reached the turn limit (engine ruling E1) "
+                 "and were scored as they stood\n",
+            s->stalled, g, 100 * stall.value, 100 * stall.low, 100 * stall.high);
     fprintf(out, "score: mean %.2f [%.2f-%.2f], sd %.2f; winner's score: mean %.2f [%.2f-%.2f], sd %.2f\n",
             all.value, all.low, all.high, sd_of(s->total_player_games, s->all_sum, s->all_sq), win.value, win.low,
             win.high, sd_of(s->winner_n, s->winner_sum, s->winner_sq));
@@ -225,7 +231,10 @@ void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int p
         long n = 0;
         for (int k = b; k < b + 10 && k < SCORE_BINS; k++)
             n += s->hist[k];
-        if (n)
+        /* The last bin holds every score from SCORE_BINS - 1 up. */
+        if (n && b + 10 >= SCORE_BINS)
+            fprintf(out, " %d+: %.1f%%", b, 100.0 * n / pg);
+        else if (n)
             fprintf(out, " %d-%d: %.1f%%", b, b + 9, 100.0 * n / pg);
     }
     fprintf(out, "\n");
@@ -251,6 +260,8 @@ json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players,
         json_array_append_new(variants, json_string(foh_cardset_variant_name(cs, i)));
     json_object_set_new(root, "variants", variants);
     json_object_set_new(root, "game_length_turns", estimate_json(mean_ci(g, s->turns_sum, s->turns_sq)));
+    json_object_set_new(root, "stalled_games", json_integer(s->stalled));
+    json_object_set_new(root, "stalled_share", estimate_json(rate_ci(g, s->stalled * WIN_UNITS)));
     json_object_set_new(root, "score", estimate_json(mean_ci(s->total_player_games, s->all_sum, s->all_sq)));
     json_object_set_new(root, "winner_score", estimate_json(mean_ci(s->winner_n, s->winner_sum, s->winner_sq)));
     double pg = s->total_player_games ? (double)s->total_player_games : 1;
@@ -303,11 +314,11 @@ int sim_stats_write_reports(const char *command, const char *json_path, const ch
     json_t *root = sim_stats_report(s, cs, players, seats, seed);
     int ok = 1;
     if (json_path && (!root || json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0)) {
-        fprintf(stderr, "foh %s: cannot write %s\n", command, json_path);
+        cli_error(command, "cannot write %s", json_path);
         ok = 0;
     }
     if (html_path && (!root || !sim_html_write(html_path, root))) {
-        fprintf(stderr, "foh %s: cannot write %s\n", command, html_path);
+        cli_error(command, "cannot write %s", html_path);
         ok = 0;
     }
     json_decref(root);
@@ -316,7 +327,7 @@ int sim_stats_write_reports(const char *command, const char *json_path, const ch
 
 void sim_csv_header(FILE *out, int players)
 {
-    fprintf(out, "game,seed,seats,length");
+    fprintf(out, "game,seed,seats,length,stalled");
     for (int p = 1; p <= players; p++)
         fprintf(out, ",score_p%d", p);
     fprintf(out, ",winners");
@@ -327,7 +338,7 @@ void sim_csv_header(FILE *out, int players)
 
 void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats)
 {
-    fprintf(out, "%llu,\"%s\",%d", (unsigned long long)r->seed, seats, r->turns);
+    fprintf(out, "%llu,\"%s\",%d,%d", (unsigned long long)r->seed, seats, r->turns, r->stalled);
     for (int p = 0; p < r->players; p++)
         fprintf(out, ",%d", r->score[p].total);
     fprintf(out, ",");
@@ -350,7 +361,7 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards
         json_array_append_new(sums, json_integer(x[i]));
     for (int i = 0; i < nvariants; i++)
         json_array_append_new(vs, json_string(variants[i]));
-    json_object_set_new(root, "format", json_string("foh-sim-shard/1"));
+    json_object_set_new(root, "format", json_string("foh-sim-shard/2"));
     json_object_set_new(root, "cards", json_string(cards));
     json_object_set_new(root, "variants", vs);
     json_object_set_new(root, "players", json_integer(players));
@@ -368,14 +379,14 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
     if (!root) {
-        fprintf(stderr, "foh merge: %s:%d:%d: %s\n", path, jerr.line, jerr.column, jerr.text);
+        cli_error("merge", "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
         return 0;
     }
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
     size_t n = sizeof *s / sizeof(long);
-    if (!format || strcmp(format, "foh-sim-shard/1") || !json_is_array(sums) || json_array_size(sums) != n) {
-        fprintf(stderr, "foh merge: %s: not a shard file of this version of foh\n", path);
+    if (!format || strcmp(format, "foh-sim-shard/2") || !json_is_array(sums) || json_array_size(sums) != n) {
+        cli_error("merge", "%s: not a shard file of this version of foh", path);
         json_decref(root);
         return 0;
     }
@@ -383,7 +394,7 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
         static const char *const same[] = {"cards", "variants", "players", "seats", "seed", "total_games"};
         for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
             if (!json_equal(json_object_get(root, same[k]), json_object_get(*meta, same[k]))) {
-                fprintf(stderr, "foh merge: %s: '%s' differs from the first shard's\n", path, same[k]);
+                cli_error("merge", "%s: '%s' differs from the first shard's", path, same[k]);
                 json_decref(root);
                 return 0;
             }
@@ -460,6 +471,7 @@ int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, 
     int flagged = 0;
     fprintf(out, "%-34s %10s %10s %9s %18s\n", "figure", "A", "B", "B - A", "95% CI");
     flagged += mean_line(out, "game length (turns)", a->games, a->turns_sum, a->turns_sq, b->games, b->turns_sum, b->turns_sq);
+    flagged += rate_line(out, "stalled games", a->games, a->stalled * WIN_UNITS, b->games, b->stalled * WIN_UNITS);
     flagged += mean_line(out, "score", a->total_player_games, a->all_sum, a->all_sq, b->total_player_games, b->all_sum, b->all_sq);
     flagged += mean_line(out, "winner's score", a->winner_n, a->winner_sum, a->winner_sq, b->winner_n, b->winner_sum,
               b->winner_sq);

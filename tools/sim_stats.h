@@ -21,6 +21,7 @@ enum { GAIN_COMPLETE, GAIN_SNIPE, GAIN_EFFECT, GAIN_KINDS };
 typedef struct sim_stats_s {
     long games, decisions;
     long skipped; /* games left out after an error (--on-error skip) */
+    long stalled; /* games ended by the turn limit (engine ruling E1) */
     long win_units[FOH_MAX_PLAYERS];
     long score_sum[FOH_MAX_PLAYERS], score_sq[FOH_MAX_PLAYERS];
     long all_sum, all_sq;           /* every player's final score */
@@ -42,6 +43,7 @@ typedef struct sim_stats_s {
 typedef struct {
     uint64_t seed;
     int players, turns, decisions, snipes, substituted;
+    int stalled; /* ended by the turn limit */
     foh_score score[FOH_MAX_PLAYERS];
     int start_card[FOH_MAX_PLAYERS]; /* -1 if none */
     int gained_by[FOH_MAX_CARDS];    /* GAIN_* or -1 */

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (foh_game_apply(g, &a, &err) != FOH_OK && foh_game_digest(g) != before)
                 abort(); /* a rejected action changed the game */
         } else {
-            int n = foh_match_legal(g, &legal, &cap);
+            int n = foh_match_legal(g, &legal, &cap, NULL);
             if (n < 1)
                 break;
             a = legal[data[i] % n];

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     foh_action *legal = NULL;
     int cap = 0;
     for (int step = 0; g && step < 300 && !foh_game_is_over(g); step++) {
-        int n = foh_match_legal(g, &legal, &cap);
+        int n = foh_match_legal(g, &legal, &cap, NULL);
         if (n < 1)
             break;
         if (foh_game_apply(g, &legal[(size_t)step * 7919 % (size_t)n], &err) != FOH_OK)

@@ -12,9 +12,14 @@
 typedef struct foh_player foh_player;
 struct foh_player {
     const char *name;
-    /* Pick one of the N legal actions LEGAL (N >= 1) for game G; return its
-     * index. WHY (may be NULL) receives a short reason for the choice. */
-    int (*decide)(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen);
+    /* Pick one of the N legal actions LEGAL (N >= 1) for game G: return its
+     * index, 0..N-1. WHY (may be NULL) receives a short reason for the
+     * choice. Returns -1 with ERR set when the player cannot decide: a card
+     * script's error or limit met while looking ahead (FOH_ERR_SCRIPT, naming
+     * the action tried and the card, file and line: a bot never quietly
+     * avoids a failing branch), or out of memory. */
+    int (*decide)(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                  foh_error *err);
     void (*free)(foh_player *self);
 };
 

@@ -2,6 +2,8 @@
 #ifndef FOH_ERROR_H
 #define FOH_ERROR_H
 
+#include <stddef.h>
+
 /* Error codes. FOH_OK is 0 so `if (foh_...(...) != FOH_OK)` reads naturally. */
 typedef enum {
     FOH_OK = 0,
@@ -18,8 +20,20 @@ typedef struct {
     char msg[640];
 } foh_error;
 
-/* Set ERR (may be NULL) to CODE and a printf-style message; returns CODE. */
-foh_status foh_error_set(foh_error *err, foh_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Set ERR (may be NULL) to CODE and a printf-style message; returns CODE.
+ * With FILE (not NULL), the message starts with "FILE:LINE:COLUMN: " (the
+ * column left out when 0): the one way every module words a position. */
+foh_status foh_error_at(foh_error *err, foh_status code, const char *file, int line, int column, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+#define foh_error_set(err, code, ...) foh_error_at((err), (code), NULL, 0, 0, __VA_ARGS__)
+
+/* The name of NAMES[0..N) closest to WORD (a typo of it: within about a
+ * third of its letters), or NULL: for "did you mean" hints. */
+const char *foh_error_suggest(const char *word, const char *const *names, int n);
+
+/* Append to BUF (LEN bytes) " (did you mean 'X'?)" when WORD is close to a
+ * name of NAMES, else " (WHAT: a, b, c)" listing them all; BUF is always
+ * NUL-terminated. */
+void foh_error_hint(char *buf, size_t len, const char *word, const char *what, const char *const *names, int n);
 
 #endif

@@ -24,11 +24,14 @@ typedef struct foh_engine foh_engine;
  * effect stops with an error naming the card, the script's file and line,
  * and the limit; the action is rejected and the game left as it was. */
 typedef struct {
-    long instructions;   /* Lua VM instructions per effect call (counted per 1,000) */
+    long instructions;   /* Lua VM instructions per effect call (counted per 1,000); library
+                          * calls and allocations count the work they do as instructions */
     size_t memory_bytes; /* bytes the engine's Lua state may hold in all */
+    long time_ms;        /* wall-clock milliseconds per action: the last line of defence */
 } foh_script_limits;
 #define FOH_DEFAULT_SCRIPT_INSTRUCTIONS 20000000L
 #define FOH_DEFAULT_SCRIPT_MEMORY ((size_t)64 << 20)
+#define FOH_DEFAULT_SCRIPT_TIME_MS 5000L
 
 /* Create an engine for CS (which must outlive it), with the default script
  * limits. NULL on error (ERR set). */
@@ -81,8 +84,7 @@ typedef enum {
     FOH_ACT_ACTIVATE, /* card: a visible Turn Action card of yours ("Activate") */
     FOH_ACT_HARVEST,  /* no argument ("Harvest") */
     FOH_ACT_CHOOSE,   /* option: index into the pending choice's options */
-    FOH_ACT_PASS,     /* decline a bonus action a variant granted */
-    FOH_ACT_SETUP     /* internal: the set-up hooks in progress; never applied */
+    FOH_ACT_PASS      /* decline a bonus action a variant granted */
 } foh_action_kind;
 
 /* Investor values of Market cards: -1 none, 0..players-1 a player, and
@@ -115,9 +117,16 @@ typedef struct {
 } foh_choice;
 
 /* Legal actions at the current decision point, written to OUT (up to MAX).
- * Returns how many there are in all (may exceed MAX), 0 once the game is over.
- * Inside an effect these are FOH_ACT_CHOOSE, one per option. */
-int foh_game_legal_actions(foh_game *g, foh_action *out, int max);
+ * Returns how many there are in all (may exceed MAX), 0 once the game is
+ * over, -1 with ERR set (FOH_ERR_SCRIPT) if a card's script failed while
+ * deciding whether its Turn Action can be activated. Inside an effect these
+ * are FOH_ACT_CHOOSE, one per option. */
+int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err);
+
+/* Whether action A is legal now, without applying it: FOH_OK, or
+ * FOH_ERR_ILLEGAL with a message naming the rule broken (FOH_ERR_SCRIPT if a
+ * card's script failed while checking). */
+foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err);
 
 /* Apply action A for the player to act. An illegal action, or one whose
  * effect script fails, returns FOH_ERR_ILLEGAL / FOH_ERR_SCRIPT with a
@@ -152,6 +161,11 @@ int foh_game_current_player(const foh_game *g);
 int foh_game_first_player(const foh_game *g);
 int foh_game_turn(const foh_game *g);            /* turns completed so far */
 int foh_game_is_over(const foh_game *g);
+/* Whether the game ended by reaching the turn limit (game.yaml
+ * rules.turn_limit, engine ruling E1 in RULINGS.md) rather than by the
+ * rules: it is scored as usual, and reports count it as stalled. */
+int foh_game_is_stalled(const foh_game *g);
+int foh_game_turn_limit(const foh_game *g);
 int foh_game_tokens(const foh_game *g, int player);
 int foh_game_supply(const foh_game *g);
 int foh_game_reserve(const foh_game *g);
@@ -179,18 +193,24 @@ foh_zone foh_game_card_zone(const foh_game *g, int card, int *owner);
 int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int max);
 /* 1 if the card's effect is active: top of its stack, the Leader, a Wonder. */
 int foh_game_card_visible(const foh_game *g, int card);
-/* Icons of kind ICON in PLAYER's Nation: stripes plus Permanent effects
- * (default ruling 6). FOH_ERR_SCRIPT from a failing effect gives -1. */
+/* Icons of every kind in PLAYER's Nation (ICONS[i] for icon kind i):
+ * stripes plus Permanent effects (default ruling 6). FOH_ERR_SCRIPT if a
+ * counting effect fails, FOH_ERR_USAGE for a bad player. */
+foh_status foh_game_icon_counts(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+/* Military strength of PLAYER as an attacker and as a defender, by the
+ * card set's rules (rulebook "Attack Effects"); errors as above. */
+foh_status foh_game_strengths(foh_game *g, int player, int *attack, int *defence, foh_error *err);
+/* Shorthands: one icon kind; one strength (DEFENDING 0: attacker). Both
+ * give -1 when the count fails (use the functions above to learn why). */
 int foh_game_icons(foh_game *g, int player, int icon);
-/* Military strength of PLAYER as an attacker (DEFENDING 0) or a defender
- * (1), by the card set's rules (rulebook "Attack Effects"); -1 on error. */
 int foh_game_strength(foh_game *g, int player, int defending);
 /* Whether card's Instant/Attack effect has fired this game. */
 int foh_game_effect_fired(const foh_game *g, int card);
 
 /* ---- Scoring (rulebook "End of Game", default rulings 7 and 8) ---- */
 
-#define FOH_MAX_END_EFFECTS 16
+/* Every card's End Game effect and the variants' scoring hooks (one entry). */
+#define FOH_MAX_END_EFFECTS (FOH_MAX_CARDS + 1)
 
 typedef struct {
     int culture_icons;    /* icons worth full VP each (Culture), obsolete effects off */

@@ -1,5 +1,6 @@
-/* Playing whole games: the loop that asks each seat's player for a decision
- * and applies it. Used by `foh play`, `foh sim` and the tests. */
+/* Playing games: the one loop that asks each seat's player for a decision,
+ * checks it, applies it and tells the observers. `foh play`, `foh replay`,
+ * `foh sim`, the scenario runner and the tests all play through it. */
 #ifndef FOH_MATCH_H
 #define FOH_MATCH_H
 
@@ -8,20 +9,69 @@
 #include "foh/bot.h"
 #include "foh/game.h"
 
-/* Called after every applied decision (may be NULL). */
-typedef void (*foh_match_observer)(void *ud, foh_game *g, const foh_action *applied, int player);
+/* One decision of a match. */
+typedef struct {
+    foh_action action; /* what the player chose */
+    int player;        /* who chose it (0-based) */
+    int nlegal;        /* among how many legal actions */
+    double seconds;    /* wall-clock time the player took to choose */
+} foh_decision;
 
-/* Play G to the end: SEATS[p] decides for player p. Stops with an error
- * when a player picks an index out of range, a script fails, or more than
- * MAX_DECISIONS decisions were needed (a guard against games that cannot
- * end). *DECISIONS (may be NULL) receives the number of decisions taken. */
-foh_status foh_match_play(foh_game *g, foh_player *const *seats, long max_decisions, foh_match_observer observe,
-                          void *ud, long *decisions, foh_error *err);
+/* An observer of a match (log, save file, timing, trace, statistics).
+ * Either callback may be NULL; a callback's error stops the match. */
+typedef struct {
+    /* D was chosen and is not applied yet: G is the position it was chosen
+     * in (for observers that need what was there before). */
+    foh_status (*before)(void *ud, foh_game *g, const foh_decision *d, foh_error *err);
+    /* D was applied: G is the position after it. */
+    foh_status (*after)(void *ud, foh_game *g, const foh_decision *d, foh_error *err);
+    void *ud;
+} foh_observer;
+
+/* A match in progress: a game, its seats and observers (all owned by the
+ * caller), and the loop's scratch. */
+typedef struct {
+    foh_game *game;
+    foh_player *const *seats; /* seats[p] decides for player p */
+    const foh_observer *observers;
+    int nobservers;
+    long steps;      /* decisions applied so far */
+    foh_action *legal; /* scratch, grown as needed */
+    int cap;
+} foh_match;
+
+/* Start a match of G (at any point of the game). Free with foh_match_free. */
+void foh_match_init(foh_match *m, foh_game *g, foh_player *const *seats, const foh_observer *observers,
+                     int nobservers);
+void foh_match_free(foh_match *m);
+
+/* One decision: the player to act picks one of the legal actions, the
+ * observers see it, it is applied and the observers see the result.
+ * Returns FOH_OK, or the error of the legal-action listing, of the player
+ * (a bot's look-ahead met a script error; a human quit), of its pick (an
+ * index out of range is an error, never a default), of the engine (the game
+ * is then exactly as before the decision) or of an observer. ERR's message
+ * names the player ("P2 (greedy): ..."). FOH_ERR_USAGE if the game is over. */
+foh_status foh_match_step(foh_match *m, foh_error *err);
+
+/* Steps until the game is over, or MAX_STEPS decisions were applied by this
+ * call (0: no such stop). A game always ends (the turn limit, engine ruling
+ * E1); a game that would not is an engine error. */
+foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err);
+
+/* Play G to the end with SEATS and OBSERVERS; *STEPS (may be NULL)
+ * receives the number of decisions applied. */
+foh_status foh_match_play(foh_game *g, foh_player *const *seats, const foh_observer *observers, int nobservers,
+                          long *steps, foh_error *err);
 
 /* The legal actions of G into *BUF, grown as needed (*CAP is its capacity;
  * start with *BUF NULL and *CAP 0, free(*BUF) when done). Returns their
- * number, or -1 if out of memory. */
-int foh_match_legal(foh_game *g, foh_action **buf, int *cap);
+ * number; -1 with ERR set on a script error or when out of memory. */
+int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err);
+
+/* Index of action A among the N actions LEGAL (a choice is matched by its
+ * option alone), or -1. */
+int foh_match_find(const foh_action *legal, int n, const foh_action *a);
 
 /* Seed of game number INDEX of a run seeded with SEED (deterministic). */
 uint64_t foh_seed_for(uint64_t seed, uint64_t index);

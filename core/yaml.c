@@ -1,13 +1,11 @@
-/* yaml_doc: libyaml events -> checked tree. See yaml_doc.h. */
-#include "yaml_doc.h"
+/* yaml: libyaml events -> checked tree (see foh/yaml.h). */
+#include "foh/yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-#define YDOC_MAX_DEPTH 32
-#define YDOC_MAX_FILE_BYTES (8u << 20)
 
 typedef struct {
     yaml_parser_t parser;
@@ -16,52 +14,54 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
-} ydoc_reader;
+} reader;
 
-static void fail(ydoc_reader *r, int line, const char *what)
+static void fail(reader *r, int line, int column, const char *what)
 {
     if (r->failed)
         return;
     r->failed = 1;
-    snprintf(r->err, r->errlen, "%s:%d: %s", r->path, line, what);
+    snprintf(r->err, r->errlen, "%s:%d:%d: %s", r->path, line, column, what);
 }
 
-static ydoc_node *node_new(const char *file, ydoc_kind kind, int line)
+static foh_yaml_node *node_new(const char *file, foh_yaml_kind kind, const yaml_event_t *ev)
 {
-    ydoc_node *n = calloc(1, sizeof *n);
+    foh_yaml_node *n = calloc(1, sizeof *n);
     if (n) {
         n->kind = kind;
         n->file = file;
-        n->line = line;
+        n->line = (int)ev->start_mark.line + 1;
+        n->column = (int)ev->start_mark.column + 1;
     }
     return n;
 }
 
-void ydoc_free(ydoc_node *n)
+void foh_yaml_free(foh_yaml_node *n)
 {
     if (!n)
         return;
     for (size_t i = 0; i < n->n; i++) {
         if (n->keys)
             free(n->keys[i]);
-        ydoc_free(n->items[i]);
+        foh_yaml_free(n->items[i]);
     }
     free(n->keys);
     free(n->key_lines);
+    free(n->key_columns);
     free(n->items);
     free(n->text);
     free(n->own_file);
     free(n);
 }
 
-static int append(ydoc_node *parent, char *key, int key_line, ydoc_node *child)
+static int append(foh_yaml_node *parent, char *key, int key_line, int key_column, foh_yaml_node *child)
 {
     size_t m = parent->n + 1;
-    ydoc_node **items = realloc(parent->items, m * sizeof *items);
+    foh_yaml_node **items = realloc(parent->items, m * sizeof *items);
     if (!items)
         return 0;
     parent->items = items;
-    if (parent->kind == YDOC_MAP) {
+    if (parent->kind == FOH_YAML_MAP) {
         char **keys = realloc(parent->keys, m * sizeof *keys);
         if (!keys)
             return 0;
@@ -70,49 +70,57 @@ static int append(ydoc_node *parent, char *key, int key_line, ydoc_node *child)
         if (!lines)
             return 0;
         parent->key_lines = lines;
+        int *columns = realloc(parent->key_columns, m * sizeof *columns);
+        if (!columns)
+            return 0;
+        parent->key_columns = columns;
         keys[parent->n] = key;
         lines[parent->n] = key_line;
+        columns[parent->n] = key_column;
     }
     items[parent->n] = child;
     parent->n = m;
     return 1;
 }
 
-static int next_event(ydoc_reader *r, yaml_event_t *ev)
+static int next_event(reader *r, yaml_event_t *ev)
 {
     if (!yaml_parser_parse(&r->parser, ev)) {
         char msg[256];
         snprintf(msg, sizeof msg, "YAML syntax error: %s",
                  r->parser.problem ? r->parser.problem : "unknown");
-        fail(r, (int)r->parser.problem_mark.line + 1, msg);
+        fail(r, (int)r->parser.problem_mark.line + 1, (int)r->parser.problem_mark.column + 1, msg);
         return 0;
     }
     return 1;
 }
 
 /* Parse the node that starts with event EV (already read). */
-static ydoc_node *parse_node(ydoc_reader *r, yaml_event_t *ev, int depth)
+static foh_yaml_node *parse_node(reader *r, yaml_event_t *ev, int depth)
 {
-    int line = (int)ev->start_mark.line + 1;
-    if (depth > YDOC_MAX_DEPTH) {
-        fail(r, line, "nesting deeper than 32 levels");
+    int line = (int)ev->start_mark.line + 1, column = (int)ev->start_mark.column + 1;
+    if (depth > FOH_YAML_MAX_DEPTH) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "nesting deeper than %d levels", FOH_YAML_MAX_DEPTH);
+        fail(r, line, column, msg);
         return NULL;
     }
     switch (ev->type) {
     case YAML_ALIAS_EVENT:
-        fail(r, line, "YAML aliases (*name) are not allowed in card data");
+        fail(r, line, column, "YAML aliases (*name) are not allowed in card data");
         return NULL;
     case YAML_SCALAR_EVENT: {
         if (ev->data.scalar.anchor) {
-            fail(r, line, "YAML anchors (&name) are not allowed in card data");
+            fail(r, line, column, "YAML anchors (&name) are not allowed in card data");
             return NULL;
         }
-        ydoc_node *n = node_new(r->path_copy, YDOC_SCALAR, line);
-        if (!n)
-            return NULL;
-        n->text = malloc(ev->data.scalar.length + 1);
-        if (!n->text) {
+        foh_yaml_node *n = node_new(r->path_copy, FOH_YAML_SCALAR, ev);
+        if (n && !(n->text = malloc(ev->data.scalar.length + 1))) {
             free(n);
+            n = NULL;
+        }
+        if (!n) {
+            fail(r, line, column, "out of memory");
             return NULL;
         }
         memcpy(n->text, ev->data.scalar.value, ev->data.scalar.length);
@@ -127,12 +135,14 @@ static ydoc_node *parse_node(ydoc_reader *r, yaml_event_t *ev, int depth)
         yaml_char_t *anchor = is_map ? ev->data.mapping_start.anchor
                                      : ev->data.sequence_start.anchor;
         if (anchor) {
-            fail(r, line, "YAML anchors (&name) are not allowed in card data");
+            fail(r, line, column, "YAML anchors (&name) are not allowed in card data");
             return NULL;
         }
-        ydoc_node *n = node_new(r->path_copy, is_map ? YDOC_MAP : YDOC_SEQ, line);
-        if (!n)
+        foh_yaml_node *n = node_new(r->path_copy, is_map ? FOH_YAML_MAP : FOH_YAML_SEQ, ev);
+        if (!n) {
+            fail(r, line, column, "out of memory");
             return NULL;
+        }
         for (;;) {
             yaml_event_t child;
             if (!next_event(r, &child))
@@ -142,25 +152,26 @@ static ydoc_node *parse_node(ydoc_reader *r, yaml_event_t *ev, int depth)
                 return n;
             }
             char *key = NULL;
-            int key_line = (int)child.start_mark.line + 1;
+            int key_line = (int)child.start_mark.line + 1, key_column = (int)child.start_mark.column + 1;
             if (is_map) {
                 if (child.type != YAML_SCALAR_EVENT) {
                     yaml_event_delete(&child);
-                    fail(r, key_line, "map keys must be plain words");
+                    fail(r, key_line, key_column, "map keys must be plain words");
                     break;
                 }
-                ydoc_node *k = parse_node(r, &child, depth + 1);
+                foh_yaml_node *k = parse_node(r, &child, depth + 1);
                 yaml_event_delete(&child);
                 if (!k)
                     break;
                 key = k->text;
                 k->text = NULL;
-                ydoc_free(k);
-                if (ydoc_get(n, key)) {
+                foh_yaml_free(k);
+                int first = foh_yaml_key(n, key);
+                if (first >= 0) {
                     char msg[200];
-                    snprintf(msg, sizeof msg, "duplicate key '%.100s'", key);
+                    snprintf(msg, sizeof msg, "duplicate key '%.100s' (first at line %d)", key, n->key_lines[first]);
                     free(key);
-                    fail(r, key_line, msg);
+                    fail(r, key_line, key_column, msg);
                     break;
                 }
                 if (!next_event(r, &child)) {
@@ -168,35 +179,39 @@ static ydoc_node *parse_node(ydoc_reader *r, yaml_event_t *ev, int depth)
                     break;
                 }
             }
-            ydoc_node *c = parse_node(r, &child, depth + 1);
+            foh_yaml_node *c = parse_node(r, &child, depth + 1);
             yaml_event_delete(&child);
-            if (!c || !append(n, key, key_line, c)) {
+            if (!c) {
                 free(key);
-                ydoc_free(c);
-                fail(r, key_line, "out of memory");
+                break;
+            }
+            if (!append(n, key, key_line, key_column, c)) {
+                free(key);
+                foh_yaml_free(c);
+                fail(r, key_line, key_column, "out of memory");
                 break;
             }
         }
-        ydoc_free(n);
+        foh_yaml_free(n);
         return NULL;
     }
     default:
-        fail(r, line, "unexpected YAML event");
+        fail(r, line, column, "unexpected YAML event");
         return NULL;
     }
 }
 
-ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
+foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
 {
-    ydoc_reader r = {.path = path, .err = err, .errlen = errlen};
+    reader r = {.path = path, .err = err, .errlen = errlen};
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: cannot open file", path);
         return NULL;
     }
-    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) > (long)YDOC_MAX_FILE_BYTES) {
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) > (long)FOH_YAML_MAX_BYTES) {
         fclose(f);
-        snprintf(err, errlen, "%s: file larger than 8 MiB", path);
+        snprintf(err, errlen, "%s: file larger than %u MiB (the reader's limit)", path, FOH_YAML_MAX_BYTES >> 20);
         return NULL;
     }
     rewind(f);
@@ -210,7 +225,7 @@ ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
     yaml_parser_initialize(&r.parser);
     yaml_parser_set_input_file(&r.parser, f);
 
-    ydoc_node *root = NULL;
+    foh_yaml_node *root = NULL;
     yaml_event_t ev;
     int docs = 0;
     while (!r.failed && next_event(&r, &ev)) {
@@ -225,7 +240,7 @@ ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
         }
         if (t == YAML_DOCUMENT_START_EVENT) {
             if (++docs > 1)
-                fail(&r, (int)ev.start_mark.line + 1, "only one YAML document per file");
+                fail(&r, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, "only one YAML document per file");
             yaml_event_delete(&ev);
             continue;
         }
@@ -236,8 +251,8 @@ ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
     fclose(f);
     if (r.failed || !root) {
         if (!r.failed)
-            snprintf(err, errlen, "%s:1: empty file", path);
-        ydoc_free(root);
+            snprintf(err, errlen, "%s:1:1: empty file", path);
+        foh_yaml_free(root);
         free(r.path_copy);
         return NULL;
     }
@@ -245,11 +260,11 @@ ydoc_node *ydoc_load_file(const char *path, char *err, size_t errlen)
     return root;
 }
 
-int ydoc_set(ydoc_node *m, const char *key, int key_line, ydoc_node *v)
+int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node *v)
 {
     for (size_t i = 0; i < m->n; i++)
         if (strcmp(m->keys[i], key) == 0) {
-            ydoc_free(m->items[i]);
+            foh_yaml_free(m->items[i]);
             m->items[i] = v;
             return 1;
         }
@@ -257,19 +272,34 @@ int ydoc_set(ydoc_node *m, const char *key, int key_line, ydoc_node *v)
     if (!k)
         return 0;
     strcpy(k, key);
-    if (!append(m, k, key_line, v)) {
+    if (!append(m, k, key_line, 0, v)) {
         free(k);
         return 0;
     }
     return 1;
 }
 
-ydoc_node *ydoc_get(const ydoc_node *m, const char *key)
+foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key)
 {
-    if (!m || m->kind != YDOC_MAP)
+    if (!m || m->kind != FOH_YAML_MAP)
         return NULL;
     for (size_t i = 0; i < m->n; i++)
         if (strcmp(m->keys[i], key) == 0)
             return m->items[i];
     return NULL;
+}
+
+int foh_yaml_key(const foh_yaml_node *m, const char *key)
+{
+    if (!m || m->kind != FOH_YAML_MAP)
+        return -1;
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->keys[i], key) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *foh_yaml_kind_name(const foh_yaml_node *n)
+{
+    return n->kind == FOH_YAML_MAP ? "a map" : n->kind == FOH_YAML_SEQ ? "a list" : "a single value";
 }

@@ -1,0 +1,53 @@
+/* YAML documents as checked trees: the engine's one door to YAML, used for
+ * game.yaml, card files, variants and scenario files.
+ *
+ * libyaml 0.2.5 accepts duplicate keys, expands aliases and has no nesting
+ * limit; these files come from modders, so this reader refuses all three
+ * and keeps the line and column of every node and key for messages. */
+#ifndef FOH_YAML_H
+#define FOH_YAML_H
+
+#include <stddef.h>
+
+typedef enum { FOH_YAML_SCALAR, FOH_YAML_MAP, FOH_YAML_SEQ } foh_yaml_kind;
+
+typedef struct foh_yaml_node {
+    foh_yaml_kind kind;
+    const char *file;  /* the file it was read from (owned by its root) */
+    int line, column;  /* 1-based position of the node in its file */
+    int block_scalar;  /* 1 for | and > scalars: their text starts on line + 1 */
+    char *text;        /* scalar value (NUL-terminated); NULL otherwise */
+    size_t n;          /* children: map pairs or sequence items */
+    char **keys;       /* map keys (n of them) */
+    int *key_lines, *key_columns; /* position of each key */
+    struct foh_yaml_node **items; /* map values or sequence items */
+    char *own_file;    /* root only: the storage behind `file` */
+} foh_yaml_node;
+
+/* Maximum nesting depth and file size the reader accepts. */
+#define FOH_YAML_MAX_DEPTH 32
+#define FOH_YAML_MAX_BYTES (8u << 20)
+
+/* Parse file PATH into a tree. On error returns NULL and writes
+ * "file:line:column: reason" into ERR (a duplicate key names the line of
+ * the first one). */
+foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen);
+
+/* Free a tree (NULL is allowed). Nodes moved into another tree keep
+ * pointing at this tree's file name: free that tree first. */
+void foh_yaml_free(foh_yaml_node *n);
+
+/* Replace (or add) the value of KEY in map M with V, which M then owns;
+ * the old value is freed. Returns 0 if out of memory. */
+int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node *v);
+
+/* Value for KEY in map M (NULL if M is not a map or has no KEY). */
+foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key);
+
+/* Index of KEY in map M, or -1: for the position of the key itself. */
+int foh_yaml_key(const foh_yaml_node *m, const char *key);
+
+/* "a map", "a list" or "a single value": what node N is, for messages. */
+const char *foh_yaml_kind_name(const foh_yaml_node *n);
+
+#endif

@@ -1,0 +1,634 @@
+/* lua_api: the `game` API offered to card and variant scripts (documented
+ * in scripts/API.md). Every read and write of the game by a script goes
+ * through these functions. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "lua_internal.h"
+#include "market.h"
+#include "nation.h"
+#include "rng.h"
+#include "tokens.h"
+
+/* ---- Argument helpers ---- */
+
+static foh_game *game_of(lua_State *L)
+{
+    foh_engine *e = foh_lua_engine_of(L);
+    if (!e->g)
+        luaL_error(L, "the game API can only be used inside an effect");
+    return e->g;
+}
+
+static void writable(lua_State *L)
+{
+    if (foh_lua_engine_of(L)->counting != 0)
+        luaL_error(L, "this hook may only read the game, not change it");
+}
+
+static int player_arg(lua_State *L, int i)
+{
+    foh_game *g = game_of(L);
+    lua_Integer p = luaL_checkinteger(L, i);
+    if (p < 1 || p > g->st.players)
+        luaL_error(L, "bad player %d (players are 1 to %d)", (int)p, g->st.players);
+    return (int)p - 1;
+}
+
+static int card_arg(lua_State *L, int i)
+{
+    const char *id = luaL_checkstring(L, i);
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
+    lua_getfield(L, -1, id);
+    int ok = lua_isinteger(L, -1);
+    int c = ok ? (int)lua_tointeger(L, -1) : -1;
+    lua_pop(L, 2);
+    if (!ok)
+        luaL_error(L, "unknown card id '%s'", id);
+    return c;
+}
+
+static int named_arg(lua_State *L, int i, const char *names, size_t stride, int n, const char *what)
+{
+    const char *s = luaL_checkstring(L, i);
+    for (int k = 0; k < n; k++)
+        if (strcmp(names + (size_t)k * stride, s) == 0)
+            return k;
+    return luaL_error(L, "unknown %s '%s'", what, s);
+}
+
+static int type_arg(lua_State *L, int i)
+{
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    return named_arg(L, i, cs->type[0].name, sizeof cs->type[0], cs->ntypes, "card type");
+}
+
+static int icon_arg(lua_State *L, int i)
+{
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    return named_arg(L, i, cs->icon[0], FOH_NAME, cs->nicons, "icon");
+}
+
+static int count_arg(lua_State *L, int i)
+{
+    lua_Integer n = luaL_checkinteger(L, i);
+    if (n < 0 || n > 100000)
+        luaL_error(L, "bad token count %d", (int)n);
+    return (int)n;
+}
+
+static void push_card(lua_State *L, int card) { lua_pushstring(L, foh_lua_engine_of(L)->cs->card[card].id); }
+
+/* A set of card types from an optional list argument (all if absent). */
+static uint32_t types_arg(lua_State *L, int i)
+{
+    if (lua_isnoneornil(L, i))
+        return ~0u;
+    luaL_checktype(L, i, LUA_TTABLE);
+    uint32_t mask = 0;
+    lua_Integer n = luaL_len(L, i);
+    for (lua_Integer k = 1; k <= n; k++) {
+        lua_geti(L, i, k);
+        mask |= 1u << type_arg(L, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    return mask;
+}
+
+/* ---- The `game` API (see scripts/API.md) ---- */
+
+static int api_players(lua_State *L)
+{
+    lua_pushinteger(L, game_of(L)->st.players);
+    return 1;
+}
+
+static int api_current(lua_State *L)
+{
+    lua_pushinteger(L, game_of(L)->st.current + 1);
+    return 1;
+}
+
+static int api_age(lua_State *L)
+{
+    lua_pushinteger(L, foh_market_current_age(game_of(L)));
+    return 1;
+}
+
+static int api_card(lua_State *L)
+{
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    const foh_card_def *d = &cs->card[card_arg(L, 1)];
+    lua_createtable(L, 0, 7);
+    lua_pushstring(L, d->id);
+    lua_setfield(L, -2, "id");
+    lua_pushstring(L, d->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, cs->age[d->age].name);
+    lua_setfield(L, -2, "age");
+    lua_pushinteger(L, cs->age[d->age].value);
+    lua_setfield(L, -2, "age_value");
+    lua_pushstring(L, cs->type[d->type].name);
+    lua_setfield(L, -2, "type");
+    lua_pushstring(L, cs->timing[d->timing].name);
+    lua_setfield(L, -2, "timing");
+    lua_pushboolean(L, d->obsolete);
+    lua_setfield(L, -2, "obsolete");
+    foh_lua_readonly(L, -1, "game.card()");
+    return 1;
+}
+
+static int api_icons(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    foh_engine *e = foh_lua_engine_of(L);
+    int p = player_arg(L, 1), icon = icon_arg(L, 2);
+    int icons[FOH_MAX_ICONS];
+    if (e->counting > 0) {
+        /* Counting effects see stripes and constant effects only (ruling 6). */
+        foh_nation_base_icons(g, p, icons);
+    } else {
+        foh_error err;
+        if (foh_nation_icons(g, p, icons, &err) != FOH_OK)
+            return luaL_error(L, "%s", err.msg);
+    }
+    lua_pushinteger(L, icons[icon]);
+    return 1;
+}
+
+static int api_strength(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    int p = player_arg(L, 1);
+    static const char *const roles[] = {"attacker", "defender", NULL};
+    int role = luaL_checkoption(L, 2, NULL, roles);
+    int icons[FOH_MAX_ICONS];
+    foh_error err;
+    if (foh_nation_icons(g, p, icons, &err) != FOH_OK)
+        return luaL_error(L, "%s", err.msg);
+    lua_pushinteger(L, foh_nation_sum(cs, icons, role == 0 ? cs->attacker_icons : cs->defender_icons));
+    return 1;
+}
+
+static int api_count(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int p = player_arg(L, 1);
+    lua_pushinteger(L, foh_nation_count(g, p, type_arg(L, 2)));
+    return 1;
+}
+
+static int api_top(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int p = player_arg(L, 1);
+    int c = foh_nation_top(g, p, type_arg(L, 2));
+    if (c < 0)
+        lua_pushnil(L);
+    else
+        push_card(L, c);
+    return 1;
+}
+
+static int api_nation(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    int p = player_arg(L, 1);
+    uint32_t types = lua_isnoneornil(L, 2) ? ~0u : 1u << type_arg(L, 2);
+    int n = 0;
+    lua_newtable(L);
+    for (int t = 0; t < cs->ntypes; t++) {
+        if (!(types & (1u << t)))
+            continue;
+        int cards[FOH_MAX_CARDS];
+        int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
+        for (int i = 0; i < k; i++) {
+            push_card(L, cards[i]);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    foh_lua_readonly(L, -1, "game.nation()");
+    return 1;
+}
+
+static int api_active(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    int p = player_arg(L, 1), n = 0;
+    lua_newtable(L);
+    for (int c = 0; c < cs->ncards; c++)
+        if (g->st.loc[c].zone == FOH_ZONE_NATION && g->st.loc[c].owner == p && foh_nation_visible(g, c)) {
+            push_card(L, c);
+            lua_rawseti(L, -2, ++n);
+        }
+    foh_lua_readonly(L, -1, "game.active()");
+    return 1;
+}
+
+static int api_owner(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int c = card_arg(L, 1);
+    if (g->st.loc[c].zone == FOH_ZONE_NATION)
+        lua_pushinteger(L, g->st.loc[c].owner + 1);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int api_tokens(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    lua_pushinteger(L, g->st.tokens[player_arg(L, 1)]);
+    return 1;
+}
+
+static int api_supply(lua_State *L)
+{
+    lua_pushinteger(L, game_of(L)->st.supply);
+    return 1;
+}
+
+static int api_reserve(lua_State *L)
+{
+    lua_pushinteger(L, game_of(L)->st.reserve);
+    return 1;
+}
+
+static int api_take_from_supply(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1), n = count_arg(L, 2);
+    int moved = foh_tokens_from_supply(&g->st, p, n);
+    foh_log(g, "  P%d takes %d token%s from the Supply", p + 1, moved, moved == 1 ? "" : "s");
+    lua_pushinteger(L, moved);
+    return 1;
+}
+
+static int api_take_from_reserve(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1), n = count_arg(L, 2);
+    foh_error err;
+    if (foh_tokens_from_reserve(&g->st, p, n, &err) != FOH_OK)
+        return luaL_error(L, "game.take_from_reserve: %s", err.msg);
+    foh_log(g, "  P%d takes %d token%s from the Reserve", p + 1, n, n == 1 ? "" : "s");
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+static int api_pay_to_supply(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1), n = count_arg(L, 2);
+    int moved = foh_tokens_to_supply(&g->st, p, n);
+    foh_log(g, "  P%d pays %d token%s to the Supply", p + 1, moved, moved == 1 ? "" : "s");
+    lua_pushinteger(L, moved);
+    return 1;
+}
+
+static int api_give(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int from = player_arg(L, 1), to = player_arg(L, 2), n = count_arg(L, 3);
+    int moved = foh_tokens_transfer(&g->st, from, to, n);
+    foh_log(g, "  P%d gives %d token%s to P%d", from + 1, moved, moved == 1 ? "" : "s", to + 1);
+    lua_pushinteger(L, moved);
+    return 1;
+}
+
+static int api_market(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    uint32_t types = types_arg(L, 1);
+    int n = 0;
+    lua_newtable(L);
+    for (int i = 0; i < g->st.nmarket; i++) {
+        int c = g->st.market[i];
+        if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type))) {
+            push_card(L, c);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    foh_lua_readonly(L, -1, "game.market()");
+    return 1;
+}
+
+static int api_gain(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1), c = card_arg(L, 2);
+    if (g->st.loc[c].zone != FOH_ZONE_MARKET || g->st.loc[c].investor >= 0)
+        return luaL_error(L, "game.gain: %s is not a non-invested Market card", foh_lua_engine_of(L)->cs->card[c].id);
+    foh_market_take(g, c);
+    foh_nation_gain(g, p, c);
+    return 0;
+}
+
+static int api_gain_top(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1);
+    int c = foh_deck_draw(g);
+    if (c < 0) {
+        foh_log(g, "  the Civilization deck is empty: P%d gains nothing", p + 1);
+        lua_pushnil(L);
+        return 1;
+    }
+    foh_log(g, "  P%d reveals %s from the top of the Civilization deck", p + 1, foh_card_name(g, c));
+    foh_nation_gain(g, p, c);
+    push_card(L, c);
+    return 1;
+}
+
+static int api_discard(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int c = card_arg(L, 1);
+    if (g->st.loc[c].zone != FOH_ZONE_NATION)
+        return luaL_error(L, "game.discard: %s is not in a Nation", foh_lua_engine_of(L)->cs->card[c].id);
+    int owner = g->st.loc[c].owner;
+    foh_nation_remove(g, c);
+    foh_log(g, "  P%d's %s is removed from the game", owner + 1, foh_card_name(g, c));
+    return 0;
+}
+
+/* Readable label of the option at the top of the stack: a card's name, a
+ * player "P2", or the string itself. */
+static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
+{
+    foh_engine *e = foh_lua_engine_of(L);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
+        lua_pushvalue(L, -2);
+        lua_rawget(L, -2);
+        int is_card = lua_isinteger(L, -1);
+        snprintf(label, FOH_OPTION_LABEL, "%.*s", FOH_OPTION_LABEL - 1,
+                 is_card ? e->cs->card[lua_tointeger(L, -1)].name : lua_tostring(L, -3));
+        lua_pop(L, 2);
+    } else if (lua_isinteger(L, -1)) {
+        snprintf(label, FOH_OPTION_LABEL, "P%d", (int)lua_tointeger(L, -1));
+    } else {
+        luaL_error(L, "game.choose: options must be card ids, strings or player numbers");
+    }
+}
+
+/* game.choose(player, options, prompt): a decision point. Answers come
+ * from the game's recorded answers; with none left the run stops here and
+ * the game waits for this player's FOH_ACT_CHOOSE. */
+static int api_choose(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    foh_engine *e = foh_lua_engine_of(L);
+    writable(L);
+    int p = player_arg(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const char *prompt = luaL_optstring(L, 3, "choose");
+    lua_Integer n = luaL_len(L, 2);
+    if (n == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (n == 1) {
+        lua_geti(L, 2, 1);
+        return 1;
+    }
+    if (n > FOH_MAX_OPTIONS)
+        return luaL_error(L, "game.choose: %d options, at most %d", (int)n, FOH_MAX_OPTIONS);
+    if (g->used_answers < g->nanswers) {
+        int a = g->answers[g->used_answers++];
+        if (a >= n)
+            return luaL_error(L, "game.choose: recorded answer %d is out of range", a);
+        lua_geti(L, 2, a + 1);
+        char label[FOH_OPTION_LABEL];
+        option_label(L, label);
+        foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
+        return 1;
+    }
+    foh_choice *ch = &g->choice;
+    ch->player = p;
+    snprintf(ch->prompt, sizeof ch->prompt, "%s", prompt);
+    ch->n = (int)n;
+    for (int i = 0; i < n; i++) {
+        lua_geti(L, 2, i + 1);
+        option_label(L, ch->label[i]);
+        lua_pop(L, 1);
+    }
+    e->need_choice = 1;
+    lua_pushlightuserdata(L, (void *)&foh_lua_need_choice_tag);
+    return lua_error(L);
+}
+
+static int api_log(lua_State *L)
+{
+    foh_log(game_of(L), "  %s", luaL_checkstring(L, 1));
+    return 0;
+}
+
+/* game.effect(id): the card's effect table, read-only (a card must not
+ * change another card's effect), or nil. */
+static int api_effect(lua_State *L)
+{
+    int c = card_arg(L, 1);
+    foh_engine *e = foh_lua_engine_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
+    return 1;
+}
+
+static int api_random(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    lua_Integer n = luaL_checkinteger(L, 1);
+    if (n < 1 || n > 1000000)
+        return luaL_error(L, "game.random: bad range 1..%d", (int)n);
+    lua_pushinteger(L, (lua_Integer)foh_rng_below(g->st.rng, (uint32_t)n) + 1);
+    return 1;
+}
+
+static int neutral_arg(lua_State *L, int i)
+{
+    lua_Integer k = luaL_checkinteger(L, i);
+    if (k < 1 || k > foh_lua_engine_of(L)->cs->neutral_investors)
+        luaL_error(L, "bad neutral investor %d (the game has %d)", (int)k, foh_lua_engine_of(L)->cs->neutral_investors);
+    return (int)k - 1;
+}
+
+static int api_neutral_card(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int c = g->st.neutral[neutral_arg(L, 1)];
+    if (c < 0)
+        lua_pushnil(L);
+    else
+        push_card(L, c);
+    return 1;
+}
+
+static int api_neutral_invest(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int k = neutral_arg(L, 1), c = card_arg(L, 2);
+    int from_supply = count_arg(L, 3), from_reserve = count_arg(L, 4);
+    if (g->st.neutral[k] >= 0)
+        return luaL_error(L, "game.neutral_invest: neutral investor %d is already invested", k + 1);
+    if (g->st.loc[c].zone != FOH_ZONE_MARKET || g->st.loc[c].investor >= 0)
+        return luaL_error(L, "game.neutral_invest: %s is not a non-invested Market card", foh_lua_engine_of(L)->cs->card[c].id);
+    if (from_supply > g->st.supply)
+        return luaL_error(L, "game.neutral_invest: the Supply holds %d tokens, not %d", g->st.supply, from_supply);
+    g->st.supply -= from_supply;
+    foh_error err;
+    if (foh_tokens_from_reserve(&g->st, -1, from_reserve, &err) != FOH_OK) /* through the Supply: substitution counts */
+        return luaL_error(L, "game.neutral_invest: %s", err.msg);
+    g->st.supply -= from_reserve;
+    g->st.loc[c].investor = (int8_t)(FOH_NEUTRAL_INVESTOR + k);
+    g->st.loc[c].invested = from_supply + from_reserve;
+    g->st.neutral[k] = (int8_t)c;
+    foh_log(g, "  neutral investor %d invests %d tokens in %s (%d from the Supply, %d from the Reserve)", k + 1,
+            from_supply + from_reserve, foh_card_name(g, c), from_supply, from_reserve);
+    return 0;
+}
+
+static int api_market_discard(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int c = card_arg(L, 1);
+    foh_card_loc *l = &g->st.loc[c];
+    if (l->zone != FOH_ZONE_MARKET)
+        return luaL_error(L, "game.market_discard: %s is not in the Market", foh_lua_engine_of(L)->cs->card[c].id);
+    int under = l->invested;
+    if (l->investor >= FOH_NEUTRAL_INVESTOR)
+        g->st.neutral[l->investor - FOH_NEUTRAL_INVESTOR] = -1;
+    else if (l->investor >= 0)
+        g->st.investment[l->investor] = -1;
+    g->st.supply += under;
+    foh_market_take(g, c);
+    foh_nation_remove(g, c);
+    foh_log(g, "  %s is discarded from the Market; %d tokens under it go to the Supply", foh_card_name(g, c), under);
+    return 0;
+}
+
+static int api_grant_action(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int p = player_arg(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (p != g->st.current)
+        return luaL_error(L, "game.grant_action: only the player whose turn it is may get a bonus action");
+    if (g->st.in_bonus)
+        return luaL_error(L, "game.grant_action: a bonus action cannot grant another");
+    static const char *const kinds[] = {"invest", "complete", "snipe", "activate", "harvest", NULL};
+    unsigned mask = 0;
+    lua_Integer n = luaL_len(L, 2);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, 2, i);
+        mask |= 1u << luaL_checkoption(L, -1, NULL, kinds);
+        lua_pop(L, 1);
+    }
+    if (!mask)
+        return luaL_error(L, "game.grant_action: no action kind given");
+    g->st.bonus_mask = (uint8_t)mask;
+    foh_log(g, "  P%d may take a bonus action", p + 1);
+    return 0;
+}
+
+static int api_to_box(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int c = card_arg(L, 1);
+    if (g->st.loc[c].zone != FOH_ZONE_NATION)
+        return luaL_error(L, "game.to_box: %s is not in a Nation", foh_lua_engine_of(L)->cs->card[c].id);
+    foh_nation_remove(g, c);
+    g->st.loc[c].zone = FOH_ZONE_BOX;
+    foh_log(g, "  %s returns to the box", foh_card_name(g, c));
+    return 0;
+}
+
+static const luaL_Reg game_api[] = {
+    {"players", api_players},
+    {"current", api_current},
+    {"age", api_age},
+    {"card", api_card},
+    {"icons", api_icons},
+    {"strength", api_strength},
+    {"count", api_count},
+    {"top", api_top},
+    {"nation", api_nation},
+    {"active", api_active},
+    {"owner", api_owner},
+    {"tokens", api_tokens},
+    {"supply", api_supply},
+    {"reserve", api_reserve},
+    {"take_from_supply", api_take_from_supply},
+    {"take_from_reserve", api_take_from_reserve},
+    {"pay_to_supply", api_pay_to_supply},
+    {"give", api_give},
+    {"market", api_market},
+    {"gain", api_gain},
+    {"gain_top", api_gain_top},
+    {"discard", api_discard},
+    {"choose", api_choose},
+    {"log", api_log},
+    {"effect", api_effect},
+    {"random", api_random},
+    {"neutral_card", api_neutral_card},
+    {"neutral_invest", api_neutral_invest},
+    {"market_discard", api_market_discard},
+    {"grant_action", api_grant_action},
+    {"to_box", api_to_box},
+    {NULL, NULL},
+};
+
+void foh_lua_push_api(lua_State *L) { luaL_newlib(L, game_api); }
+
+
+int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[FOH_MAX_ICONS], char *why,
+                       size_t whylen)
+{
+    if (!lua_istable(L, idx)) {
+        snprintf(why, whylen, "expected a table of icons, got %s", luaL_typename(L, idx));
+        return 0;
+    }
+    foh_lua_push_real(L, idx); /* a helper's constant table is read-only */
+    int t = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        int ic = k ? foh_cardset_icon_find(cs, k) : -1;
+        if (ic < 0 || !lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > FOH_MAX_ICON_COUNT) {
+            char names[400];
+            foh_cardset_icon_list(cs, names, sizeof names);
+            if (ic < 0)
+                snprintf(why, whylen, "unknown icon '%s' in an icon table (icons: %s)", k ? k : "?", names);
+            else
+                snprintf(why, whylen, "icon '%s': the count must be a whole number from 0 to %d", k,
+                         FOH_MAX_ICON_COUNT);
+            lua_settop(L, t - 1);
+            return 0;
+        }
+        icons[ic] += (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, t - 1);
+    return 1;
+}

@@ -1,0 +1,318 @@
+/* lua_engine: an engine's lifetime, and loading a card set's scripts into
+ * its sandbox with the load-time checks of each effect table (see
+ * lua_internal.h and lua_bridge.h).
+ *
+ * Loading order: helper scripts (game.yaml's, then each variant's), which
+ * may define new globals but never replace one; then the globals are
+ * sealed and every helper frozen (read-only, no state); then each card's
+ * effect chunk and each variant hook, each frozen in turn. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua_internal.h"
+
+static void engine_close(foh_engine *e)
+{
+    if (e->L)
+        lua_close(e->L);
+    e->L = NULL;
+    free(e->logbuf);
+    e->logbuf = NULL;
+}
+
+/* ---- Load-time checks of the effect tables ---- */
+
+static int card_fail(foh_error *err, const foh_card_def *d, int line, const char *what)
+{
+    foh_error_set(err, FOH_ERR_DATA, "%s:%d: card '%s': %s", line == d->line ? d->file : d->effect_file, line,
+                  d->id, what);
+    return 0;
+}
+
+/* Icon list field NAME of the table at the top of the stack, as a mask. */
+static int icon_list(lua_State *L, const foh_cardset *cs, const foh_card_def *d, const char *name, uint32_t *mask,
+                     foh_error *err)
+{
+    *mask = 0;
+    char msg[600], names[400];
+    foh_cardset_icon_list(cs, names, sizeof names);
+    lua_getfield(L, -1, name);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        snprintf(msg, sizeof msg, "a counting Permanent effect needs '%s', a list of icon names (icons: %s)", name,
+                 names);
+        return card_fail(err, d, d->effect_line, msg);
+    }
+    lua_Integer n = luaL_len(L, -1);
+    for (lua_Integer k = 1; k <= n; k++) {
+        lua_geti(L, -1, k);
+        const char *s = lua_tostring(L, -1);
+        int ic = s ? foh_cardset_icon_find(cs, s) : -1;
+        if (ic < 0) {
+            snprintf(msg, sizeof msg, "'%s' names an unknown icon '%s' (icons: %s)", name, s ? s : "?", names);
+            lua_pop(L, 2);
+            return card_fail(err, d, d->effect_line, msg);
+        }
+        lua_pop(L, 1);
+        *mask |= 1u << ic;
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
+static int check_table(foh_engine *e, foh_cardset *cs, int c, foh_error *err)
+{
+    lua_State *L = e->L;
+    foh_card_def *d = &cs->card[c];
+    foh_fire fire = cs->timing[d->timing].fire;
+    static const char *const need[] = {NULL, "on_gain", "provides", "activate", "end_game"};
+    if (fire == FOH_FIRE_NEVER)
+        return 1;
+    lua_getfield(L, -1, need[fire]);
+    int t = lua_type(L, -1);
+    char msg[600];
+    if (fire == FOH_FIRE_PERMANENT) {
+        if (t == LUA_TTABLE) {
+            int icons[FOH_MAX_ICONS] = {0};
+            char why[500];
+            if (!foh_lua_read_icons(L, -1, cs, icons, why, sizeof why)) {
+                lua_pop(L, 1);
+                snprintf(msg, sizeof msg, "provides: %s", why);
+                return card_fail(err, d, d->effect_line, msg);
+            }
+            for (int i = 0; i < FOH_MAX_ICONS; i++)
+                d->provides[i] = (int16_t)icons[i];
+            lua_pop(L, 1);
+            return 1;
+        }
+        lua_pop(L, 1);
+        if (t != LUA_TFUNCTION)
+            return card_fail(err, d, d->effect_line,
+                             "a Permanent effect needs 'provides': an icon table or a function(player, card)");
+        d->counting = 1;
+        return icon_list(L, cs, d, "reads", &d->reads, err) && icon_list(L, cs, d, "gives", &d->gives, err);
+    }
+    lua_pop(L, 1);
+    if (t != LUA_TFUNCTION) {
+        snprintf(msg, sizeof msg, "timing '%s' needs a function '%s' in the effect table", cs->timing[d->timing].name,
+                 need[fire]);
+        return card_fail(err, d, d->effect_line, msg);
+    }
+    return 1;
+}
+
+/* Default ruling 6: counting effects must not depend on each other in a
+ * cycle (A gives what B reads and B gives what A reads, or longer). */
+static int check_cycles(const foh_cardset *cs, foh_error *err)
+{
+    int state[FOH_MAX_CARDS] = {0}, stack[FOH_MAX_CARDS], next[FOH_MAX_CARDS];
+    for (int s = 0; s < cs->ncards; s++) {
+        if (!cs->card[s].counting || state[s])
+            continue;
+        int top = 0;
+        stack[top] = s;
+        next[top] = 0;
+        state[s] = 1;
+        while (top >= 0) {
+            int u = stack[top], v = next[top]++;
+            if (v >= cs->ncards) {
+                state[u] = 2;
+                top--;
+                continue;
+            }
+            if (!cs->card[v].counting || !(cs->card[u].gives & cs->card[v].reads))
+                continue;
+            if (state[v] == 1) {
+                const foh_card_def *d = &cs->card[v];
+                char msg[200];
+                snprintf(msg, sizeof msg, "counting effects depend on each other in a cycle (through '%s')",
+                         cs->card[u].id);
+                return card_fail(err, d, d->line, msg);
+            }
+            if (state[v] == 0) {
+                state[v] = 1;
+                stack[++top] = v;
+                next[top] = 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* ---- Loading ---- */
+
+/* Freeze every helper the scripts defined (the values of the sandbox's
+ * global table). */
+static foh_status freeze_helpers(foh_engine *e, foh_error *err)
+{
+    lua_State *L = e->L;
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
+    lua_getmetatable(L, -1);
+    lua_getfield(L, -1, "__index");
+    int globals = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, globals)) {
+        char who[128];
+        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        snprintf(who, sizeof who, "helper '%.80s'", name);
+        if (foh_lua_freeze(e, who, name, err) != FOH_OK) {
+            lua_settop(L, globals - 3);
+            return FOH_ERR_DATA;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, globals);
+    }
+    lua_settop(L, globals - 3);
+    return FOH_OK;
+}
+
+/* Run the chunk loaded at the top of the stack at load time, leaving NRES
+ * results; the message names WHO. */
+static foh_status run_chunk(foh_engine *e, int nres, const char *who, foh_error *err)
+{
+    int st = foh_lua_protected_call(e, 0, nres, 1);
+    if (st == LUA_OK)
+        return FOH_OK;
+    foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, foh_lua_error_text(e, st));
+    lua_pop(e->L, 1);
+    return FOH_ERR_DATA;
+}
+
+/* Helpers, then every card's effect table and variant hook; with CHECK,
+ * also fill the card definitions' derived fields. */
+static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err)
+{
+    lua_State *L = e->L;
+    const foh_cardset *cs = e->cs;
+    char who[160];
+    for (int i = 0; i < cs->nscripts; i++) {
+        if (!foh_lua_load_chunk(L, cs->script[i].src, cs->script[i].path, 1))
+            return foh_error_set(err, FOH_ERR_DATA, "%s", lua_tostring(L, -1));
+        snprintf(who, sizeof who, "script %.140s", cs->script[i].path);
+        if (run_chunk(e, 0, who, err) != FOH_OK)
+            return FOH_ERR_DATA;
+    }
+    /* The helpers are in: from here on no script may create a global, and
+     * what the helpers hold is read-only. */
+    foh_lua_seal_globals(e);
+    if (freeze_helpers(e, err) != FOH_OK)
+        return FOH_ERR_DATA;
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_def *d = &cs->card[c];
+        if (!d->effect_src)
+            continue;
+        snprintf(who, sizeof who, "card '%s'", d->id);
+        if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
+            return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+        if (run_chunk(e, 1, who, err) != FOH_OK)
+            return FOH_ERR_DATA;
+        if (!lua_istable(L, -1)) {
+            lua_pop(L, 1);
+            return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s: the effect must return a table of hooks",
+                                 d->effect_file, d->effect_line, who);
+        }
+        if (check && !check_table(e, check, c, err))
+            return FOH_ERR_DATA;
+        /* The engine calls the table itself; scripts see it read-only. */
+        lua_pushvalue(L, -1);
+        e->effect_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
+        char name[FOH_NAME + 20];
+        snprintf(name, sizeof name, "game.effect('%s')", d->id);
+        if (foh_lua_freeze(e, who, name, err) != FOH_OK) {
+            lua_pop(L, 1);
+            return FOH_ERR_DATA;
+        }
+        e->effect_proxy_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    if (check && !check_cycles(check, err))
+        return FOH_ERR_DATA;
+    for (int h = 0; h < cs->nhooks; h++) {
+        snprintf(who, sizeof who, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
+                 foh_hook_names[cs->hook[h].point]);
+        if (!foh_lua_load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
+            return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+        if (run_chunk(e, 1, who, err) != FOH_OK)
+            return FOH_ERR_DATA;
+        if (!lua_isfunction(L, -1)) {
+            lua_pop(L, 1);
+            return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function", cs->hook[h].file,
+                                 cs->hook[h].line, who);
+        }
+        if (foh_lua_freeze(e, who, "hook", err) != FOH_OK) {
+            lua_pop(L, 1);
+            return FOH_ERR_DATA;
+        }
+        e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    return FOH_OK;
+}
+
+static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_script_limits *limits, foh_cardset *check,
+                              foh_error *err)
+{
+    e->cs = cs;
+    e->mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
+    e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
+    e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
+    for (int c = 0; c < FOH_MAX_CARDS; c++)
+        e->effect_ref[c] = e->effect_proxy_ref[c] = LUA_NOREF;
+    for (int h = 0; h < FOH_MAX_HOOKS; h++)
+        e->hook_ref[h] = LUA_NOREF;
+    if (!foh_lua_sandbox_open(e))
+        return foh_error_set(err, FOH_ERR_MEMORY, "cannot build the Lua sandbox (out of memory)");
+    foh_status s = foh_lua_freeze_selftest(e, err);
+    if (s != FOH_OK)
+        return s;
+    lua_State *L = e->L;
+    lua_newtable(L);
+    for (int c = 0; c < cs->ncards; c++) {
+        lua_pushinteger(L, c);
+        lua_setfield(L, -2, cs->card[c].id);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
+    return load_scripts(e, check, err);
+}
+
+foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err)
+{
+    foh_engine e;
+    memset(&e, 0, sizeof e);
+    foh_status s = engine_open(&e, cs, NULL, cs, err);
+    engine_close(&e);
+    return s;
+}
+
+foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err) { return foh_engine_new_limited(cs, NULL, err); }
+
+foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err)
+{
+    foh_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    if (engine_open(e, cs, limits, NULL, err) != FOH_OK) {
+        foh_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void foh_engine_free(foh_engine *e)
+{
+    if (!e)
+        return;
+    engine_close(e);
+    free(e);
+}
+
+const foh_cardset *foh_engine_cardset(const foh_engine *e) { return e->cs; }
+
+long foh_engine_exercised(const foh_engine *e, int card)
+{
+    return card >= 0 && card < e->cs->ncards ? e->exercised[card] : 0;
+}

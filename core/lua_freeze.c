@@ -1,0 +1,261 @@
+/* lua_freeze: read-only tables, and no state kept between calls (see
+ * lua_internal.h).
+ *
+ * A game must be the same whatever ran before it on the same engine, and a
+ * bot's look-ahead must not change the game it looks at: scripts may keep
+ * nothing from one call to the next. Once loading ends, the only places a
+ * value can outlive a call are the tables and functions the scripts left
+ * (effect tables, helpers, hooks) and the variables their functions
+ * captured. So every such table becomes a read-only proxy (an empty table
+ * whose metatable reads the real one and refuses writes), and every such
+ * function whose code writes to a captured variable is refused at load
+ * (lua_upvalues.c reads its bytecode). A table made during a call can then
+ * be stored nowhere that outlives the call. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lua_internal.h"
+#include "lua_upvalues.h"
+
+#define MAX_DEPTH 200 /* nesting of the tables and functions a freeze walks */
+
+/* __newindex of a proxy: every write is refused, naming the table. */
+static int proxy_newindex(lua_State *L)
+{
+    char key[80];
+    if (lua_type(L, 2) == LUA_TSTRING)
+        snprintf(key, sizeof key, ".%.70s", lua_tostring(L, 2));
+    else if (lua_isinteger(L, 2))
+        snprintf(key, sizeof key, "[%lld]", (long long)lua_tointeger(L, 2));
+    else
+        snprintf(key, sizeof key, "[%s key]", luaL_typename(L, 2));
+    lua_getmetatable(L, 1);
+    lua_getfield(L, -1, "foh_name");
+    return luaL_error(L, "cannot change %s%s: tables shared by scripts are read-only (scripts keep no state between "
+                         "calls)",
+                      lua_tostring(L, -1), key);
+}
+
+/* __len of a proxy: the length of the table behind it. */
+static int proxy_len(lua_State *L)
+{
+    lua_getmetatable(L, 1);
+    lua_getfield(L, -1, "__index");
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+    return 1;
+}
+
+void foh_lua_readonly(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_createtable(L, 0, 0);
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, idx);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, proxy_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, proxy_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "foh_name");
+    lua_setmetatable(L, -2);
+    /* real_of[proxy] = table: pairs, rawget and the engine see through. */
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
+    lua_pushvalue(L, -2);
+    lua_pushvalue(L, idx);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    lua_replace(L, idx);
+}
+
+void foh_lua_push_real(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
+        lua_pushvalue(L, idx);
+        if (lua_rawget(L, -2) == LUA_TTABLE) {
+            lua_remove(L, -2);
+            return;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushvalue(L, idx);
+}
+
+/* One freeze: the engine, what is frozen (for messages) and the table of
+ * functions already checked during it. */
+typedef struct {
+    foh_engine *e;
+    const char *who;
+    foh_error *err;
+    int seen; /* stack index of {function = true} */
+} walk;
+
+static int freeze_value(walk *w, const char *name, int depth);
+
+static int refuse(walk *w, const char *what)
+{
+    foh_error_set(w->err, FOH_ERR_DATA, "%s: %s", w->who, what);
+    return 0;
+}
+
+/* Freeze the fields of table T (absolute index), named NAME. */
+static int freeze_fields(walk *w, int t, const char *name, int depth)
+{
+    lua_State *L = w->e->L;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        char field[160];
+        if (lua_type(L, -2) == LUA_TSTRING)
+            snprintf(field, sizeof field, "%s.%.60s", name, lua_tostring(L, -2));
+        else
+            snprintf(field, sizeof field, "%s[%lld]", name, (long long)lua_tointeger(L, -2));
+        if (!freeze_value(w, field, depth + 1))
+            return 0;
+        /* Changing the value of an existing field is allowed during next. */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, t);
+        /* A table or function used as a key is frozen too (not replaced). */
+        if (lua_type(L, -1) == LUA_TTABLE || lua_type(L, -1) == LUA_TFUNCTION) {
+            lua_pushvalue(L, -1);
+            if (!freeze_value(w, name, depth + 1))
+                return 0;
+            lua_pop(L, 1);
+        }
+    }
+    return 1;
+}
+
+/* Check Lua function F (absolute index) and freeze what it captured. */
+static int freeze_function(walk *w, int f, int depth)
+{
+    lua_State *L = w->e->L;
+    lua_Debug ar;
+    lua_pushvalue(L, f);
+    lua_getinfo(L, ">S", &ar);
+    if (!strcmp(ar.source, "=sandbox"))
+        return 1; /* the engine's own Lua */
+    lua_pushvalue(L, f);
+    if (lua_rawget(L, w->seen) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return 1;
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, f);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, w->seen);
+
+    foh_lua_upwrite up;
+    char why[200], msg[600];
+    lua_pushvalue(L, f);
+    int found = foh_lua_find_upvalue_write(L, &up, why, sizeof why);
+    lua_pop(L, 1);
+    if (found < 0) {
+        snprintf(msg, sizeof msg, "cannot check a function for state kept between calls: %s", why);
+        return refuse(w, msg);
+    }
+    if (found > 0) {
+        foh_error_set(w->err, FOH_ERR_DATA,
+                      "%s:%d: %s: writes to '%s', a variable that outlives the call (scripts keep no state between "
+                      "calls: declare it local inside the function)",
+                      up.source, up.line, w->who, up.name);
+        return 0;
+    }
+    for (int n = 1;; n++) {
+        const char *uname = lua_getupvalue(L, f, n);
+        if (!uname)
+            break;
+        int t = lua_type(L, -1);
+        char label[80];
+        snprintf(label, sizeof label, "%.60s", uname[0] ? uname : "?");
+        if ((t == LUA_TTABLE || t == LUA_TFUNCTION) && !freeze_value(w, label, depth + 1))
+            return 0;
+        if (t == LUA_TTABLE)
+            lua_setupvalue(L, f, n); /* the proxy, for every closure sharing the variable */
+        else
+            lua_pop(L, 1);
+    }
+    return 1;
+}
+
+/* Freeze the value at the top of the stack, replacing it by its frozen
+ * version (a proxy for a table). */
+static int freeze_value(walk *w, const char *name, int depth)
+{
+    lua_State *L = w->e->L;
+    int v = lua_gettop(L);
+    if (depth > MAX_DEPTH) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "tables and functions nested more than %d levels deep", MAX_DEPTH);
+        return refuse(w, msg);
+    }
+    if (!lua_checkstack(L, 8))
+        return refuse(w, "out of memory");
+    if (lua_type(L, v) == LUA_TFUNCTION)
+        return lua_iscfunction(L, v) || freeze_function(w, v, depth);
+    if (lua_type(L, v) != LUA_TTABLE)
+        return 1;
+    /* Already a proxy, already frozen, or the globals (frozen their way). */
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
+    lua_pushvalue(L, v);
+    int is_proxy = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 2);
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
+    int is_env = lua_rawequal(L, -1, v);
+    lua_pop(L, 1);
+    if (is_proxy || is_env)
+        return 1;
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_PROXY_KEY);
+    lua_pushvalue(L, v);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {
+        lua_replace(L, v);
+        lua_pop(L, 1);
+        return 1;
+    }
+    lua_pop(L, 2);
+    /* Fields first (a cycle meets the proxy below only once it exists:
+     * record it before walking). */
+    lua_pushvalue(L, v);
+    foh_lua_readonly(L, -1, name);
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_PROXY_KEY);
+    lua_pushvalue(L, v);
+    lua_pushvalue(L, -3);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    if (!freeze_fields(w, v, name, depth))
+        return 0;
+    lua_replace(L, v);
+    return 1;
+}
+
+foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_error *err)
+{
+    lua_State *L = e->L;
+    int top = lua_gettop(L);
+    lua_newtable(L);
+    lua_insert(L, top); /* below the value */
+    walk w = {.e = e, .who = who, .err = err, .seen = top};
+    int ok = freeze_value(&w, name, 0);
+    if (!ok) {
+        lua_settop(L, top - 1);
+        lua_pushnil(L);
+        return FOH_ERR_DATA;
+    }
+    lua_remove(L, top);
+    return FOH_OK;
+}
+
+foh_status foh_lua_freeze_selftest(foh_engine *e, foh_error *err)
+{
+    char why[200];
+    if (foh_lua_upvalues_selftest(e->L, why, sizeof why) != 0)
+        return foh_error_set(err, FOH_ERR_SCRIPT,
+                             "this Lua build's bytecode cannot be checked for scripts that keep state: %s", why);
+    return FOH_OK;
+}

@@ -1,0 +1,194 @@
+/* lua_hooks: calls into card effects and variant hooks (see lua_bridge.h).
+ * Every call runs with the sandbox's limits; an error names the card (or
+ * variant hook), the script's file and line, and the cause. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lua_internal.h"
+
+/* Who a failing call was, for its error message: CARD's HOOK, or variant
+ * hook number VHOOK when CARD is -1. Formatted only when there is an error:
+ * calls run on the bots' hot path. */
+static void caller_name(const foh_engine *e, int card, const char *hook, int vhook, char *buf, size_t len)
+{
+    const foh_cardset *cs = e->cs;
+    if (card >= 0)
+        snprintf(buf, len, "card '%s' (%s)", cs->card[card].id, hook);
+    else if (vhook >= 0 && vhook < cs->nhooks)
+        snprintf(buf, len, "variant '%s' hook '%s'", cs->variant[cs->hook[vhook].variant],
+                 foh_hook_names[cs->hook[vhook].point]);
+    else
+        snprintf(buf, len, "a script");
+}
+
+/* Call the function and NARGS arguments on the stack (above TOP) with the
+ * sandbox's limits; CARD/HOOK/VHOOK name it in errors (see caller_name).
+ * See call_hook for COUNTING. */
+static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int counting, int card, const char *hook,
+                              int vhook, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    foh_game *prev_g = e->g;
+    int prev_counting = e->counting, outermost = prev_g == NULL;
+    e->g = g;
+    e->counting = counting;
+    if (outermost) {
+        e->need_choice = 0;
+        if (counting == 0)
+            g->choice.card = card;
+    }
+    int st = foh_lua_protected_call(e, nargs, nres, outermost);
+    e->g = prev_g;
+    e->counting = prev_counting;
+    if (st == LUA_OK)
+        return FOH_OK;
+    char who[160];
+    caller_name(e, card, hook, vhook, who, sizeof who);
+    if (e->need_choice && lua_touserdata(L, -1) == (void *)&foh_lua_need_choice_tag) {
+        lua_settop(L, top);
+        if (!outermost)
+            return foh_error_set(err, FOH_ERR_SCRIPT, "%s: a choice inside a nested hook", who);
+        return FOH_NEED_CHOICE;
+    }
+    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, foh_lua_error_text(e, st));
+    lua_settop(L, top);
+    return FOH_ERR_SCRIPT;
+}
+
+int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point)
+{
+    for (int h = 0; h < e->cs->nhooks; h++)
+        if (e->cs->hook[h].point == point)
+            return 1;
+    return 0;
+}
+
+/* Call every hook at POINT; with ICONS, sum their returned icon tables. */
+static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int icons[FOH_MAX_ICONS],
+                            int *any, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    const foh_cardset *cs = e->cs;
+    lua_State *L = e->L;
+    for (int h = 0; h < cs->nhooks; h++) {
+        if (cs->hook[h].point != point)
+            continue;
+        int top = lua_gettop(L);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->hook_ref[h]);
+        lua_pushinteger(L, player + 1);
+        if (kind)
+            lua_pushstring(L, kind);
+        else
+            lua_pushnil(L);
+        foh_status s = call_pushed(g, top, 2, icons ? 1 : 0, icons ? -1 : 0, -1, NULL, h, err);
+        if (s != FOH_OK)
+            return s;
+        if (icons) {
+            char why[500];
+            int ok = foh_lua_read_icons(L, -1, cs, icons, why, sizeof why);
+            lua_settop(L, top);
+            if (!ok) {
+                char who[160];
+                caller_name(e, -1, NULL, h, who, sizeof who);
+                return foh_error_set(err, FOH_ERR_SCRIPT, "%s (%s:%d): %s", who, cs->hook[h].file, cs->hook[h].line,
+                                     why);
+            }
+            *any = 1;
+        }
+    }
+    return FOH_OK;
+}
+
+foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
+{
+    return run_hooks(g, point, player, kind, NULL, NULL, err);
+}
+
+foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err)
+{
+    memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
+    *any = 0;
+    return run_hooks(g, FOH_HOOK_SCORING, player, NULL, icons, any, err);
+}
+
+/* Call HOOK of CARD's effect table as hook(player, card_id) with NRES
+ * results left on the stack on success. COUNTING: 1 counting Permanent
+ * effect (reads base icons), -1 read-only hook, 0 an effect that acts. */
+static foh_status call_hook(foh_game *g, int card, int player, const char *hook, int nres, int counting,
+                            foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    const foh_card_def *d = &e->cs->card[card];
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[card]);
+    if (!lua_istable(L, -1) || lua_getfield(L, -1, hook) != LUA_TFUNCTION) {
+        lua_settop(L, top);
+        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): its effect has no '%s' function", d->id,
+                             d->file, d->line, hook);
+    }
+    lua_remove(L, -2);
+    lua_pushinteger(L, player + 1);
+    lua_pushstring(L, d->id);
+    foh_status s = call_pushed(g, top, 2, nres, counting, card, hook, -1, err);
+    if (strcmp(hook, "can_activate") != 0 && s != FOH_ERR_SCRIPT) /* asking about a cost is not using the effect */
+        e->exercised[card]++;
+    return s;
+}
+
+foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
+{
+    return call_hook(g, card, player, "on_gain", 0, 0, err);
+}
+
+foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
+{
+    return call_hook(g, card, player, "activate", 0, 0, err);
+}
+
+foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    *ok = 1;
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[card]);
+    int has = lua_istable(L, -1) && lua_getfield(L, -1, "can_activate") == LUA_TFUNCTION;
+    lua_settop(L, top);
+    if (!has)
+        return FOH_OK;
+    foh_status s = call_hook(g, card, player, "can_activate", 1, -1, err);
+    if (s != FOH_OK)
+        return s;
+    *ok = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return FOH_OK;
+}
+
+static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], foh_error *err)
+{
+    lua_State *L = g->eng->L;
+    const foh_card_def *d = &g->eng->cs->card[card];
+    char why[500];
+    int ok = foh_lua_read_icons(L, -1, g->eng->cs, icons, why, sizeof why);
+    lua_pop(L, 1);
+    if (!ok)
+        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): %s", d->id, d->effect_file, d->effect_line, why);
+    return FOH_OK;
+}
+
+foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+{
+    foh_status s = call_hook(g, card, player, "provides", 1, 1, err);
+    return s == FOH_OK ? icon_result(g, card, icons, err) : s;
+}
+
+foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+{
+    memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
+    foh_status s = call_hook(g, card, player, "end_game", 1, -1, err);
+    return s == FOH_OK ? icon_result(g, card, icons, err) : s;
+}

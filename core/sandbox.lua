@@ -1,0 +1,35 @@
+-- The Lua half of the sandbox (core/sandbox.lua, compiled into the engine
+-- by CMakeLists.txt). It runs once per engine, before any script, with the
+-- library functions it needs passed in (it reads no global), and returns
+-- the `pairs` scripts see. Engine code: its locals are out of scripts' reach,
+-- and the state checks of lua_freeze.c skip it.
+
+local next, sort, type, error, real_of = ...
+
+-- pairs in a fixed key order: Lua seeds string hashing per state, so the
+-- order of its own pairs could differ between two runs of the same game.
+local function before(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == 'number' or ta == 'string' then return a < b end
+  -- Level 4: the script that called pairs (before <- sort <- pairs <- script).
+  error('pairs: keys must be numbers or strings', 4)
+end
+
+local function pairs(t)
+  t = real_of[t] or t -- a read-only table lists the keys of the table behind it
+  if type(t) ~= 'table' then
+    error('bad argument #1 to \'pairs\' (table expected, got ' .. type(t) .. ')', 2)
+  end
+  local keys = {}
+  for k in next, t do keys[#keys + 1] = k end
+  sort(keys, before)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, t[k] end
+  end, t, nil
+end
+
+return pairs
