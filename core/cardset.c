@@ -1,111 +1,59 @@
 /* Card set loading: game.yaml (the vocabulary) and the card files.
- * Every name (icon, type, age, timing, card) comes from the data. */
+ * Every name (icon, type, age, timing, card) comes from the data.
+ *
+ * Card files come from modders: every message names the file, line and
+ * column, the card being read, and for an unknown name the valid names or
+ * the one meant ("did you mean"). Names may not hold control characters
+ * (they are printed on terminals), and no value is silently cut: a name or
+ * a path longer than the engine keeps is refused with the limit named. */
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "foh/yaml.h"
 #include "internal.h"
 #include "lua_bridge.h"
 #include "variant.h"
-#include "foh/yaml.h"
+
+#define MAX_CARD_FILES 64
+#define MAX_SCRIPT_BYTES (4 << 20)
 
 typedef struct {
     foh_cardset *cs;
-    const char *file;
     foh_error *err;
     const char *card; /* card id being read, for messages */
 } loader;
 
-/* Report a data error at FILE:LINE (naming the card being read, if any). */
-static int bad_at(loader *ld, const char *file, int line, const char *fmt, const char *a, const char *b)
+/* ---- Messages ---- */
+
+/* Report a data error at FILE:LINE:COLUMN, naming the card being read. */
+static int bad_at(loader *ld, const char *file, int line, int column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int bad_at(loader *ld, const char *file, int line, int column, const char *fmt, ...)
 {
-    char what[400];
-    snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
+    char what[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     if (ld->card)
-        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: card '%s': %s", file, line, ld->card, what);
+        foh_error_at(ld->err, FOH_ERR_DATA, file, line, column, "card '%s': %s", ld->card, what);
     else
-        foh_error_set(ld->err, FOH_ERR_DATA, "%s:%d: %s", file, line, what);
+        foh_error_at(ld->err, FOH_ERR_DATA, file, line, column, "%s", what);
     return 0;
 }
+#define bad_node(ld, n, ...) bad_at((ld), (n)->file, (n)->line, (n)->column, __VA_ARGS__)
+#define bad_key(ld, m, i, ...) bad_at((ld), (m)->file, (m)->key_lines[i], (m)->key_columns[i], __VA_ARGS__)
 
-static int bad(loader *ld, int line, const char *fmt, const char *a, const char *b)
+/* The names of a table of NAMED entries (each STRIDE bytes from the last)
+ * as a list, for hints. */
+static int name_list(const char *first, size_t stride, int n, const char **out)
 {
-    return bad_at(ld, ld->file, line, fmt, a, b);
-}
-
-/* A data error at node N, in the file N was read from. */
-static int bad_node(loader *ld, const foh_yaml_node *n, const char *fmt, const char *a, const char *b)
-{
-    return bad_at(ld, n->file, n->line, fmt, a, b);
-}
-
-/* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
-static int only_keys(loader *ld, const foh_yaml_node *m, const char *const *allowed)
-{
-    for (size_t i = 0; i < m->n; i++) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            ok |= strcmp(*a, m->keys[i]) == 0;
-        if (!ok)
-            return bad_at(ld, m->file, m->key_lines[i], "unknown field '%s'", m->keys[i], NULL);
-    }
-    return 1;
-}
-
-static const char *scalar(loader *ld, const foh_yaml_node *m, const char *key, int required)
-{
-    const foh_yaml_node *v = foh_yaml_get(m, key);
-    if (!v) {
-        if (required)
-            bad_node(ld, m, "missing field '%s'", key, NULL);
-        return NULL;
-    }
-    if (v->kind != FOH_YAML_SCALAR) {
-        bad_node(ld, v, "field '%s' must be a single value", key, NULL);
-        return NULL;
-    }
-    return v->text;
-}
-
-static int copy_name(loader *ld, char *dst, size_t len, const char *src, int line)
-{
-    if (strlen(src) >= len)
-        return bad(ld, line, "name '%s' is too long (at most 47 characters)", src, NULL);
-    strcpy(dst, src);
-    return 1;
-}
-
-static int parse_int(loader *ld, const foh_yaml_node *v, int lo, int hi, int *out)
-{
-    char *end;
-    if (!v || v->kind != FOH_YAML_SCALAR)
-        return v ? bad_node(ld, v, "expected a whole number", NULL, NULL) : bad(ld, 0, "missing a whole number", NULL, NULL);
-    long x = strtol(v->text, &end, 10);
-    if (*v->text == '\0' || *end != '\0' || x < lo || x > hi) {
-        char range[64];
-        snprintf(range, sizeof range, "%d..%d", lo, hi);
-        return bad_node(ld, v, "'%s' is not a whole number in %s", v->text, range);
-    }
-    *out = (int)x;
-    return 1;
-}
-
-static int parse_bool(loader *ld, const foh_yaml_node *v, int *out)
-{
-    if (!v) {
-        *out = 0;
-        return 1;
-    }
-    if (v->kind == FOH_YAML_SCALAR && (!strcmp(v->text, "true") || !strcmp(v->text, "yes"))) {
-        *out = 1;
-        return 1;
-    }
-    if (v->kind == FOH_YAML_SCALAR && (!strcmp(v->text, "false") || !strcmp(v->text, "no"))) {
-        *out = 0;
-        return 1;
-    }
-    return bad_node(ld, v, "expected true or false", NULL, NULL);
+    for (int i = 0; i < n; i++)
+        out[i] = first + (size_t)i * stride;
+    return n;
 }
 
 static int find_named(const char *names, size_t stride, int n, const char *name)
@@ -116,34 +64,164 @@ static int find_named(const char *names, size_t stride, int n, const char *name)
     return -1;
 }
 
-static int icon_index(loader *ld, const foh_yaml_node *v)
+/* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
+static int only_keys(loader *ld, const foh_yaml_node *m, const char *const *allowed)
 {
-    if (!v || v->kind != FOH_YAML_SCALAR)
-        return (v ? bad_node(ld, v, "expected an icon name", NULL, NULL) : bad(ld, 0, "missing an icon name", NULL, NULL)) - 1;
-    int i = foh_cardset_icon_find(ld->cs, v->text);
-    if (i < 0)
-        bad_node(ld, v, "unknown icon '%s'", v->text, NULL);
-    return i;
+    int n = 0;
+    while (allowed[n])
+        n++;
+    for (size_t i = 0; i < m->n; i++) {
+        int ok = 0;
+        for (int k = 0; k < n && !ok; k++)
+            ok = strcmp(allowed[k], m->keys[i]) == 0;
+        if (!ok) {
+            char hint[600];
+            foh_error_hint(hint, sizeof hint, m->keys[i], "fields", allowed, n);
+            return bad_key(ld, m, i, "unknown field '%s'%s", m->keys[i], hint);
+        }
+    }
+    return 1;
 }
 
-static int age_index(loader *ld, const foh_yaml_node *v)
+/* ---- Values ---- */
+
+/* Field KEY of map M: NULL when absent (an error if REQUIRED). */
+static const foh_yaml_node *field(loader *ld, const foh_yaml_node *m, const char *key, int required)
 {
-    if (!v || v->kind != FOH_YAML_SCALAR)
-        return (v ? bad_node(ld, v, "expected an age name", NULL, NULL) : bad(ld, 0, "missing an age name", NULL, NULL)) - 1;
-    for (int i = 0; i < ld->cs->nages; i++)
-        if (strcmp(ld->cs->age[i].name, v->text) == 0)
+    const foh_yaml_node *v = foh_yaml_get(m, key);
+    if (!v && required)
+        bad_node(ld, m, "missing field '%s'", key);
+    return v;
+}
+
+/* The text of scalar V (field KEY, for messages), or NULL after an error. */
+static const char *scalar(loader *ld, const foh_yaml_node *v, const char *key)
+{
+    if (v->kind != FOH_YAML_SCALAR) {
+        bad_node(ld, v, "'%s' must be a single value, not %s", key, foh_yaml_kind_name(v));
+        return NULL;
+    }
+    return v->text;
+}
+
+/* Whether TEXT has no control character (NEWLINES: line breaks and tabs
+ * are allowed). */
+static int printable(const char *text, int newlines)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p < 0x20 && !(newlines && (*p == '\n' || *p == '\t'))) || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Copy the name in scalar V (field KEY) into DST (LEN bytes): not empty,
+ * no control character, not longer than the engine keeps. */
+static int name_value(loader *ld, const foh_yaml_node *v, const char *key, char *dst, size_t len)
+{
+    const char *text = scalar(ld, v, key);
+    if (!text)
+        return 0;
+    if (!text[0])
+        return bad_node(ld, v, "'%s' must not be empty", key);
+    if (!printable(text, 0))
+        return bad_node(ld, v, "'%s' holds a control character (names are shown on terminals)", key);
+    if (strlen(text) >= len)
+        return bad_node(ld, v, "'%s' is %zu bytes long; the engine's limit is %zu", key, strlen(text), len - 1);
+    memcpy(dst, text, strlen(text) + 1);
+    return 1;
+}
+
+static int int_value(loader *ld, const foh_yaml_node *v, const char *key, int lo, int hi, int *out)
+{
+    const char *text = scalar(ld, v, key);
+    if (!text)
+        return 0;
+    char *end;
+    long x = strtol(text, &end, 10);
+    if (!*text || *end || x < lo || x > hi)
+        return bad_node(ld, v, "'%s': '%s' is not a whole number from %d to %d", key, text, lo, hi);
+    *out = (int)x;
+    return 1;
+}
+
+/* Field KEY of M as a whole number; absent: 1 (*OUT unchanged) unless REQUIRED. */
+static int int_field(loader *ld, const foh_yaml_node *m, const char *key, int lo, int hi, int *out, int required)
+{
+    const foh_yaml_node *v = field(ld, m, key, required);
+    return v ? int_value(ld, v, key, lo, hi, out) : !required;
+}
+
+/* Field KEY of M as true/false (absent: false). */
+static int bool_field(loader *ld, const foh_yaml_node *m, const char *key, int *out)
+{
+    const foh_yaml_node *v = foh_yaml_get(m, key);
+    *out = 0;
+    if (!v)
+        return 1;
+    const char *text = scalar(ld, v, key);
+    if (!text)
+        return 0;
+    if (!strcmp(text, "true") || !strcmp(text, "yes"))
+        *out = 1;
+    else if (strcmp(text, "false") && strcmp(text, "no"))
+        return bad_node(ld, v, "'%s' must be true or false, not '%s'", key, text);
+    return 1;
+}
+
+/* Index of the name in scalar V (field KEY) among N names, or -1 after an
+ * error listing them (WHAT: "icons", "ages"...). */
+static int named_value(loader *ld, const foh_yaml_node *v, const char *key, const char *what, const char **names,
+                       int n)
+{
+    const char *text = scalar(ld, v, key);
+    if (!text)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], text))
             return i;
-    return bad_node(ld, v, "unknown age '%s'", v->text, NULL) - 1;
+    char hint[600];
+    foh_error_hint(hint, sizeof hint, text, what, names, n);
+    return bad_node(ld, v, "unknown %.*s '%s'%s", (int)strlen(what) - 1, what, text, hint) - 1;
 }
 
-/* A list of icon names as a bit mask. */
-static int icon_mask(loader *ld, const foh_yaml_node *v, uint32_t *mask)
+static int icon_value(loader *ld, const foh_yaml_node *v, const char *key)
 {
+    const char *names[FOH_MAX_ICONS];
+    int n = name_list(ld->cs->icon[0], FOH_NAME, ld->cs->nicons, names);
+    return named_value(ld, v, key, "icons", names, n);
+}
+
+static int age_value(loader *ld, const foh_yaml_node *v, const char *key)
+{
+    const char *names[FOH_MAX_AGES];
+    int n = name_list(ld->cs->age[0].name, sizeof ld->cs->age[0], ld->cs->nages, names);
+    return named_value(ld, v, key, "ages", names, n);
+}
+
+/* Field KEY of M: an icon (required) or an age (required). */
+static int icon_field(loader *ld, const foh_yaml_node *m, const char *key)
+{
+    const foh_yaml_node *v = field(ld, m, key, 1);
+    return v ? icon_value(ld, v, key) : -1;
+}
+
+static int age_field(loader *ld, const foh_yaml_node *m, const char *key)
+{
+    const foh_yaml_node *v = field(ld, m, key, 1);
+    return v ? age_value(ld, v, key) : -1;
+}
+
+/* Field KEY of M: a list of icon names, as a bit mask. */
+static int icon_mask(loader *ld, const foh_yaml_node *m, const char *key, uint32_t *mask)
+{
+    const foh_yaml_node *v = field(ld, m, key, 1);
     *mask = 0;
-    if (!v || v->kind != FOH_YAML_SEQ)
-        return v ? bad_node(ld, v, "expected a list of icon names", NULL, NULL) : bad(ld, 0, "missing a list of icon names", NULL, NULL);
+    if (!v)
+        return 0;
+    if (v->kind != FOH_YAML_SEQ)
+        return bad_node(ld, v, "'%s' must be a list of icon names, not %s", key, foh_yaml_kind_name(v));
     for (size_t i = 0; i < v->n; i++) {
-        int ic = icon_index(ld, v->items[i]);
+        int ic = icon_value(ld, v->items[i], key);
         if (ic < 0)
             return 0;
         *mask |= 1u << ic;
@@ -151,15 +229,21 @@ static int icon_mask(loader *ld, const foh_yaml_node *v, uint32_t *mask)
     return 1;
 }
 
-/* Fold "dir/../" out of a relative path so messages name files plainly. */
+/* ---- Files ---- */
+
+/* Fold "dir/../" out of PATH (in place) so messages name files plainly. */
 static void normalize_path(char *path)
 {
-    char *seg[64];
-    int n = 0;
-    int absolute = path[0] == '/';
-    char copy[1024];
-    snprintf(copy, sizeof copy, "%s", path);
-    for (char *save = NULL, *t = strtok_r(copy, "/", &save); t && n < 64; t = strtok_r(NULL, "/", &save)) {
+    size_t len = strlen(path);
+    char *copy = malloc(len + 1), **seg = malloc((len / 2 + 2) * sizeof *seg);
+    if (!copy || !seg) {
+        free(copy);
+        free(seg);
+        return; /* left as it is: still the same file */
+    }
+    memcpy(copy, path, len + 1);
+    int n = 0, absolute = path[0] == '/';
+    for (char *save = NULL, *t = strtok_r(copy, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
         if (!strcmp(t, "."))
             continue;
         if (!strcmp(t, "..") && n > 0 && strcmp(seg[n - 1], ".."))
@@ -167,13 +251,21 @@ static void normalize_path(char *path)
         else
             seg[n++] = t;
     }
-    char out[1024] = "";
-    size_t len = 0;
+    size_t k = 0;
     if (absolute)
-        out[len++] = '/';
-    for (int i = 0; i < n; i++)
-        len += (size_t)snprintf(out + len, sizeof out - len, "%s%s", i ? "/" : "", seg[i]);
-    snprintf(path, strlen(path) + 1, "%s", n || absolute ? out : ".");
+        path[k++] = '/';
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(seg[i]);
+        if (i)
+            path[k++] = '/';
+        memmove(path + k, seg[i], l); /* never longer than the original */
+        k += l;
+    }
+    if (!n && !absolute)
+        path[k++] = '.';
+    path[k] = '\0';
+    free(copy);
+    free(seg);
 }
 
 /* FNV-1a 64 (an identity check for save files, not security): H updated
@@ -188,27 +280,33 @@ static uint64_t fnv1a_more(uint64_t h, const char *bytes, size_t n)
 
 static uint64_t fnv1a(const char *bytes, size_t n) { return fnv1a_more(FNV_START, bytes, n); }
 
-/* Remember a source of the card set: LABEL and the hash of its bytes. */
-static void add_source(foh_cardset *cs, const char *label, uint64_t hash)
+/* Remember a source of the card set: LABEL and the hash of its bytes. The
+ * sources are bounded (game.yaml, card files, scripts, variants): the
+ * table has room for all of them. */
+static int add_source(loader *ld, const char *label, uint64_t hash)
 {
-    if (cs->nsources >= FOH_MAX_SOURCES)
-        return;
+    foh_cardset *cs = ld->cs;
+    if (cs->nsources >= FOH_MAX_SOURCES || strlen(label) >= sizeof cs->source[0].label)
+        return foh_error_set(ld->err, FOH_ERR_DATA, "%s: more source files than the engine's limit of %d, or a "
+                             "name too long", label, FOH_MAX_SOURCES) == FOH_OK;
     snprintf(cs->source[cs->nsources].label, sizeof cs->source[0].label, "%s", label);
     cs->source[cs->nsources++].hash = hash;
+    return 1;
 }
 
 /* Remember file PATH (already read successfully) as LABEL with its hash. */
-static void record_source(foh_cardset *cs, const char *label, const char *path)
+static int record_source(loader *ld, const char *label, const char *path)
 {
     FILE *f = fopen(path, "rb");
+    if (!f)
+        return foh_error_set(ld->err, FOH_ERR_DATA, "%s: cannot read the file again", path) == FOH_OK;
     uint64_t h = FNV_START;
     char buf[8192];
     size_t n;
-    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         h = fnv1a_more(h, buf, n);
-    if (f)
-        fclose(f);
-    add_source(cs, label, h);
+    fclose(f);
+    return add_source(ld, label, h);
 }
 
 /* Read the Lua file named by node S, relative to folder DIR, into the
@@ -216,27 +314,33 @@ static void record_source(foh_cardset *cs, const char *label, const char *path)
 static int load_script(loader *ld, const char *dir, const foh_yaml_node *s)
 {
     foh_cardset *cs = ld->cs;
-    if (s->kind != FOH_YAML_SCALAR)
-        return bad_node(ld, s, "a script is a file path", NULL, NULL);
+    const char *name = scalar(ld, s, "scripts");
+    if (!name)
+        return 0;
     if (cs->nscripts >= FOH_MAX_SCRIPTS)
-        return bad_node(ld, s, "at most 16 scripts in all", NULL, NULL);
+        return bad_node(ld, s, "more than %d scripts in all (the engine's limit)", FOH_MAX_SCRIPTS);
     char path[sizeof cs->script[0].path];
     /* Relative paths are relative to the folder of the YAML file naming them. */
-    if (snprintf(path, sizeof path, "%s%s%s", s->text[0] == '/' ? "" : dir, s->text[0] == '/' ? "" : "/",
-                 s->text) >= (int)sizeof path)
-        return bad_node(ld, s, "script path '%s' is too long", s->text, NULL);
+    if (snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : dir, name[0] == '/' ? "" : "/", name) >=
+        (int)sizeof path)
+        return bad_node(ld, s, "the script path '%s' is longer than %zu bytes", name, sizeof path - 1);
     normalize_path(path);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return bad_node(ld, s, "cannot open script '%s'", path, NULL);
+        return bad_node(ld, s, "cannot open the script '%s'", path);
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     rewind(f);
-    char *src = len >= 0 && len < (1 << 22) ? malloc((size_t)len + 1) : NULL;
+    if (len < 0 || len > MAX_SCRIPT_BYTES) {
+        fclose(f);
+        return bad_node(ld, s, "the script '%s' is larger than %d MiB (the engine's limit)", path,
+                        MAX_SCRIPT_BYTES >> 20);
+    }
+    char *src = malloc((size_t)len + 1);
     if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
         free(src);
         fclose(f);
-        return bad_node(ld, s, "cannot read script '%s'", path, NULL);
+        return bad_node(ld, s, "cannot read the script '%s'", path);
     }
     fclose(f);
     src[len] = '\0';
@@ -244,183 +348,221 @@ static int load_script(loader *ld, const char *dir, const foh_yaml_node *s)
     cs->script[cs->nscripts++].src = src;
     char label[sizeof cs->source[0].label];
     const char *base = strrchr(path, '/');
-    snprintf(label, sizeof label, "script %.56s", base ? base + 1 : path);
-    add_source(cs, label, fnv1a(src, (size_t)len));
+    snprintf(label, sizeof label, "script %s", base ? base + 1 : path);
+    return add_source(ld, label, fnv1a(src, (size_t)len));
+}
+
+/* ---- game.yaml ---- */
+
+/* A list of named entries (icons, ages, card types, timings): 1 to MAX
+ * items under KEY of ROOT. */
+static const foh_yaml_node *entries(loader *ld, const foh_yaml_node *root, const char *key, int max)
+{
+    const foh_yaml_node *v = field(ld, root, key, 1);
+    if (v && (v->kind != FOH_YAML_SEQ || v->n == 0 || v->n > (size_t)max)) {
+        bad_node(ld, v, "'%s' must list 1 to %d entries (the engine's limit)", key, max);
+        return NULL;
+    }
+    return v;
+}
+
+static int read_players(loader *ld, const foh_yaml_node *root)
+{
+    foh_cardset *cs = ld->cs;
+    const foh_yaml_node *players = field(ld, root, "players", 1);
+    static const char *const keys[] = {"min", "max", "note", NULL};
+    if (!players)
+        return 0;
+    if (players->kind != FOH_YAML_MAP)
+        return bad_node(ld, players, "'players' must be a map {min, max, note}");
+    if (!only_keys(ld, players, keys) || !int_field(ld, players, "min", 1, FOH_MAX_PLAYERS, &cs->min_players, 1) ||
+        !int_field(ld, players, "max", cs->min_players, FOH_MAX_PLAYERS, &cs->max_players, 1))
+        return 0;
+    const foh_yaml_node *note = foh_yaml_get(players, "note");
+    const char *text = note ? scalar(ld, note, "note") : "";
+    if (!text)
+        return 0;
+    if (strlen(text) >= sizeof cs->players_note || !printable(text, 0))
+        return bad_node(ld, note, "'note' must be one printable line of at most %zu bytes",
+                        sizeof cs->players_note - 1);
+    snprintf(cs->players_note, sizeof cs->players_note, "%s", text);
     return 1;
 }
 
-static int read_vocabulary(loader *ld, const foh_yaml_node *root)
+static int read_names(loader *ld, const foh_yaml_node *root)
 {
     foh_cardset *cs = ld->cs;
-    static const char *const top[] = {"name", "players", "icons", "ages", "card_types", "timings",
-                                      "setup", "rules", "scripts", NULL};
-    if (root->kind != FOH_YAML_MAP)
-        return bad_node(ld, root, "game.yaml must be a map", NULL, NULL);
-    if (!only_keys(ld, root, top))
+    const foh_yaml_node *icons = entries(ld, root, "icons", FOH_MAX_ICONS);
+    if (!icons)
         return 0;
-
-    const foh_yaml_node *players = foh_yaml_get(root, "players");
-    static const char *const player_keys[] = {"min", "max", "note", NULL};
-    if (!players || players->kind != FOH_YAML_MAP)
-        return bad_node(ld, root, "missing map 'players' {min, max, note}", NULL, NULL);
-    if (!only_keys(ld, players, player_keys) ||
-        !parse_int(ld, foh_yaml_get(players, "min"), 1, FOH_MAX_PLAYERS, &cs->min_players) ||
-        !parse_int(ld, foh_yaml_get(players, "max"), cs->min_players, FOH_MAX_PLAYERS, &cs->max_players))
-        return 0;
-    const char *note = scalar(ld, players, "note", 0);
-    snprintf(cs->players_note, sizeof cs->players_note, "%s", note ? note : "");
-
-    const foh_yaml_node *icons = foh_yaml_get(root, "icons");
-    if (!icons || icons->kind != FOH_YAML_SEQ || icons->n == 0 || icons->n > FOH_MAX_ICONS)
-        return bad_node(ld, icons ? icons : root, "'icons' must list 1 to 12 icon names", NULL, NULL);
     for (size_t i = 0; i < icons->n; i++) {
         const foh_yaml_node *v = icons->items[i];
-        if (v->kind != FOH_YAML_SCALAR || !copy_name(ld, cs->icon[i], FOH_NAME, v->text, v->line))
-            return bad_node(ld, v, "bad icon name", NULL, NULL);
-        if (find_named(cs->icon[0], FOH_NAME, (int)i, v->text) >= 0)
-            return bad_node(ld, v, "icon '%s' listed twice", v->text, NULL);
+        if (!name_value(ld, v, "icons", cs->icon[i], FOH_NAME))
+            return 0;
+        if (find_named(cs->icon[0], FOH_NAME, (int)i, cs->icon[i]) >= 0)
+            return bad_node(ld, v, "icon '%s' is listed twice", v->text);
         cs->nicons = (int)i + 1;
     }
 
-    const foh_yaml_node *ages = foh_yaml_get(root, "ages");
-    if (!ages || ages->kind != FOH_YAML_SEQ || ages->n == 0 || ages->n > FOH_MAX_AGES)
-        return bad_node(ld, ages ? ages : root, "'ages' must list 1 to 10 ages", NULL, NULL);
+    const foh_yaml_node *ages = entries(ld, root, "ages", FOH_MAX_AGES);
+    if (!ages)
+        return 0;
     for (size_t i = 0; i < ages->n; i++) {
         const foh_yaml_node *a = ages->items[i];
         static const char *const keys[] = {"name", "value", NULL};
-        if (a->kind != FOH_YAML_MAP || !only_keys(ld, a, keys))
-            return bad_node(ld, a, "an age is {name, value}", NULL, NULL);
-        const char *name = scalar(ld, a, "name", 1);
-        if (!name || !copy_name(ld, cs->age[i].name, FOH_NAME, name, a->line) ||
-            !parse_int(ld, foh_yaml_get(a, "value"), 0, 99, &cs->age[i].value))
+        if (a->kind != FOH_YAML_MAP)
+            return bad_node(ld, a, "an age is a map {name, value}, not %s", foh_yaml_kind_name(a));
+        const foh_yaml_node *name = field(ld, a, "name", 1);
+        if (!only_keys(ld, a, keys) || !name || !name_value(ld, name, "name", cs->age[i].name, FOH_NAME) ||
+            !int_field(ld, a, "value", 0, 99, &cs->age[i].value, 1))
             return 0;
+        if (find_named(cs->age[0].name, sizeof cs->age[0], (int)i, cs->age[i].name) >= 0)
+            return bad_node(ld, name, "age '%s' is listed twice", name->text);
         cs->nages = (int)i + 1;
     }
 
-    const foh_yaml_node *types = foh_yaml_get(root, "card_types");
-    if (!types || types->kind != FOH_YAML_SEQ || types->n == 0 || types->n > FOH_MAX_TYPES)
-        return bad_node(ld, types ? types : root, "'card_types' must list 1 to 12 types", NULL, NULL);
+    const foh_yaml_node *types = entries(ld, root, "card_types", FOH_MAX_TYPES);
+    if (!types)
+        return 0;
     for (size_t i = 0; i < types->n; i++) {
         const foh_yaml_node *t = types->items[i];
         static const char *const keys[] = {"name", "placement", "investor_bonus", NULL};
-        if (t->kind != FOH_YAML_MAP || !only_keys(ld, t, keys))
-            return bad_node(ld, t, "a card type is {name, placement, investor_bonus}", NULL, NULL);
-        const char *name = scalar(ld, t, "name", 1);
-        const char *place = scalar(ld, t, "placement", 1);
-        if (!name || !place || !copy_name(ld, cs->type[i].name, FOH_NAME, name, t->line))
+        static const char *places[] = {"stack", "single", "side_by_side", "none"};
+        if (t->kind != FOH_YAML_MAP)
+            return bad_node(ld, t, "a card type is a map {name, placement, investor_bonus}, not %s",
+                            foh_yaml_kind_name(t));
+        const foh_yaml_node *name = field(ld, t, "name", 1), *place = field(ld, t, "placement", 1);
+        if (!only_keys(ld, t, keys) || !name || !place || !name_value(ld, name, "name", cs->type[i].name, FOH_NAME))
             return 0;
-        static const char *const places[] = {"stack", "single", "side_by_side", "none"};
-        int p = -1;
-        for (int k = 0; k < 4; k++)
-            if (!strcmp(place, places[k]))
-                p = k;
+        if (find_named(cs->type[0].name, sizeof cs->type[0], (int)i, cs->type[i].name) >= 0)
+            return bad_node(ld, name, "card type '%s' is listed twice", name->text);
+        int p = named_value(ld, place, "placement", "placements", places, 4);
         if (p < 0)
-            return bad_node(ld, t, "placement '%s' is not stack, single, side_by_side or none", place, NULL);
+            return 0;
         cs->type[i].place = (foh_placement)p;
         cs->type[i].bonus_icon = -1;
-        if (foh_yaml_get(t, "investor_bonus") && (cs->type[i].bonus_icon = icon_index(ld, foh_yaml_get(t, "investor_bonus"))) < 0)
+        if (foh_yaml_get(t, "investor_bonus") &&
+            (cs->type[i].bonus_icon = icon_value(ld, foh_yaml_get(t, "investor_bonus"), "investor_bonus")) < 0)
             return 0;
         cs->ntypes = (int)i + 1;
     }
 
-    const foh_yaml_node *timings = foh_yaml_get(root, "timings");
-    if (!timings || timings->kind != FOH_YAML_SEQ || timings->n == 0 || timings->n > FOH_MAX_TIMINGS)
-        return bad_node(ld, timings ? timings : root, "'timings' must list 1 to 12 timings", NULL, NULL);
+    const foh_yaml_node *timings = entries(ld, root, "timings", FOH_MAX_TIMINGS);
+    if (!timings)
+        return 0;
     for (size_t i = 0; i < timings->n; i++) {
         const foh_yaml_node *t = timings->items[i];
         static const char *const keys[] = {"name", "fires", NULL};
-        if (t->kind != FOH_YAML_MAP || !only_keys(ld, t, keys))
-            return bad_node(ld, t, "a timing is {name, fires}", NULL, NULL);
-        const char *name = scalar(ld, t, "name", 1);
-        const char *fires = scalar(ld, t, "fires", 1);
-        if (!name || !fires || !copy_name(ld, cs->timing[i].name, FOH_NAME, name, t->line))
+        static const char *kinds[] = {"never", "on_gain", "permanent", "turn_action", "end_game"};
+        if (t->kind != FOH_YAML_MAP)
+            return bad_node(ld, t, "a timing is a map {name, fires}, not %s", foh_yaml_kind_name(t));
+        const foh_yaml_node *name = field(ld, t, "name", 1), *fires = field(ld, t, "fires", 1);
+        if (!only_keys(ld, t, keys) || !name || !fires ||
+            !name_value(ld, name, "name", cs->timing[i].name, FOH_NAME))
             return 0;
-        static const char *const kinds[] = {"never", "on_gain", "permanent", "turn_action", "end_game"};
-        int f = -1;
-        for (int k = 0; k < 5; k++)
-            if (!strcmp(fires, kinds[k]))
-                f = k;
+        if (find_named(cs->timing[0].name, sizeof cs->timing[0], (int)i, cs->timing[i].name) >= 0)
+            return bad_node(ld, name, "timing '%s' is listed twice", name->text);
+        int f = named_value(ld, fires, "fires", "kinds", kinds, 5);
         if (f < 0)
-            return bad_node(ld, t, "fires '%s' is not never, on_gain, permanent, turn_action or end_game", fires, NULL);
+            return 0;
         cs->timing[i].fire = (foh_fire)f;
         cs->ntimings = (int)i + 1;
     }
+    return 1;
+}
 
-    const foh_yaml_node *setup = foh_yaml_get(root, "setup");
-    static const char *const setup_keys[] = {"market_size", "market_age", "starting_card_age", "starting_tokens",
-                                             "tokens_in_box", "supply", "deck_bottom", "deck_ages",
-                                             "starting_cards_per_player", "neutral_investors", NULL};
-    if (!setup || setup->kind != FOH_YAML_MAP)
-        return bad_node(ld, root, "missing map 'setup'", NULL, NULL);
-    if (!only_keys(ld, setup, setup_keys))
+static int read_setup(loader *ld, const foh_yaml_node *root)
+{
+    foh_cardset *cs = ld->cs;
+    const foh_yaml_node *setup = field(ld, root, "setup", 1);
+    static const char *const keys[] = {"market_size", "market_age", "starting_card_age", "starting_tokens",
+                                       "tokens_in_box", "supply", "deck_bottom", "deck_ages",
+                                       "starting_cards_per_player", "neutral_investors", NULL};
+    if (!setup)
         return 0;
-    const foh_yaml_node *ms = foh_yaml_get(setup, "market_size");
-    if (!ms || ms->kind != FOH_YAML_MAP)
-        return bad_node(ld, setup, "setup.market_size must map player counts to Market sizes", NULL, NULL);
+    if (setup->kind != FOH_YAML_MAP)
+        return bad_node(ld, setup, "'setup' must be a map");
+    if (!only_keys(ld, setup, keys))
+        return 0;
+    const foh_yaml_node *ms = field(ld, setup, "market_size", 1);
+    if (!ms)
+        return 0;
+    if (ms->kind != FOH_YAML_MAP)
+        return bad_node(ld, ms, "setup.market_size must map player counts to Market sizes");
     for (size_t i = 0; i < ms->n; i++) {
-        int p = atoi(ms->keys[i]);
-        if (p < 1 || p > FOH_MAX_PLAYERS)
-            return bad_at(ld, ms->file, ms->key_lines[i], "setup.market_size: '%s' is not a player count", ms->keys[i],
-                          NULL);
-        if (!parse_int(ld, ms->items[i], 1, FOH_MAX_MARKET, &cs->market_size[p]))
+        char *end;
+        long p = strtol(ms->keys[i], &end, 10);
+        if (*end || p < 1 || p > FOH_MAX_PLAYERS)
+            return bad_key(ld, ms, i, "setup.market_size: '%s' is not a player count (1 to %d)", ms->keys[i],
+                           FOH_MAX_PLAYERS);
+        if (!int_value(ld, ms->items[i], "market_size", 1, FOH_MAX_MARKET, &cs->market_size[p]))
             return 0;
     }
-    if ((cs->market_age = age_index(ld, foh_yaml_get(setup, "market_age"))) < 0 ||
-        (cs->starting_age = age_index(ld, foh_yaml_get(setup, "starting_card_age"))) < 0 ||
-        !parse_int(ld, foh_yaml_get(setup, "starting_tokens"), 0, 1000, &cs->starting_tokens) ||
-        !parse_int(ld, foh_yaml_get(setup, "tokens_in_box"), 0, FOH_MAX_BOX_TOKENS, &cs->tokens_in_box) ||
-        !parse_int(ld, foh_yaml_get(setup, "supply"), 0, FOH_MAX_BOX_TOKENS, &cs->supply_start))
+    if ((cs->market_age = age_field(ld, setup, "market_age")) < 0 ||
+        (cs->starting_age = age_field(ld, setup, "starting_card_age")) < 0 ||
+        !int_field(ld, setup, "starting_tokens", 0, 1000, &cs->starting_tokens, 1) ||
+        !int_field(ld, setup, "tokens_in_box", 0, FOH_MAX_BOX_TOKENS, &cs->tokens_in_box, 1) ||
+        !int_field(ld, setup, "supply", 0, FOH_MAX_BOX_TOKENS, &cs->supply_start, 1))
         return 0;
     cs->starting_cards = 1;
-    if (foh_yaml_get(setup, "starting_cards_per_player") &&
-        !parse_int(ld, foh_yaml_get(setup, "starting_cards_per_player"), 0, 8, &cs->starting_cards))
+    if (!int_field(ld, setup, "starting_cards_per_player", 0, 8, &cs->starting_cards, 0) ||
+        !int_field(ld, setup, "neutral_investors", 0, FOH_MAX_NEUTRAL, &cs->neutral_investors, 0))
         return 0;
-    if (foh_yaml_get(setup, "neutral_investors") &&
-        !parse_int(ld, foh_yaml_get(setup, "neutral_investors"), 0, FOH_MAX_NEUTRAL, &cs->neutral_investors))
+    const foh_yaml_node *da = field(ld, setup, "deck_ages", 1);
+    if (!da)
         return 0;
-    const foh_yaml_node *da = foh_yaml_get(setup, "deck_ages");
-    if (!da || da->kind != FOH_YAML_SEQ || da->n > FOH_MAX_AGES)
-        return bad_node(ld, setup, "setup.deck_ages must list ages, bottom of the deck first", NULL, NULL);
+    if (da->kind != FOH_YAML_SEQ || da->n > FOH_MAX_AGES)
+        return bad_node(ld, da, "setup.deck_ages must list at most %d ages, bottom of the deck first", FOH_MAX_AGES);
     for (size_t i = 0; i < da->n; i++)
-        if ((cs->deck_ages[cs->ndeck_ages++] = age_index(ld, da->items[i])) < 0)
+        if ((cs->deck_ages[cs->ndeck_ages++] = age_value(ld, da->items[i], "deck_ages")) < 0)
             return 0;
+    return 1;
+}
 
-    const foh_yaml_node *rules = foh_yaml_get(root, "rules");
-    static const char *const rule_keys[] = {"harvest_icon", "snipe_compensation_icon", "attacker_strength",
-                                            "defender_strength", "full_vp_icons", "age_check_gap",
-                                            "age_check_repeat", "vp_per_full_icon", "other_icons_per_vp",
-                                            "turn_limit", NULL};
-    if (!rules || rules->kind != FOH_YAML_MAP)
-        return bad_node(ld, root, "missing map 'rules'", NULL, NULL);
-    if (!only_keys(ld, rules, rule_keys))
+static int read_rules(loader *ld, const foh_yaml_node *root)
+{
+    foh_cardset *cs = ld->cs;
+    const foh_yaml_node *rules = field(ld, root, "rules", 1);
+    static const char *const keys[] = {"harvest_icon", "snipe_compensation_icon", "attacker_strength",
+                                       "defender_strength", "full_vp_icons", "age_check_gap", "age_check_repeat",
+                                       "vp_per_full_icon", "other_icons_per_vp", "turn_limit", NULL};
+    if (!rules)
         return 0;
-    if ((cs->harvest_icon = icon_index(ld, foh_yaml_get(rules, "harvest_icon"))) < 0 ||
-        (cs->snipe_icon = icon_index(ld, foh_yaml_get(rules, "snipe_compensation_icon"))) < 0 ||
-        !icon_mask(ld, foh_yaml_get(rules, "attacker_strength"), &cs->attacker_icons) ||
-        !icon_mask(ld, foh_yaml_get(rules, "defender_strength"), &cs->defender_icons) ||
-        !icon_mask(ld, foh_yaml_get(rules, "full_vp_icons"), &cs->full_vp_icons) ||
-        !parse_int(ld, foh_yaml_get(rules, "age_check_gap"), 1, 99, &cs->age_check_gap))
+    if (rules->kind != FOH_YAML_MAP)
+        return bad_node(ld, rules, "'rules' must be a map");
+    if (!only_keys(ld, rules, keys))
         return 0;
     cs->vp_per_full_icon = 1;
     cs->other_icons_per_vp = 2;
-    if (!parse_bool(ld, foh_yaml_get(rules, "age_check_repeat"), &cs->age_check_repeat) ||
-        (foh_yaml_get(rules, "vp_per_full_icon") &&
-         !parse_int(ld, foh_yaml_get(rules, "vp_per_full_icon"), 0, 100, &cs->vp_per_full_icon)) ||
-        (foh_yaml_get(rules, "other_icons_per_vp") &&
-         !parse_int(ld, foh_yaml_get(rules, "other_icons_per_vp"), 1, 100, &cs->other_icons_per_vp)))
-        return 0;
     /* Engine ruling E1 (RULINGS.md): the rulebook has no turn limit, but a
      * game must end. */
     cs->turn_limit = FOH_DEFAULT_TURN_LIMIT;
-    if (foh_yaml_get(rules, "turn_limit") &&
-        !parse_int(ld, foh_yaml_get(rules, "turn_limit"), 1, FOH_MAX_TURN_LIMIT, &cs->turn_limit))
-        return 0;
+    return (cs->harvest_icon = icon_field(ld, rules, "harvest_icon")) >= 0 &&
+           (cs->snipe_icon = icon_field(ld, rules, "snipe_compensation_icon")) >= 0 &&
+           icon_mask(ld, rules, "attacker_strength", &cs->attacker_icons) &&
+           icon_mask(ld, rules, "defender_strength", &cs->defender_icons) &&
+           icon_mask(ld, rules, "full_vp_icons", &cs->full_vp_icons) &&
+           int_field(ld, rules, "age_check_gap", 1, 99, &cs->age_check_gap, 1) &&
+           bool_field(ld, rules, "age_check_repeat", &cs->age_check_repeat) &&
+           int_field(ld, rules, "vp_per_full_icon", 0, 100, &cs->vp_per_full_icon, 0) &&
+           int_field(ld, rules, "other_icons_per_vp", 1, 100, &cs->other_icons_per_vp, 0) &&
+           int_field(ld, rules, "turn_limit", 1, FOH_MAX_TURN_LIMIT, &cs->turn_limit, 0);
+}
 
+static int read_vocabulary(loader *ld, const foh_yaml_node *root)
+{
+    static const char *const top[] = {"name", "players", "icons", "ages", "card_types", "timings",
+                                      "setup", "rules", "scripts", NULL};
+    if (root->kind != FOH_YAML_MAP)
+        return bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
+    if (!only_keys(ld, root, top) || !read_players(ld, root) || !read_names(ld, root) || !read_setup(ld, root) ||
+        !read_rules(ld, root))
+        return 0;
     const foh_yaml_node *scripts = foh_yaml_get(root, "scripts");
     if (scripts && scripts->kind != FOH_YAML_SEQ)
-        return bad_node(ld, scripts, "'scripts' must list Lua files", NULL, NULL);
+        return bad_node(ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
     for (size_t i = 0; scripts && i < scripts->n; i++)
-        if (!load_script(ld, cs->dir, scripts->items[i]))
+        if (!load_script(ld, ld->cs->dir, scripts->items[i]))
             return 0;
     return 1;
 }
@@ -431,17 +573,23 @@ static int read_deck_bottom(loader *ld, const foh_yaml_node *root)
     const foh_yaml_node *db = foh_yaml_get(foh_yaml_get(root, "setup"), "deck_bottom");
     if (!db)
         return 1;
-    if (db->kind != FOH_YAML_SEQ || db->n > 8)
-        return bad_node(ld, db, "setup.deck_bottom must list at most 8 card ids, bottom first", NULL, NULL);
+    int max = (int)(sizeof ld->cs->deck_bottom / sizeof ld->cs->deck_bottom[0]);
+    if (db->kind != FOH_YAML_SEQ || db->n > (size_t)max)
+        return bad_node(ld, db, "setup.deck_bottom must list at most %d card ids, bottom first", max);
     for (size_t i = 0; i < db->n; i++) {
         const foh_yaml_node *v = db->items[i];
-        int c = v->kind == FOH_YAML_SCALAR ? foh_cardset_find(ld->cs, v->text) : -1;
+        const char *id = scalar(ld, v, "deck_bottom");
+        if (!id)
+            return 0;
+        int c = foh_cardset_find(ld->cs, id);
         if (c < 0)
-            return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", v->kind == FOH_YAML_SCALAR ? v->text : "?", NULL);
+            return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", id);
         ld->cs->deck_bottom[ld->cs->ndeck_bottom++] = c;
     }
     return 1;
 }
+
+/* ---- Cards ---- */
 
 static char *dup_text(const char *s)
 {
@@ -452,108 +600,147 @@ static char *dup_text(const char *s)
     return d;
 }
 
+/* Card text and notes: any printable text, line breaks included. */
+static int text_field(loader *ld, const foh_yaml_node *m, const char *key, int required, const char *fallback,
+                      char **out)
+{
+    const foh_yaml_node *v = field(ld, m, key, required);
+    const char *text = v ? scalar(ld, v, key) : fallback;
+    if (!text)
+        return 0;
+    if (!printable(text, 1))
+        return bad_node(ld, v, "'%s' holds a control character", key);
+    if (!(*out = dup_text(text)))
+        return bad_node(ld, m, "out of memory");
+    return 1;
+}
+
 static int read_card(loader *ld, const foh_yaml_node *m)
 {
     foh_cardset *cs = ld->cs;
     static const char *const keys[] = {"id", "name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
                                        "stripe_source", "text", "edition_note", "effect", NULL};
     ld->card = NULL;
-    ld->file = m->file; /* a variant may add a card from its own file */
     if (m->kind != FOH_YAML_MAP)
-        return bad_node(ld, m, "each card is a map of fields", NULL, NULL);
-    const char *id = scalar(ld, m, "id", 1);
-    if (!id)
+        return bad_node(ld, m, "each card is a map of fields, not %s", foh_yaml_kind_name(m));
+    const foh_yaml_node *idn = field(ld, m, "id", 1);
+    if (!idn)
         return 0;
-    if (foh_cardset_find(cs, id) >= 0)
-        return bad_node(ld, m, "card id '%s' defined twice", id, NULL);
+    char id[FOH_NAME];
+    if (!name_value(ld, idn, "id", id, sizeof id))
+        return 0;
+    int twin = foh_cardset_find(cs, id);
+    if (twin >= 0)
+        return bad_node(ld, idn, "card id '%s' is defined twice (first at %s:%d)", id, cs->card[twin].file,
+                        cs->card[twin].line);
     if (cs->ncards >= FOH_MAX_CARDS)
-        return bad_node(ld, m, "more than 128 cards", NULL, NULL);
+        return bad_node(ld, m, "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
     foh_card_def *c = &cs->card[cs->ncards];
     memset(c, 0, sizeof *c);
-    if (!copy_name(ld, c->id, sizeof c->id, id, m->line))
-        return 0;
+    memcpy(c->id, id, sizeof id);
     cs->ncards++; /* from here on foh_cardset_free frees what the card holds */
     ld->card = c->id;
-    if (!only_keys(ld, m, keys))
-        return 0;
+    if (strlen(m->file) >= sizeof c->file)
+        return bad_node(ld, m, "the file's path is longer than %zu bytes", sizeof c->file - 1);
     snprintf(c->file, sizeof c->file, "%s", m->file);
     c->line = m->line;
-
-    const char *name = scalar(ld, m, "name", 1), *type = scalar(ld, m, "type", 1);
-    const char *timing = scalar(ld, m, "timing", 1), *text = scalar(ld, m, "text", 1);
-    if (!name || !type || !timing || !text || !copy_name(ld, c->name, sizeof c->name, name, m->line))
-        return 0;
-    if ((c->age = age_index(ld, foh_yaml_get(m, "age"))) < 0)
-        return 0;
-    if ((c->type = find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, type)) < 0)
-        return bad_node(ld, foh_yaml_get(m, "type"), "unknown card type '%s'", type, NULL);
-    if ((c->timing = find_named(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, timing)) < 0)
-        return bad_node(ld, foh_yaml_get(m, "timing"), "unknown effect timing '%s'", timing, NULL);
-    if (!parse_bool(ld, foh_yaml_get(m, "obsolete"), &c->obsolete) ||
-        !parse_bool(ld, foh_yaml_get(m, "ends_game"), &c->ends_game))
+    if (!only_keys(ld, m, keys))
         return 0;
 
-    const foh_yaml_node *stripe = foh_yaml_get(m, "stripe");
-    if (!stripe || stripe->kind != FOH_YAML_MAP)
-        return bad_node(ld, stripe ? stripe : m, "'stripe' must map icon names to counts ({} for none)", NULL, NULL);
+    const foh_yaml_node *name = field(ld, m, "name", 1), *type = field(ld, m, "type", 1);
+    const foh_yaml_node *timing = field(ld, m, "timing", 1);
+    if (!name || !type || !timing || !name_value(ld, name, "name", c->name, sizeof c->name))
+        return 0;
+    if ((c->age = age_field(ld, m, "age")) < 0)
+        return 0;
+    const char *names[FOH_MAX_TYPES > FOH_MAX_TIMINGS ? FOH_MAX_TYPES : FOH_MAX_TIMINGS];
+    if ((c->type = named_value(ld, type, "type", "card types", names,
+                               name_list(cs->type[0].name, sizeof cs->type[0], cs->ntypes, names))) < 0)
+        return 0;
+    if ((c->timing = named_value(ld, timing, "timing", "timings", names,
+                                 name_list(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, names))) < 0)
+        return 0;
+    if (!bool_field(ld, m, "obsolete", &c->obsolete) || !bool_field(ld, m, "ends_game", &c->ends_game))
+        return 0;
+
+    const foh_yaml_node *stripe = field(ld, m, "stripe", 1);
+    if (!stripe)
+        return 0;
+    if (stripe->kind != FOH_YAML_MAP)
+        return bad_node(ld, stripe, "'stripe' must map icon names to counts ({} for none)");
     for (size_t i = 0; i < stripe->n; i++) {
-        int ic = foh_cardset_icon_find(cs, stripe->keys[i]);
-        int count;
-        if (ic < 0)
-            return bad_at(ld, stripe->file, stripe->key_lines[i], "unknown icon '%s' in stripe", stripe->keys[i], NULL);
-        if (!parse_int(ld, stripe->items[i], 0, 99, &count))
+        const char *icons[FOH_MAX_ICONS];
+        int n = name_list(cs->icon[0], FOH_NAME, cs->nicons, icons), ic = foh_cardset_icon_find(cs, stripe->keys[i]);
+        int count = 0;
+        if (ic < 0) {
+            char hint[600];
+            foh_error_hint(hint, sizeof hint, stripe->keys[i], "icons", icons, n);
+            return bad_key(ld, stripe, i, "unknown icon '%s' in the stripe%s", stripe->keys[i], hint);
+        }
+        if (!int_value(ld, stripe->items[i], stripe->keys[i], 0, 99, &count))
             return 0;
         c->stripe[ic] = (int8_t)count;
     }
-    const char *src = scalar(ld, m, "stripe_source", 0);
-    if (!copy_name(ld, c->stripe_source, sizeof c->stripe_source, src ? src : "printed", m->line))
+    const foh_yaml_node *src = foh_yaml_get(m, "stripe_source");
+    if (src ? !name_value(ld, src, "stripe_source", c->stripe_source, sizeof c->stripe_source)
+            : !snprintf(c->stripe_source, sizeof c->stripe_source, "printed"))
         return 0;
-    const char *ko = scalar(ld, m, "edition_note", 0);
-    c->text = dup_text(text);
-    c->edition_note = dup_text(ko ? ko : "same");
+    if (!text_field(ld, m, "text", 1, NULL, &c->text) ||
+        !text_field(ld, m, "edition_note", 0, "same", &c->edition_note))
+        return 0;
 
     const foh_yaml_node *eff = foh_yaml_get(m, "effect");
     foh_fire fire = cs->timing[c->timing].fire;
     if (eff) {
         if (eff->kind != FOH_YAML_SCALAR)
-            return bad_node(ld, eff, "'effect' must be Lua source text", NULL, NULL);
-        c->effect_src = dup_text(eff->text);
+            return bad_node(ld, eff, "'effect' must be Lua source text, not %s", foh_yaml_kind_name(eff));
+        if (!(c->effect_src = dup_text(eff->text)))
+            return bad_node(ld, m, "out of memory");
         c->effect_line = eff->line + eff->block_scalar;
         snprintf(c->effect_file, sizeof c->effect_file, "%s", eff->file);
     } else if (fire != FOH_FIRE_NEVER) {
-        return bad_node(ld, m, "timing '%s' needs an 'effect' (Lua)", timing, NULL);
+        return bad_node(ld, m, "timing '%s' needs an 'effect' (Lua)", cs->timing[c->timing].name);
     }
-    if (!c->text || !c->edition_note || (eff && !c->effect_src))
-        return bad_node(ld, m, "out of memory", NULL, NULL);
     return 1;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+/* ---- Loading ---- */
 
 /* Card files: every *.yaml in DIR but game.yaml, sorted by name. */
-static int list_card_files(const char *dir, char ***out, int *n, foh_error *err)
+static int list_card_files(loader *ld, const char *dir, char ***out, int *n)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return foh_error_set(err, FOH_ERR_DATA, "%s: cannot open card set folder", dir), 0;
-    struct dirent *e;
     *n = 0;
     *out = NULL;
-    while ((e = readdir(d))) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return foh_error_set(ld->err, FOH_ERR_DATA, "%s: cannot open the card set folder", dir) == FOH_OK;
+    int cap = 0, ok = 1;
+    for (struct dirent *e; ok && (e = readdir(d));) {
         size_t len = strlen(e->d_name);
         if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") || !strcmp(e->d_name, "game.yaml"))
             continue;
-        char **grown = realloc(*out, (size_t)(*n + 1) * sizeof **out);
-        if (!grown)
-            break;
-        *out = grown;
-        (*out)[(*n)++] = dup_text(e->d_name);
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **grown = realloc(*out, (size_t)cap * sizeof **out);
+            if (!grown)
+                ok = 0;
+            else
+                *out = grown;
+        }
+        if (ok && !((*out)[*n] = dup_text(e->d_name)))
+            ok = 0;
+        if (ok)
+            ++*n;
     }
     closedir(d);
-    qsort(*out, (size_t)*n, sizeof **out, cmp_str);
+    if (!ok)
+        return foh_error_set(ld->err, FOH_ERR_MEMORY, "out of memory") == FOH_OK;
+    for (int i = 1; i < *n; i++) /* by name: insertion sort, a few dozen files */
+        for (int j = i; j > 0 && strcmp((*out)[j], (*out)[j - 1]) < 0; j--) {
+            char *t = (*out)[j];
+            (*out)[j] = (*out)[j - 1];
+            (*out)[j - 1] = t;
+        }
     return 1;
 }
 
@@ -564,13 +751,17 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     foh_cardset *cs = calloc(1, sizeof *cs);
     foh_variant_cards *cards = calloc(1, sizeof *cards);
     foh_variant_claims *claims = calloc(1, sizeof *claims);
-    foh_yaml_node *docs[64] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
+    foh_yaml_node *docs[MAX_CARD_FILES] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
+    loader ld = {.cs = cs, .err = err};
     int ndocs = 0, ok = cs && cards && claims;
+    char path[FOH_PATH + 32], yerr[800];
     if (!ok)
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
     if (ok && nvariants > FOH_MAX_VARIANTS)
         ok = foh_error_set(err, FOH_ERR_USAGE, "at most %d variants", FOH_MAX_VARIANTS) == FOH_OK;
-    char path[768], yerr[600];
+    if (ok && strlen(dir) >= FOH_PATH - 300)
+        ok = foh_error_set(err, FOH_ERR_USAGE, "the card set folder's path is longer than %d bytes", FOH_PATH - 300) ==
+             FOH_OK;
     if (ok) {
         snprintf(cs->dir, sizeof cs->dir, "%s", dir);
         snprintf(path, sizeof path, "%s/game.yaml", dir);
@@ -578,32 +769,30 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         if (!game)
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
         else
-            record_source(cs, "game.yaml", path);
+            ok = record_source(&ld, "game.yaml", path);
     }
-    loader ld = {.cs = cs, .file = path, .err = err};
 
     /* The card files' entries, in file-name order. */
     char **files = NULL;
     int nfiles = 0;
-    ok = ok && list_card_files(dir, &files, &nfiles, err);
+    ok = ok && list_card_files(&ld, dir, &files, &nfiles);
+    if (ok && nfiles > MAX_CARD_FILES)
+        ok = foh_error_set(err, FOH_ERR_DATA, "%s: more than %d card files (the engine's limit)", dir,
+                           MAX_CARD_FILES) == FOH_OK;
     for (int i = 0; ok && i < nfiles; i++) {
-        char cpath[768];
-        snprintf(cpath, sizeof cpath, "%s/%s", dir, files[i]);
-        foh_yaml_node *doc = ndocs < 64 ? foh_yaml_load(cpath, yerr, sizeof yerr) : NULL;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
         if (!doc) {
-            ok = foh_error_set(err, FOH_ERR_DATA, "%s", ndocs < 64 ? yerr : "more than 64 card files") == FOH_OK;
+            ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
             break;
         }
         docs[ndocs++] = doc;
-        record_source(cs, files[i], cpath);
-        if (doc->kind != FOH_YAML_SEQ) {
-            loader cl = {.cs = cs, .file = cpath, .err = err};
-            ok = bad(&cl, doc->line, "a card file is a list of cards", NULL, NULL);
-        }
+        ok = record_source(&ld, files[i], path);
+        if (ok && doc->kind != FOH_YAML_SEQ)
+            ok = bad_node(&ld, doc, "a card file is a list of cards, not %s", foh_yaml_kind_name(doc));
         for (size_t k = 0; ok && k < doc->n; k++) {
             if (cards->n >= FOH_MAX_CARDS) {
-                loader cl = {.cs = cs, .file = cpath, .err = err};
-                ok = bad_node(&cl, doc->items[k], "more than 128 cards", NULL, NULL);
+                ok = bad_node(&ld, doc->items[k], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
                 break;
             }
             cards->node[cards->n++] = doc->items[k];
@@ -622,13 +811,12 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         else
             ok = foh_variant_apply(vdocs[v], cs, game, cards, claims, err);
         if (ok) {
-            char label[sizeof cs->source[0].label];
+            char label[FOH_NAME + 16];
             snprintf(label, sizeof label, "variant %s", cs->variant[cs->nvariants - 1]);
-            record_source(cs, label, path);
+            ok = record_source(&ld, label, path);
         }
     }
 
-    snprintf(path, sizeof path, "%s/game.yaml", dir);
     ok = ok && read_vocabulary(&ld, game);
     if (ok) {
         cs->players_allowed = 0;
@@ -637,28 +825,22 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         if (claims->players_set)
             cs->players_allowed = claims->players_mask;
         for (int p = 1; ok && p <= FOH_MAX_PLAYERS; p++)
-            if ((cs->players_allowed >> p & 1) && !cs->market_size[p]) {
-                char key[8];
-                snprintf(key, sizeof key, "%d", p);
+            if ((cs->players_allowed >> p & 1) && !cs->market_size[p])
                 ok = bad_node(&ld, foh_yaml_get(foh_yaml_get(game, "setup"), "market_size"),
-                              "setup.market_size has no entry for %s players", key, NULL);
-            }
+                              "setup.market_size has no entry for %d players", p);
     }
     for (int v = 0; ok && v < nvariants; v++) {
         const foh_yaml_node *scripts = foh_yaml_get(vdocs[v], "scripts");
-        char vdir[768];
-        snprintf(vdir, sizeof vdir, "%s", variants[v]);
         if (scripts && scripts->kind != FOH_YAML_SEQ)
-            ok = bad_node(&ld, scripts, "'scripts' must list Lua files", NULL, NULL);
+            ok = bad_node(&ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
         for (size_t i = 0; ok && scripts && i < scripts->n; i++)
-            ok = load_script(&ld, vdir, scripts->items[i]);
+            ok = load_script(&ld, variants[v], scripts->items[i]);
     }
     for (size_t k = 0; ok && k < cards->n; k++)
         ok = read_card(&ld, cards->node[k]);
     ld.card = NULL;
-    ld.file = game ? game->file : path;
     if (ok && cs->ncards == 0)
-        ok = bad(&ld, 1, "the card set has no cards", NULL, NULL);
+        ok = bad_node(&ld, game, "the card set has no cards");
     ok = ok && read_deck_bottom(&ld, game);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
     for (int i = 0; i < ndocs; i++)
@@ -691,6 +873,8 @@ void foh_cardset_free(foh_cardset *cs)
         free(cs->hook[i].src);
     free(cs);
 }
+
+/* ---- Reading ---- */
 
 int foh_cardset_card_count(const foh_cardset *cs) { return cs->ncards; }
 
@@ -746,6 +930,10 @@ const char *foh_cardset_type_name(const foh_cardset *cs, int type)
 {
     return type >= 0 && type < cs->ntypes ? cs->type[type].name : "?";
 }
+int foh_cardset_type_find(const foh_cardset *cs, const char *name)
+{
+    return find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, name);
+}
 int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
 int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }
@@ -775,6 +963,7 @@ const char *foh_cardset_variant_name(const foh_cardset *cs, int i)
 {
     return i >= 0 && i < cs->nvariants ? cs->variant[i] : "?";
 }
+
 int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note)
 {
     if (note)

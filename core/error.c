@@ -69,11 +69,10 @@ void foh_error_hint(char *buf, size_t len, const char *word, const char *what, c
 {
     const char *close = foh_error_suggest(word, names, n);
     size_t k = 0;
-    if (close) {
-        snprintf(buf, len, " (did you mean '%s'?)", close);
-        return;
-    }
-    k = (size_t)snprintf(buf, len, " (%s: ", what);
+    if (close)
+        k = (size_t)snprintf(buf, len, " (did you mean '%s'? %s: ", close, what);
+    else
+        k = (size_t)snprintf(buf, len, " (%s: ", what);
     for (int i = 0; i < n && k < len; i++)
         k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", names[i]);
     if (k < len)

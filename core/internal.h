@@ -24,7 +24,8 @@
 #define FOH_MAX_BOX_TOKENS 100000 /* setup.tokens_in_box and setup.supply at most */
 #define FOH_DEFAULT_TURN_LIMIT 1000
 #define FOH_MAX_TURN_LIMIT 1000000
-#define FOH_NAME 48
+#define FOH_NAME 48  /* ids and names of icons, types, ages, timings, variants: at most 47 bytes */
+#define FOH_PATH 1024 /* file paths (longer ones are refused at load) */
 #define FOH_MAX_NEUTRAL 2   /* neutral investors (markers no player owns) */
 #define FOH_MAX_HOOKS 32
 #define FOH_MAX_VARIANTS 8
@@ -67,7 +68,8 @@ typedef enum {
 } foh_fire;
 
 typedef struct {
-    char id[FOH_NAME], name[FOH_NAME * 2];
+    char id[FOH_NAME];
+    char name[FOH_OPTION_LABEL]; /* at most 63 bytes: a choice shows it whole */
     int age;      /* index into cs->age */
     int type;     /* index into cs->type */
     int timing;   /* index into cs->timing */
@@ -76,10 +78,10 @@ typedef struct {
     int8_t stripe[FOH_MAX_ICONS];
     char stripe_source[FOH_NAME];
     char *text, *edition_note; /* card text; how another edition differs ("same") */
-    char file[768];
+    char file[FOH_PATH];
     int line;
     char *effect_src;  /* Lua chunk returning the effect table (may be NULL) */
-    char effect_file[768]; /* where the chunk is (a variant may override it) */
+    char effect_file[FOH_PATH]; /* where the chunk is (a variant may override it) */
     int effect_line;   /* line of the chunk's first line in effect_file */
     /* Filled when the scripts are checked at load time: */
     int16_t provides[FOH_MAX_ICONS]; /* constant Permanent icons (0..FOH_MAX_ICON_COUNT each) */
@@ -89,7 +91,7 @@ typedef struct {
 } foh_card_def;
 
 struct foh_cardset {
-    char dir[512];
+    char dir[FOH_PATH];
     int nicons;
     char icon[FOH_MAX_ICONS][FOH_NAME];
     int ntypes;
@@ -136,13 +138,13 @@ struct foh_cardset {
     struct {
         foh_hook_point point;
         char *src;
-        char file[768];
+        char file[FOH_PATH];
         int line;
         int variant;
     } hook[FOH_MAX_HOOKS];
     int nscripts;
     struct {
-        char path[512];
+        char path[FOH_PATH];
         char *src;
     } script[FOH_MAX_SCRIPTS];
     int ncards;
@@ -150,7 +152,7 @@ struct foh_cardset {
     /* Every file read, for save files' identity check. */
     int nsources;
     struct {
-        char label[FOH_NAME + 16]; /* "game.yaml", "script effects.lua", "variant NAME" */
+        char label[FOH_PATH + 16]; /* "game.yaml", "script effects.lua", "variant NAME" */
         uint64_t hash;             /* FNV-1a of the file's bytes */
     } source[FOH_MAX_SOURCES];
 };

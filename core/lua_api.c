@@ -379,8 +379,11 @@ static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
         lua_pushvalue(L, -2);
         lua_rawget(L, -2);
         int is_card = lua_isinteger(L, -1);
-        snprintf(label, FOH_OPTION_LABEL, "%.*s", FOH_OPTION_LABEL - 1,
-                 is_card ? e->cs->card[lua_tointeger(L, -1)].name : lua_tostring(L, -3));
+        const char *text = is_card ? e->cs->card[lua_tointeger(L, -1)].name : lua_tostring(L, -3);
+        if (strlen(text) >= FOH_OPTION_LABEL)
+            luaL_error(L, "game.choose: the option '%s' is longer than %d bytes (the engine's limit for a label)",
+                       text, FOH_OPTION_LABEL - 1);
+        snprintf(label, FOH_OPTION_LABEL, "%s", text);
         lua_pop(L, 2);
     } else if (lua_isinteger(L, -1)) {
         snprintf(label, FOH_OPTION_LABEL, "P%d", (int)lua_tointeger(L, -1));
@@ -400,6 +403,8 @@ static int api_choose(lua_State *L)
     int p = player_arg(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     const char *prompt = luaL_optstring(L, 3, "choose");
+    if (strlen(prompt) >= FOH_PROMPT)
+        return luaL_error(L, "game.choose: the prompt is longer than %d bytes (the engine's limit)", FOH_PROMPT - 1);
     lua_Integer n = luaL_len(L, 2);
     if (n == 0) {
         lua_pushnil(L);
@@ -410,7 +415,8 @@ static int api_choose(lua_State *L)
         return 1;
     }
     if (n > FOH_MAX_OPTIONS)
-        return luaL_error(L, "game.choose: %d options, at most %d", (int)n, FOH_MAX_OPTIONS);
+        return luaL_error(L, "game.choose: %d options, more than the engine's limit of %d per choice", (int)n,
+                          FOH_MAX_OPTIONS);
     if (g->used_answers < g->nanswers) {
         int a = g->answers[g->used_answers++];
         if (a >= n)
@@ -421,6 +427,8 @@ static int api_choose(lua_State *L)
         foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
         return 1;
     }
+    if (g->nanswers >= FOH_MAX_ANSWERS)
+        return luaL_error(L, "game.choose: more than %d choices in one action (the engine's limit)", FOH_MAX_ANSWERS);
     foh_choice *ch = &g->choice;
     ch->player = p;
     snprintf(ch->prompt, sizeof ch->prompt, "%s", prompt);

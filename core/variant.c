@@ -1,26 +1,34 @@
 /* variant: a variant folder's variant.yaml, overlaid on a card set's YAML
- * trees before they are read (see variant.h and docs/variants.md). */
+ * trees before they are read (see variant.h and docs/variants.md). Its
+ * `scripts` (Lua helper files of the variant's folder) are loaded by the
+ * card set loader after the base scripts. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "variant.h"
 
-/* Its `scripts` (Lua helper files of the variant's folder) are loaded by the
- * card set loader after the base scripts. */
-
 const char *const foh_hook_names[FOH_HOOK_COUNT] = {
     "setup", "before_action", "after_action", "cleanup_start", "after_replenish", "after_age_check",
     "cleanup_end", "scoring",
 };
 
-static int fail(foh_error *err, const foh_yaml_node *n, int line, const char *fmt, const char *a, const char *b)
+/* A variant error at FILE:LINE:COLUMN; returns 0. */
+static int fail(foh_error *err, const char *file, int line, int column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail(foh_error *err, const char *file, int line, int column, const char *fmt, ...)
 {
-    char what[400];
-    snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
-    foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s", n->file, line, what);
+    char what[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    foh_error_at(err, FOH_ERR_DATA, file, line, column, "%s", what);
     return 0;
 }
+#define fail_node(err, n, ...) fail((err), (n)->file, (n)->line, (n)->column, __VA_ARGS__)
+#define fail_key(err, m, i, ...) fail((err), (m)->file, (m)->key_lines[i], (m)->key_columns[i], __VA_ARGS__)
 
 /* Two claims collide when equal or when one is a dotted prefix of the
  * other ("card temple" and "card temple.effect"). */
@@ -30,17 +38,33 @@ static int collide(const char *a, const char *b)
     return strncmp(a, b, n) == 0 && (la == lb || (la < lb ? b[n] : a[n]) == '.');
 }
 
-static int claim(foh_variant_claims *cl, const char *variant, const char *what, const foh_yaml_node *at, int line,
+static int claim(foh_variant_claims *cl, const char *variant, const char *what, const foh_yaml_node *m, size_t key,
                  foh_error *err)
 {
     for (int i = 0; i < cl->n; i++)
-        if (strcmp(cl->variant[i], variant) && collide(cl->what[i], what)) {
-            char both[200];
-            snprintf(both, sizeof both, "'%s' and '%s'", cl->variant[i], variant);
-            return fail(err, at, line, "variants %s both change %s", both, what);
-        }
+        if (strcmp(cl->variant[i], variant) && collide(cl->what[i], what))
+            return fail_key(err, m, key, "variants '%s' and '%s' both change %s", cl->variant[i], variant, what);
     if (cl->n >= FOH_MAX_CLAIMS)
-        return fail(err, at, line, "too many changes in variants", NULL, NULL);
+        return fail_key(err, m, key, "more than %d changes in the variants together (the engine's limit)",
+                        FOH_MAX_CLAIMS);
+    if (strlen(what) >= sizeof cl->what[0])
+        return fail_key(err, m, key, "'%s' is longer than %zu bytes", what, sizeof cl->what[0] - 1);
+    snprintf(cl->what[cl->n], sizeof cl->what[0], "%s", what);
+    snprintf(cl->variant[cl->n], sizeof cl->variant[0], "%s", variant);
+    cl->n++;
+    return 1;
+}
+
+/* Claim for the sequence item V of list L: the list's own position. */
+static int claim_item(foh_variant_claims *cl, const char *variant, const char *what, const foh_yaml_node *v,
+                      foh_error *err)
+{
+    for (int i = 0; i < cl->n; i++)
+        if (strcmp(cl->variant[i], variant) && collide(cl->what[i], what))
+            return fail_node(err, v, "variants '%s' and '%s' both change %s", cl->variant[i], variant, what);
+    if (cl->n >= FOH_MAX_CLAIMS || strlen(what) >= sizeof cl->what[0])
+        return fail_node(err, v, "more than %d changes in the variants together, or a name too long",
+                         FOH_MAX_CLAIMS);
     snprintf(cl->what[cl->n], sizeof cl->what[0], "%s", what);
     snprintf(cl->variant[cl->n], sizeof cl->variant[0], "%s", variant);
     cl->n++;
@@ -56,23 +80,24 @@ static foh_yaml_node *take(foh_yaml_node *m, size_t i)
 }
 
 /* set: {dotted.path: value}: replace that node of game.yaml. */
-static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *game, foh_variant_claims *cl, foh_error *err)
+static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *game, foh_variant_claims *cl,
+                     foh_error *err)
 {
     if (set->kind != FOH_YAML_MAP)
-        return fail(err, set, set->line, "'set' maps game.yaml paths (like setup.starting_tokens) to values", NULL,
-                    NULL);
+        return fail_node(err, set, "'set' maps game.yaml paths (like setup.starting_tokens) to values");
     for (size_t i = 0; i < set->n; i++) {
-        char path[256], what[300];
+        char path[256];
+        if (strlen(set->keys[i]) >= sizeof path)
+            return fail_key(err, set, i, "the path '%s' is longer than %zu bytes", set->keys[i], sizeof path - 1);
         snprintf(path, sizeof path, "%s", set->keys[i]);
-        snprintf(what, sizeof what, "%s", path);
-        if (!claim(cl, variant, what, set, set->key_lines[i], err))
+        if (!claim(cl, variant, set->keys[i], set, i, err))
             return 0;
         foh_yaml_node *m = game;
         char *save = NULL, *seg = strtok_r(path, ".", &save), *next;
         for (; seg && (next = strtok_r(NULL, ".", &save)); seg = next) {
             foh_yaml_node *child = foh_yaml_get(m, seg);
             if (!child || child->kind != FOH_YAML_MAP)
-                return fail(err, set, set->key_lines[i], "'%s' is not a section of game.yaml", set->keys[i], NULL);
+                return fail_key(err, set, i, "'%s' is not a section of game.yaml", set->keys[i]);
             m = child;
         }
         /* A new key may only be added to a table keyed by numbers (Market size
@@ -80,10 +105,18 @@ static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *gam
         int numeric = m->n > 0;
         for (size_t k = 0; k < m->n; k++)
             numeric &= strspn(m->keys[k], "0123456789") == strlen(m->keys[k]);
-        if (!seg || (!foh_yaml_get(m, seg) && !(numeric && strspn(seg, "0123456789") == strlen(seg))))
-            return fail(err, set, set->key_lines[i], "game.yaml has no '%s' to set", set->keys[i], NULL);
+        if (!seg || (!foh_yaml_get(m, seg) && !(numeric && strspn(seg, "0123456789") == strlen(seg)))) {
+            char hint[600] = "";
+            const char *names[64];
+            int n = 0;
+            for (size_t k = 0; k < m->n && n < 64; k++)
+                names[n++] = m->keys[k];
+            if (seg)
+                foh_error_hint(hint, sizeof hint, seg, "there", names, n);
+            return fail_key(err, set, i, "game.yaml has no '%s' to set%s", set->keys[i], hint);
+        }
         if (!foh_yaml_set(m, seg, set->key_lines[i], take(set, i)))
-            return fail(err, set, set->key_lines[i], "out of memory", NULL, NULL);
+            return fail_key(err, set, i, "out of memory");
     }
     return 1;
 }
@@ -102,71 +135,92 @@ static int find_card(const foh_variant_cards *cards, const char *id)
     return -1;
 }
 
+/* The unknown card id ID, with the nearest id of CARDS if there is one. */
+static int unknown_card(foh_error *err, const char *file, int line, int column, const char *op, const char *id,
+                        const foh_variant_cards *cards)
+{
+    const char *ids[FOH_MAX_CARDS];
+    for (size_t i = 0; i < cards->n; i++)
+        ids[i] = card_id_of(cards->node[i]);
+    const char *close = foh_error_suggest(id, ids, (int)cards->n);
+    return fail(err, file, line, column, "%s: unknown card id '%s'%s%s%s", op, id, close ? " (did you mean '" : "",
+                close ? close : "", close ? "'?)" : "");
+}
+
 static int apply_cards(foh_yaml_node *spec, const char *variant, foh_variant_cards *cards, foh_variant_claims *cl,
                        foh_error *err)
 {
     static const char *const fields[] = {"name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
-                                         "stripe_source", "text", "edition_note", "effect", NULL};
+                                         "stripe_source", "text", "edition_note", "effect"};
+    static const char *const ops[] = {"remove", "add", "override"};
     if (spec->kind != FOH_YAML_MAP)
-        return fail(err, spec, spec->line, "'cards' is a map with remove, add and override", NULL, NULL);
+        return fail_node(err, spec, "'cards' is a map with remove, add and override");
     for (size_t s = 0; s < spec->n; s++) {
         const char *op = spec->keys[s];
         foh_yaml_node *v = spec->items[s];
         char what[200];
         if (!strcmp(op, "remove")) {
             if (v->kind != FOH_YAML_SEQ)
-                return fail(err, v, v->line, "cards.remove: a list of card ids", NULL, NULL);
+                return fail_node(err, v, "cards.remove: a list of card ids, not %s", foh_yaml_kind_name(v));
             for (size_t i = 0; i < v->n; i++) {
-                const char *id = v->items[i]->kind == FOH_YAML_SCALAR ? v->items[i]->text : "";
-                int at = find_card(cards, id);
+                const foh_yaml_node *item = v->items[i];
+                if (item->kind != FOH_YAML_SCALAR)
+                    return fail_node(err, item, "cards.remove: a card id, not %s", foh_yaml_kind_name(item));
+                int at = find_card(cards, item->text);
                 if (at < 0)
-                    return fail(err, v->items[i], v->items[i]->line, "cards.remove: unknown card id '%s'", id, NULL);
-                snprintf(what, sizeof what, "card %s", id);
-                if (!claim(cl, variant, what, v->items[i], v->items[i]->line, err))
+                    return unknown_card(err, item->file, item->line, item->column, "cards.remove", item->text, cards);
+                snprintf(what, sizeof what, "card %.150s", item->text);
+                if (!claim_item(cl, variant, what, item, err))
                     return 0;
                 cards->node[at] = cards->node[--cards->n];
             }
         } else if (!strcmp(op, "add")) {
             if (v->kind != FOH_YAML_SEQ)
-                return fail(err, v, v->line, "cards.add: a list of cards, written like the card files", NULL, NULL);
+                return fail_node(err, v, "cards.add: a list of cards, written like the card files");
             for (size_t i = 0; i < v->n; i++) {
                 const char *id = card_id_of(v->items[i]);
                 if (find_card(cards, id) >= 0)
-                    return fail(err, v->items[i], v->items[i]->line, "cards.add: card '%s' exists already", id, NULL);
-                snprintf(what, sizeof what, "card %s", id);
-                if (!claim(cl, variant, what, v->items[i], v->items[i]->line, err))
+                    return fail_node(err, v->items[i], "cards.add: card '%s' exists already", id);
+                snprintf(what, sizeof what, "card %.150s", id);
+                if (!claim_item(cl, variant, what, v->items[i], err))
                     return 0;
                 if (cards->n >= FOH_MAX_CARDS)
-                    return fail(err, v->items[i], v->items[i]->line, "more than 128 cards", NULL, NULL);
+                    return fail_node(err, v->items[i], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
                 cards->node[cards->n++] = v->items[i]; /* stays owned by the variant tree */
             }
         } else if (!strcmp(op, "override")) {
             if (v->kind != FOH_YAML_MAP)
-                return fail(err, v, v->line, "cards.override: map card ids to {field: value}", NULL, NULL);
+                return fail_node(err, v, "cards.override: map card ids to {field: value}");
             for (size_t i = 0; i < v->n; i++) {
                 int at = find_card(cards, v->keys[i]);
                 foh_yaml_node *changes = v->items[i];
                 if (at < 0)
-                    return fail(err, v, v->key_lines[i], "cards.override: unknown card id '%s'", v->keys[i], NULL);
+                    return unknown_card(err, v->file, v->key_lines[i], v->key_columns[i], "cards.override", v->keys[i],
+                                        cards);
                 if (changes->kind != FOH_YAML_MAP)
-                    return fail(err, changes, changes->line, "cards.override.%s: a map of fields", v->keys[i], NULL);
+                    return fail_node(err, changes, "cards.override.%s: a map of fields", v->keys[i]);
                 for (size_t f = 0; f < changes->n; f++) {
                     int known = 0;
-                    for (const char *const *k = fields; *k; k++)
-                        known |= !strcmp(*k, changes->keys[f]);
-                    if (!known)
-                        return fail(err, changes, changes->key_lines[f], "card '%s': unknown field '%s'", v->keys[i],
-                                    changes->keys[f]);
-                    snprintf(what, sizeof what, "card %s.%s", v->keys[i], changes->keys[f]);
-                    if (!claim(cl, variant, what, changes, changes->key_lines[f], err))
+                    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+                        known |= !strcmp(fields[k], changes->keys[f]);
+                    if (!known) {
+                        char hint[400];
+                        foh_error_hint(hint, sizeof hint, changes->keys[f], "fields", fields,
+                                       (int)(sizeof fields / sizeof fields[0]));
+                        return fail_key(err, changes, f, "card '%s': unknown field '%s'%s", v->keys[i],
+                                        changes->keys[f], hint);
+                    }
+                    snprintf(what, sizeof what, "card %.100s.%s", v->keys[i], changes->keys[f]);
+                    if (!claim(cl, variant, what, changes, f, err))
                         return 0;
                     if (!foh_yaml_set(cards->node[at], changes->keys[f], changes->key_lines[f], take(changes, f)))
-                        return fail(err, changes, changes->line, "out of memory", NULL, NULL);
+                        return fail_node(err, changes, "out of memory");
                 }
             }
         } else {
-            return fail(err, spec, spec->key_lines[s], "cards: unknown operation '%s' (remove, add, override)", op,
-                        NULL);
+            char hint[200];
+            foh_error_hint(hint, sizeof hint, op, "operations", ops, 3);
+            return fail_key(err, spec, s, "cards: unknown operation '%s'%s", op, hint);
         }
     }
     return 1;
@@ -183,59 +237,72 @@ static char *dup_text(const char *s)
 static int collect_hooks(foh_yaml_node *hooks, int variant, foh_cardset *cs, foh_error *err)
 {
     if (hooks->kind != FOH_YAML_MAP)
-        return fail(err, hooks, hooks->line, "'hooks' maps hook names to Lua returning a function", NULL, NULL);
+        return fail_node(err, hooks, "'hooks' maps hook names to Lua returning a function");
     for (size_t i = 0; i < hooks->n; i++) {
         int point = -1;
         for (int k = 0; k < FOH_HOOK_COUNT; k++)
             if (!strcmp(foh_hook_names[k], hooks->keys[i]))
                 point = k;
         if (point < 0) {
-            char names[200] = "";
-            for (int k = 0; k < FOH_HOOK_COUNT; k++)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
-                         foh_hook_names[k]);
-            return fail(err, hooks, hooks->key_lines[i], "unknown hook '%s' (hooks: %s)", hooks->keys[i], names);
+            char hint[400];
+            foh_error_hint(hint, sizeof hint, hooks->keys[i], "hooks", foh_hook_names, FOH_HOOK_COUNT);
+            return fail_key(err, hooks, i, "unknown hook '%s'%s", hooks->keys[i], hint);
         }
         const foh_yaml_node *src = hooks->items[i];
         if (src->kind != FOH_YAML_SCALAR)
-            return fail(err, src, src->line, "hook '%s' must be Lua text", hooks->keys[i], NULL);
+            return fail_node(err, src, "hook '%s' must be Lua text, not %s", hooks->keys[i], foh_yaml_kind_name(src));
         if (cs->nhooks >= FOH_MAX_HOOKS)
-            return fail(err, src, src->line, "too many hooks", NULL, NULL);
+            return fail_node(err, src, "more than %d hooks in all (the engine's limit)", FOH_MAX_HOOKS);
+        if (strlen(src->file) >= sizeof cs->hook[0].file)
+            return fail_node(err, src, "the file's path is longer than %zu bytes", sizeof cs->hook[0].file - 1);
         cs->hook[cs->nhooks].point = (foh_hook_point)point;
         cs->hook[cs->nhooks].src = dup_text(src->text);
         snprintf(cs->hook[cs->nhooks].file, sizeof cs->hook[0].file, "%s", src->file);
         cs->hook[cs->nhooks].line = src->line + src->block_scalar;
         cs->hook[cs->nhooks].variant = variant;
         if (!cs->hook[cs->nhooks++].src)
-            return fail(err, src, src->line, "out of memory", NULL, NULL);
+            return fail_node(err, src, "out of memory");
     }
+    return 1;
+}
+
+/* Whether TEXT is one printable line. */
+static int one_line(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return 0;
     return 1;
 }
 
 int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
                       foh_variant_claims *claims, foh_error *err)
 {
-    static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts", NULL};
+    static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts"};
     if (doc->kind != FOH_YAML_MAP)
-        return fail(err, doc, doc->line, "variant.yaml must be a map", NULL, NULL);
+        return fail_node(err, doc, "variant.yaml must be a map, not %s", foh_yaml_kind_name(doc));
     for (size_t i = 0; i < doc->n; i++) {
         int ok = 0;
-        for (const char *const *k = keys; *k; k++)
-            ok |= !strcmp(*k, doc->keys[i]);
-        if (!ok)
-            return fail(err, doc, doc->key_lines[i], "unknown field '%s' (fields: name, description, players, set, "
-                        "cards, hooks, scripts)", doc->keys[i], NULL);
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            ok |= !strcmp(keys[k], doc->keys[i]);
+        if (!ok) {
+            char hint[400];
+            foh_error_hint(hint, sizeof hint, doc->keys[i], "fields", keys, (int)(sizeof keys / sizeof keys[0]));
+            return fail_key(err, doc, i, "unknown field '%s'%s", doc->keys[i], hint);
+        }
     }
     const foh_yaml_node *name = foh_yaml_get(doc, "name"), *desc = foh_yaml_get(doc, "description");
     if (!name || name->kind != FOH_YAML_SCALAR || !desc || desc->kind != FOH_YAML_SCALAR)
-        return fail(err, doc, doc->line, "a variant needs a name and a one-line description", NULL, NULL);
-    if (strlen(name->text) >= FOH_NAME)
-        return fail(err, name, name->line, "variant name '%s' is too long", name->text, NULL);
+        return fail_node(err, doc, "a variant needs a name and a one-line description");
+    if (!name->text[0] || strlen(name->text) >= FOH_NAME || !one_line(name->text))
+        return fail_node(err, name, "a variant's name is one printable line of 1 to %d bytes", FOH_NAME - 1);
+    if (!one_line(desc->text))
+        return fail_node(err, desc, "the description must be one printable line");
     if (cs->nvariants >= FOH_MAX_VARIANTS)
-        return fail(err, name, name->line, "more than 8 variants", NULL, NULL);
+        return fail_node(err, name, "more than %d variants (the engine's limit)", FOH_MAX_VARIANTS);
     for (int i = 0; i < cs->nvariants; i++)
         if (!strcmp(cs->variant[i], name->text))
-            return fail(err, name, name->line, "variant '%s' is applied twice", name->text, NULL);
+            return fail_node(err, name, "variant '%s' is applied twice", name->text);
     int me = cs->nvariants++;
     snprintf(cs->variant[me], sizeof cs->variant[0], "%s", name->text);
 
@@ -243,21 +310,20 @@ int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, 
     if (players) {
         uint32_t mask = 0;
         if (players->kind != FOH_YAML_SEQ)
-            return fail(err, players, players->line, "'players' lists the player counts the variant allows", NULL,
-                        NULL);
+            return fail_node(err, players, "'players' lists the player counts the variant allows");
         for (size_t i = 0; i < players->n; i++) {
             const foh_yaml_node *p = players->items[i];
-            int n = p->kind == FOH_YAML_SCALAR ? atoi(p->text) : 0;
-            if (n < 1 || n > FOH_MAX_PLAYERS)
-                return fail(err, p, p->line, "'%s' is not a player count (1 to 6)", p->kind == FOH_YAML_SCALAR ? p->text : "?",
-                            NULL);
+            char *end = NULL;
+            long n = p->kind == FOH_YAML_SCALAR ? strtol(p->text, &end, 10) : 0;
+            if (!end || *end || n < 1 || n > FOH_MAX_PLAYERS)
+                return fail_node(err, p, "'%s' is not a player count (1 to %d)",
+                                 p->kind == FOH_YAML_SCALAR ? p->text : "?", FOH_MAX_PLAYERS);
             mask |= 1u << n;
         }
         claims->players_mask = claims->players_set ? claims->players_mask & mask : mask;
         claims->players_set = 1;
         if (!claims->players_mask)
-            return fail(err, players, players->line, "no player count is allowed by every variant together", NULL,
-                        NULL);
+            return fail_node(err, players, "no player count is allowed by every variant together");
     }
     if (foh_yaml_get(doc, "set") && !apply_set(foh_yaml_get(doc, "set"), name->text, game, claims, err))
         return 0;
@@ -271,16 +337,17 @@ int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, 
 foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name_len, char *desc, size_t desc_len,
                                 foh_error *err)
 {
-    char path[1024], yerr[600];
-    snprintf(path, sizeof path, "%s/variant.yaml", variant_dir);
+    char path[FOH_PATH + 16], yerr[800];
+    if (snprintf(path, sizeof path, "%s/variant.yaml", variant_dir) >= (int)sizeof path)
+        return foh_error_set(err, FOH_ERR_USAGE, "the variant folder's path is too long");
     foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
     if (!doc)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr);
     const foh_yaml_node *n = foh_yaml_get(doc, "name"), *d = foh_yaml_get(doc, "description");
     foh_status s = FOH_OK;
     if (!n || n->kind != FOH_YAML_SCALAR || !d || d->kind != FOH_YAML_SCALAR)
-        s = foh_error_set(err, FOH_ERR_DATA, "%s:%d: a variant needs a name and a one-line description", path,
-                          doc->line);
+        s = foh_error_at(err, FOH_ERR_DATA, path, doc->line, doc->column,
+                         "a variant needs a name and a one-line description");
     else {
         snprintf(name, name_len, "%s", n->text);
         snprintf(desc, desc_len, "%s", d->text);

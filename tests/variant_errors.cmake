@@ -1,4 +1,5 @@
-# Variants with mistakes are refused: exit 1, a message with file:line and reason.
+# Variants with mistakes are refused: exit 1, a message with file:line:column,
+# the reason and, for an unknown name, the one meant.
 function(expect)
   cmake_parse_arguments(E "" "" "VARIANTS;TEXT" ${ARGN})
   set(args)
@@ -16,12 +17,12 @@ function(expect)
     endif()
   endforeach()
 endfunction()
-expect(VARIANTS unknown-card TEXT "unknown-card/variant.yaml:5: cards.override: unknown card id 'monastary'")
-expect(VARIANTS unknown-field TEXT "unknown-field/variant.yaml:2: unknown field 'descripton'")
-expect(VARIANTS unknown-card-field TEXT "unknown-card-field/variant.yaml:6: card 'monastery': unknown field 'txet'")
-expect(VARIANTS bad-hook TEXT "bad-hook/variant.yaml:4: unknown hook 'after_turn'")
+expect(VARIANTS unknown-card TEXT "unknown-card/variant.yaml:5:5: cards.override: unknown card id 'monastary' (did you mean 'monastery'?)")
+expect(VARIANTS unknown-field TEXT "unknown-field/variant.yaml:2:1: unknown field 'descripton' (did you mean 'description'?")
+expect(VARIANTS unknown-card-field TEXT "unknown-card-field/variant.yaml:6:7: card 'monastery': unknown field 'txet' (did you mean 'text'?")
+expect(VARIANTS bad-hook TEXT "bad-hook/variant.yaml:4:3: unknown hook 'after_turn' (did you mean 'after_action'? hooks: setup,")
 expect(VARIANTS lua-syntax TEXT "hook 'setup'" "lua-syntax/variant.yaml:7:")
 expect(VARIANTS lua-runtime TEXT "hook 'setup'" "lua-runtime/variant.yaml:6:" "bad player 9")
-expect(VARIANTS bad-set TEXT "bad-set/variant.yaml:4: game.yaml has no 'setup.starting_tokenz' to set")
+expect(VARIANTS bad-set TEXT "bad-set/variant.yaml:4:3: game.yaml has no 'setup.starting_tokenz' to set (did you mean 'starting_tokens'?")
 expect(VARIANTS conflict-a conflict-b
-       TEXT "conflict-b/variant.yaml:4: variants 'conflict-a' and 'conflict-b' both change setup.starting_tokens")
+       TEXT "conflict-b/variant.yaml:4:3: variants 'conflict-a' and 'conflict-b' both change setup.starting_tokens")

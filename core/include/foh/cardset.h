@@ -84,6 +84,8 @@ int foh_cardset_icon_find(const foh_cardset *cs, const char *name);
 /* Card types, in game.yaml order. */
 int foh_cardset_type_count(const foh_cardset *cs);
 const char *foh_cardset_type_name(const foh_cardset *cs, int type);
+/* Index of the card type named NAME, or -1. */
+int foh_cardset_type_find(const foh_cardset *cs, const char *name);
 
 /* Player counts the card set's rules allow. */
 int foh_cardset_min_players(const foh_cardset *cs);

@@ -31,9 +31,9 @@ foh_status foh_error_at(foh_error *err, foh_status code, const char *file, int l
  * third of its letters), or NULL: for "did you mean" hints. */
 const char *foh_error_suggest(const char *word, const char *const *names, int n);
 
-/* Append to BUF (LEN bytes) " (did you mean 'X'?)" when WORD is close to a
- * name of NAMES, else " (WHAT: a, b, c)" listing them all; BUF is always
- * NUL-terminated. */
+/* Write into BUF (LEN bytes) a hint for the unknown name WORD: " (did you
+ * mean 'X'? WHAT: a, b, c)" when WORD is close to one of NAMES, else
+ * " (WHAT: a, b, c)". */
 void foh_error_hint(char *buf, size_t len, const char *word, const char *what, const char *const *names, int n);
 
 #endif

@@ -104,14 +104,19 @@ typedef struct {
 const char *foh_action_kind_name(int kind);
 int foh_action_kind_find(const char *name);
 
+/* A choice offers at most FOH_MAX_OPTIONS options, each shown by a label of
+ * at most FOH_OPTION_LABEL - 1 bytes (card names are held to that length at
+ * load, and a script's longer label is refused), with a prompt of at most
+ * FOH_PROMPT - 1 bytes: limits refused with a message, never truncated. */
 #define FOH_MAX_OPTIONS 24
-#define FOH_OPTION_LABEL 40
+#define FOH_OPTION_LABEL 64
+#define FOH_PROMPT 80
 
 /* A choice inside a card effect, waiting for an answer. */
 typedef struct {
     int player;        /* who chooses (0-based) */
     int card;          /* the card whose effect asks */
-    char prompt[80];
+    char prompt[FOH_PROMPT];
     int n;             /* number of options (>= 2) */
     char label[FOH_MAX_OPTIONS][FOH_OPTION_LABEL];
 } foh_choice;
