@@ -26,7 +26,7 @@
 #define FOH_MAX_TURN_LIMIT 1000000
 #define FOH_NAME 48  /* ids and names of icons, types, ages, timings, variants: at most 47 bytes */
 #define FOH_PATH 1024 /* file paths (longer ones are refused at load) */
-#define FOH_MAX_NEUTRAL 2   /* neutral investors (markers no player owns) */
+#define FOH_MAX_NEUTRAL FOH_NEUTRAL_MARKERS /* neutral investors (markers no player owns) */
 #define FOH_MAX_HOOKS 32
 #define FOH_MAX_VARIANTS 8
 #define FOH_MAX_ICON_COUNT 1000 /* icons of one kind in an icon table a script returns */

@@ -31,8 +31,11 @@ int foh_match_find(const foh_action *legal, int n, const foh_action *a)
         const foh_action *l = &legal[i];
         if (l->kind != a->kind)
             continue;
-        if (a->kind == FOH_ACT_CHOOSE ? l->option == a->option
-                                      : l->card == a->card && (a->kind != FOH_ACT_INVEST || l->tokens == a->tokens))
+        int same = a->kind == FOH_ACT_CHOOSE                                       ? l->option == a->option
+                   : a->kind == FOH_ACT_INVEST                                     ? l->card == a->card && l->tokens == a->tokens
+                   : a->kind == FOH_ACT_SNIPE || a->kind == FOH_ACT_ACTIVATE       ? l->card == a->card
+                                                                                   : 1;
+        if (same)
             return i;
     }
     return -1;

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "market.h"
 #include "nation.h"
+#include "rng.h"
 
 static foh_status editable(const foh_game *g, foh_error *err)
 {
@@ -154,6 +155,51 @@ foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, fo
     else
         st->investment[player] = (int8_t)card;
     balance(st, tokens);
+    return FOH_OK;
+}
+
+foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    foh_state *st = &g->st;
+    if (editable(g, err) != FOH_OK)
+        return FOH_ERR_USAGE;
+    /* The cards already in the deck stay on top, in their order. */
+    uint8_t top[FOH_MAX_CARDS];
+    int ntop = st->ndeck;
+    memcpy(top, st->deck, (size_t)ntop);
+    st->ndeck = 0;
+    for (int i = 0; i < cs->ndeck_bottom; i++) {
+        int c = cs->deck_bottom[i];
+        if (st->loc[c].zone == FOH_ZONE_BOX)
+            st->deck[st->ndeck++] = (uint8_t)c;
+    }
+    uint64_t rng[4];
+    foh_rng_seed(rng, seed);
+    for (int a = 0; a < cs->ndeck_ages; a++) {
+        uint8_t pool[FOH_MAX_CARDS];
+        int n = 0;
+        for (int c = 0; c < cs->ncards; c++)
+            if (cs->card[c].age == cs->deck_ages[a] && st->loc[c].zone == FOH_ZONE_BOX) {
+                int bottom = 0;
+                for (int i = 0; i < cs->ndeck_bottom; i++)
+                    bottom |= cs->deck_bottom[i] == c;
+                if (!bottom)
+                    pool[n++] = (uint8_t)c;
+            }
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)foh_rng_below(rng, (uint32_t)i + 1);
+            uint8_t t = pool[i];
+            pool[i] = pool[j];
+            pool[j] = t;
+        }
+        for (int i = 0; i < n; i++)
+            st->deck[st->ndeck++] = pool[i];
+    }
+    for (int i = 0; i < st->ndeck; i++)
+        st->loc[st->deck[i]].zone = FOH_ZONE_DECK;
+    memcpy(st->deck + st->ndeck, top, (size_t)ntop);
+    st->ndeck = (uint8_t)(st->ndeck + ntop);
     return FOH_OK;
 }
 

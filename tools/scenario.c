@@ -1,11 +1,11 @@
 /* foh scenario: run scenario files and report failures and coverage. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "scenario_run.h"
 
 static const cli_option_id SCENARIO_OPTIONS[] = {OPT_COVERAGE, OPT_CARDS, OPT_VARIANT, OPT_COUNT};
 static const cli_command SCENARIO = {
@@ -19,66 +19,50 @@ static const cli_command SCENARIO = {
     SCENARIO_OPTIONS,
     "exit status: 0 all passed, 1 a scenario failed or is malformed, 2 bad usage\n"};
 
-static void print_line(void *ud, const char *line)
-{
-    (void)ud;
-    printf("%s\n", line);
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int run_path(const char *path, const foh_scenario_options *opt, foh_scenario_stats *stats)
+/* Run the file or every .yaml file of the folder PATH; 0 if PATH is not there. */
+static int run_path(const char *path, const scenario_options *opt, scenario_stats *stats)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        fprintf(stderr, "foh scenario: %s: no such file or folder\n", path);
+        cli_error("scenario", "%s: no such file or folder", path);
         return 0;
     }
-    if (S_ISDIR(sb.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d) {
-            fprintf(stderr, "foh scenario: %s: cannot open folder\n", path);
+    if (!S_ISDIR(sb.st_mode)) {
+        scenario_run_file(path, opt, stats);
+        return 1;
+    }
+    char **names;
+    int n = cli_list_dir(path, ".yaml", &names);
+    if (n < 0) {
+        cli_error("scenario", "%s: cannot read the folder", path);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(path) + strlen(names[i]) + 2;
+        char *file = malloc(len);
+        if (!file) {
+            cli_error("scenario", "out of memory");
+            cli_free_list(names, n);
             return 0;
         }
-        char *names[1024];
-        int n = 0;
-        for (struct dirent *e; (e = readdir(d)) && n < 1024;) {
-            size_t len = strlen(e->d_name);
-            if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml")) {
-                names[n] = malloc(strlen(path) + len + 2);
-                if (names[n])
-                    sprintf(names[n++], "%s/%s", path, e->d_name);
-            }
-        }
-        closedir(d);
-        qsort(names, (size_t)n, sizeof names[0], cmp_str);
-        int ok = 1;
-        for (int i = 0; i < n; i++) {
-            ok &= run_path(names[i], opt, stats);
-            free(names[i]);
-        }
-        return ok;
+        snprintf(file, len, "%s/%s", path, names[i]);
+        scenario_run_file(file, opt, stats);
+        free(file);
     }
-    foh_error err;
-    if (foh_scenario_run_file(path, opt, print_line, NULL, stats, &err) != FOH_OK) {
-        fprintf(stderr, "foh scenario: %s\n", err.msg);
-        return 0;
-    }
+    cli_free_list(names, n);
     return 1;
 }
 
 /* Print which cards of the card set CARDS the passing scenarios exercised. */
-static int report_coverage(const char *cards, const foh_scenario_stats *stats)
+static int report_coverage(const char *cards, const scenario_stats *stats)
 {
     foh_error err;
     foh_cardset *cs = foh_cardset_load(cards, &err);
     if (!cs) {
-        fprintf(stderr, "foh scenario: %s\n", err.msg);
+        cli_error("scenario", "%s", err.msg);
         return 0;
     }
-    int n = foh_cardset_card_count(cs), covered = 0;
-    char missing[4096] = "";
-    size_t len = 0;
+    int n = foh_cardset_card_count(cs), covered = 0, listed = 0;
     for (int c = 0; c < n; c++) {
         foh_card_info ci;
         foh_cardset_card(cs, c, &ci);
@@ -86,12 +70,19 @@ static int report_coverage(const char *cards, const foh_scenario_stats *stats)
         for (int k = 0; k < stats->ncovered && !seen; k++)
             seen = !strcmp(stats->covered[k], ci.id);
         covered += seen;
-        if (!seen && len < sizeof missing)
-            len += (size_t)snprintf(missing + len, sizeof missing - len, " %s", ci.id);
     }
     printf("coverage: card effects exercised by passing scenarios: %d of %d\n", covered, n);
-    if (covered < n)
-        printf("not exercised:%s\n", missing);
+    for (int c = 0; c < n && covered < n; c++) {
+        foh_card_info ci;
+        foh_cardset_card(cs, c, &ci);
+        int seen = 0;
+        for (int k = 0; k < stats->ncovered && !seen; k++)
+            seen = !strcmp(stats->covered[k], ci.id);
+        if (!seen)
+            printf("%s %s", listed++ ? "" : "not exercised:", ci.id);
+    }
+    if (listed)
+        printf("\n");
     foh_cardset_free(cs);
     return covered == n;
 }
@@ -108,19 +99,20 @@ int cmd_scenario(int argc, char **argv)
     char root[1024];
     cli_variant_dir(".", root, sizeof root);
     root[strlen(root) - 2] = '\0';
-    foh_scenario_options opt = {.cards = o.cards, .variants_root = root, .nvariants = o.nvariants};
+    scenario_options opt = {.cards = o.cards, .variants_root = root, .nvariants = o.nvariants};
     for (int i = 0; i < o.nvariants; i++)
         opt.variant[i] = o.variant_dir[i];
-    foh_scenario_stats *stats = calloc(1, sizeof *stats);
-    if (!stats)
-        return CLI_DATA;
+    scenario_stats stats = {0};
     int ok = 1;
     for (int i = 0; i < o.nargs; i++)
-        ok &= run_path(o.args[i], &opt, stats);
-    printf("%d passed, %d failed\n", stats->scenarios - stats->failed, stats->failed);
+        ok &= run_path(o.args[i], &opt, &stats);
+    printf("%d passed, %d failed", stats.scenarios - stats.failed, stats.failed);
+    if (stats.malformed)
+        printf(", %d malformed", stats.malformed);
+    printf("\n");
     if (o.coverage)
-        ok &= report_coverage(o.cards, stats);
-    ok &= stats->failed == 0;
-    free(stats);
+        ok &= report_coverage(o.cards, &stats);
+    ok &= stats.failed == 0 && stats.malformed == 0;
+    scenario_stats_free(&stats);
     return ok ? CLI_OK : CLI_DATA;
 }

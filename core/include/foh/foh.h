@@ -8,6 +8,6 @@
 #include "foh/game.h"
 #include "foh/match.h"
 #include "foh/position.h"
-#include "foh/scenario.h"
+#include "foh/yaml.h"
 
 #endif

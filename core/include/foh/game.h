@@ -90,6 +90,7 @@ typedef enum {
 /* Investor values of Market cards: -1 none, 0..players-1 a player, and
  * FOH_NEUTRAL_INVESTOR + k the k-th neutral marker, which no player owns. */
 #define FOH_NEUTRAL_INVESTOR 6
+#define FOH_NEUTRAL_MARKERS 2 /* neutral markers a card set may have */
 
 typedef struct {
     foh_action_kind kind;

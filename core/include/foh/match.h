@@ -69,8 +69,9 @@ foh_status foh_match_play(foh_game *g, foh_player *const *seats, const foh_obser
  * number; -1 with ERR set on a script error or when out of memory. */
 int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err);
 
-/* Index of action A among the N actions LEGAL (a choice is matched by its
- * option alone), or -1. */
+/* Index of action A among the N actions LEGAL, or -1: matched by kind and
+ * what the kind takes (a card for Invest, Snipe, Activate; tokens for
+ * Invest; the option of a choice). */
 int foh_match_find(const foh_action *legal, int n, const foh_action *a);
 
 /* Seed of game number INDEX of a run seeded with SEED (deterministic). */

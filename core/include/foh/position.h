@@ -25,6 +25,11 @@ foh_status foh_position_set_tokens(foh_game *g, int player, int tokens, foh_erro
  * PLAYER FOH_NEUTRAL_INVESTOR + k places neutral marker k (TOKENS >= 0). */
 foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, foh_error *err);
 
+/* Put every card still in the box into the deck, under the cards already
+ * there, as the real deck is built (rulebook "Game Setup"): the fixed bottom
+ * cards, then each deck age shuffled by SEED, bottom first. */
+foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err);
+
 /* Mark CARD's Instant/Attack effect as already used (or not). */
 foh_status foh_position_set_fired(foh_game *g, int card, int fired, foh_error *err);
 
