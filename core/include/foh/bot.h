@@ -4,6 +4,8 @@
 #ifndef FOH_BOT_H
 #define FOH_BOT_H
 
+#include "foh/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,14 +28,14 @@ struct foh_player {
 /* A bot that picks an action kind uniformly among the legal kinds, then an
  * action of that kind uniformly. Its own random stream is seeded by SEED,
  * so its play is reproducible. NULL if out of memory. */
-foh_player *foh_bot_random_new(uint64_t seed);
+FOH_API foh_player *foh_bot_random_new(uint64_t seed);
 
 /* A bot that tries every legal action (Invest: 1-4, 6, 8 tokens or all)
  * on a copy of the game whose hidden deck order is re-sampled, answers its
  * own follow-up choices the same way, and takes the action leaving the best
  * position: its VP if the game ended now, its tokens and investment (minus
  * snipe risk), minus the best opponent's. Reproducible for a SEED. */
-foh_player *foh_bot_greedy_new(uint64_t seed);
+FOH_API foh_player *foh_bot_greedy_new(uint64_t seed);
 
 #define FOH_ISMCTS_DEFAULT_ITERATIONS 3000
 
@@ -42,14 +44,14 @@ foh_player *foh_bot_greedy_new(uint64_t seed);
  * included) and scores positions with the greedy bot's evaluation. Budget
  * per decision: ITERATIONS (0: FOH_ISMCTS_DEFAULT_ITERATIONS; reproducible),
  * or MS milliseconds when MS > 0 (depends on the machine). */
-foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);
+FOH_API foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);
 
 /* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
  * "ismcts:2000" (iterations per decision) or "ismcts:50ms" (milliseconds).
  * NULL with ERR set (FOH_ERR_USAGE) for a bad spec. */
-foh_player *foh_bot_from_spec(const char *spec, uint64_t seed, foh_error *err);
+FOH_API foh_player *foh_bot_from_spec(const char *spec, uint64_t seed, foh_error *err);
 
 /* Free any player (NULL allowed). */
-void foh_player_free(foh_player *p);
+FOH_API void foh_player_free(foh_player *p);
 
 #endif

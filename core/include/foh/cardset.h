@@ -4,6 +4,8 @@
 #ifndef FOH_CARDSET_H
 #define FOH_CARDSET_H
 
+#include "foh/api.h"
+
 #include <stddef.h>
 
 #include "foh/error.h"
@@ -19,42 +21,42 @@ typedef struct foh_cardset foh_cardset;
  * helper scripts) and every other .yaml file in DIR (cards, by file name).
  * Every card's Lua effect is compiled and checked against its timing.
  * Returns NULL on error with ERR set to FOH_ERR_DATA and "file:line: card: reason". */
-foh_cardset *foh_cardset_load(const char *dir, foh_error *err);
+FOH_API foh_cardset *foh_cardset_load(const char *dir, foh_error *err);
 
 /* Load the card set in DIR with the variants in the folders VARIANTS
  * (NVARIANTS of them, applied in order; see docs/variants.md). Two variants
  * changing the same parameter or card field are refused, naming both. */
-foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err);
+FOH_API foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err);
 
-void foh_cardset_free(foh_cardset *cs);
+FOH_API void foh_cardset_free(foh_cardset *cs);
 
 /* Name and one-line description of the variant in folder VARIANT_DIR. */
-foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name_len, char *desc, size_t desc_len,
+FOH_API foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name_len, char *desc, size_t desc_len,
                                 foh_error *err);
 
 /* Variants applied to the card set, in order (names from their YAML). */
-int foh_cardset_variant_count(const foh_cardset *cs);
-const char *foh_cardset_variant_name(const foh_cardset *cs, int i);
+FOH_API int foh_cardset_variant_count(const foh_cardset *cs);
+FOH_API const char *foh_cardset_variant_name(const foh_cardset *cs, int i);
 
 /* The files the card set was read from, for the identity check of save
  * files: their labels ("game.yaml", a card file's name, "script NAME.lua",
  * "variant NAME") in load order and FNV-1a 64 hashes of their bytes.
  * foh_cardset_source returns NULL for a bad index. */
-int foh_cardset_source_count(const foh_cardset *cs);
-const char *foh_cardset_source(const foh_cardset *cs, int i, uint64_t *hash);
+FOH_API int foh_cardset_source_count(const foh_cardset *cs);
+FOH_API const char *foh_cardset_source(const foh_cardset *cs, int i, uint64_t *hash);
 /* One hash over every source's label and hash: equal card sets (with the
  * same variants) have equal hashes. */
-uint64_t foh_cardset_hash(const foh_cardset *cs);
+FOH_API uint64_t foh_cardset_hash(const foh_cardset *cs);
 
 /* Whether a game of PLAYERS players is allowed; if not, NOTE (may be NULL)
  * gets the card set's hint (e.g. which variant plays with 2). */
-int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note);
+FOH_API int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note);
 
 /* Number of cards (indices 0..n-1, in load order). */
-int foh_cardset_card_count(const foh_cardset *cs);
+FOH_API int foh_cardset_card_count(const foh_cardset *cs);
 
 /* Index of the card with id ID, or -1. */
-int foh_cardset_find(const foh_cardset *cs, const char *id);
+FOH_API int foh_cardset_find(const foh_cardset *cs, const char *id);
 
 /* Public view of one card's data. Strings belong to the card set. */
 typedef struct {
@@ -73,25 +75,25 @@ typedef struct {
 } foh_card_info;
 
 /* Fill OUT with card CARD's data; FOH_ERR_USAGE for a bad index. */
-foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out);
+FOH_API foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out);
 
 /* Icon kinds, in game.yaml order. */
-int foh_cardset_icon_count(const foh_cardset *cs);
-const char *foh_cardset_icon_name(const foh_cardset *cs, int icon);
+FOH_API int foh_cardset_icon_count(const foh_cardset *cs);
+FOH_API const char *foh_cardset_icon_name(const foh_cardset *cs, int icon);
 /* Index of the icon named NAME, or -1. */
-int foh_cardset_icon_find(const foh_cardset *cs, const char *name);
+FOH_API int foh_cardset_icon_find(const foh_cardset *cs, const char *name);
 
 /* Card types, in game.yaml order. */
-int foh_cardset_type_count(const foh_cardset *cs);
-const char *foh_cardset_type_name(const foh_cardset *cs, int type);
+FOH_API int foh_cardset_type_count(const foh_cardset *cs);
+FOH_API const char *foh_cardset_type_name(const foh_cardset *cs, int type);
 /* Index of the card type named NAME, or -1. */
-int foh_cardset_type_find(const foh_cardset *cs, const char *name);
+FOH_API int foh_cardset_type_find(const foh_cardset *cs, const char *name);
 
 /* Player counts the card set's rules allow. */
-int foh_cardset_min_players(const foh_cardset *cs);
-int foh_cardset_max_players(const foh_cardset *cs);
+FOH_API int foh_cardset_min_players(const foh_cardset *cs);
+FOH_API int foh_cardset_max_players(const foh_cardset *cs);
 
 /* Resource tokens in the box (72 in the base game). */
-int foh_cardset_tokens_in_box(const foh_cardset *cs);
+FOH_API int foh_cardset_tokens_in_box(const foh_cardset *cs);
 
 #endif

@@ -10,6 +10,8 @@
 #ifndef FOH_GAME_H
 #define FOH_GAME_H
 
+#include "foh/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,18 +37,18 @@ typedef struct {
 
 /* Create an engine for CS (which must outlive it), with the default script
  * limits. NULL on error (ERR set). */
-foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err);
+FOH_API foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err);
 /* The same with LIMITS (NULL: the defaults; a field <= 0: its default).
  * Loading the scripts counts against the limits too. */
-foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
-void foh_engine_free(foh_engine *eng);
-const foh_cardset *foh_engine_cardset(const foh_engine *eng);
+FOH_API foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
+FOH_API void foh_engine_free(foh_engine *eng);
+FOH_API const foh_cardset *foh_engine_cardset(const foh_engine *eng);
 
 /* How many times CARD's rule took effect on this engine: its Lua hook ran
  * (on_gain, activate, a counting Permanent effect, end_game), its constant
  * Permanent icons were counted, it ended the game, or (for a card with no
  * effect) its stripe was counted. For coverage reports. */
-long foh_engine_exercised(const foh_engine *eng, int card);
+FOH_API long foh_engine_exercised(const foh_engine *eng, int card);
 
 typedef struct foh_game foh_game;
 
@@ -59,21 +61,21 @@ typedef struct {
 /* Set up a new game (rulebook "Game Setup"): Market, Civilization deck,
  * starting cards, tokens, random first player. NULL on error (ERR set:
  * FOH_ERR_USAGE for a bad player count, FOH_ERR_SCRIPT for a script error). */
-foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err);
+FOH_API foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err);
 
 /* An independent copy (the log sink is not copied). NULL if out of memory. */
-foh_game *foh_game_clone(const foh_game *g);
+FOH_API foh_game *foh_game_clone(const foh_game *g);
 
 /* Replace what no player can see (the order of the unseen cards of each
  * age in the Civilization deck, the state of the random generator) by a
  * sample drawn from SEED, consistent with everything public. Bots search
  * determinized copies so they never use hidden information. */
-void foh_game_determinize(foh_game *g, uint64_t seed);
+FOH_API void foh_game_determinize(foh_game *g, uint64_t seed);
 
 /* Overwrite DST with SRC (a memcpy; DST keeps its own log sink). */
-void foh_game_copy(foh_game *dst, const foh_game *src);
+FOH_API void foh_game_copy(foh_game *dst, const foh_game *src);
 
-void foh_game_free(foh_game *g);
+FOH_API void foh_game_free(foh_game *g);
 
 /* ---- Actions and decision points ---- */
 
@@ -102,8 +104,8 @@ typedef struct {
 /* The name of action kind KIND ("invest", "complete", "snipe", "activate",
  * "harvest", "choose", "pass"), or NULL for a bad kind; and back: the kind
  * named NAME, or -1 (save files, scenarios). */
-const char *foh_action_kind_name(int kind);
-int foh_action_kind_find(const char *name);
+FOH_API const char *foh_action_kind_name(int kind);
+FOH_API int foh_action_kind_find(const char *name);
 
 /* A choice offers at most FOH_MAX_OPTIONS options, each shown by a label of
  * at most FOH_OPTION_LABEL - 1 bytes (card names are held to that length at
@@ -127,29 +129,29 @@ typedef struct {
  * over, -1 with ERR set (FOH_ERR_SCRIPT) if a card's script failed while
  * deciding whether its Turn Action can be activated. Inside an effect these
  * are FOH_ACT_CHOOSE, one per option. */
-int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err);
+FOH_API int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err);
 
 /* Whether action A is legal now, without applying it: FOH_OK, or
  * FOH_ERR_ILLEGAL with a message naming the rule broken (FOH_ERR_SCRIPT if a
  * card's script failed while checking). */
-foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err);
+FOH_API foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err);
 
 /* Apply action A for the player to act. An illegal action, or one whose
  * effect script fails, returns FOH_ERR_ILLEGAL / FOH_ERR_SCRIPT with a
  * message naming the rule or card, and leaves the game exactly as it was.
  * When a card effect asks a question the game stops at that decision point
  * (foh_game_choice is then non-NULL) until a FOH_ACT_CHOOSE is applied. */
-foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err);
+FOH_API foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err);
 
 /* The pending choice inside an effect, or NULL at a turn-action point. */
-const foh_choice *foh_game_choice(const foh_game *g);
+FOH_API const foh_choice *foh_game_choice(const foh_game *g);
 
 /* Who decides now (0-based); -1 once the game is over. */
-int foh_game_to_act(const foh_game *g);
+FOH_API int foh_game_to_act(const foh_game *g);
 
 /* Readable text for action A at the current decision point (e.g.
  * "Invest 3 tokens in Monastery"). */
-void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf, size_t len);
+FOH_API void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf, size_t len);
 
 /* ---- Reading the state ---- */
 
@@ -161,57 +163,57 @@ typedef enum {
     FOH_ZONE_BOX      /* never used this game (age S cards not dealt) */
 } foh_zone;
 
-const foh_cardset *foh_game_cardset(const foh_game *g);
-int foh_game_players(const foh_game *g);
-int foh_game_current_player(const foh_game *g);
-int foh_game_first_player(const foh_game *g);
-int foh_game_turn(const foh_game *g);            /* turns completed so far */
-int foh_game_is_over(const foh_game *g);
+FOH_API const foh_cardset *foh_game_cardset(const foh_game *g);
+FOH_API int foh_game_players(const foh_game *g);
+FOH_API int foh_game_current_player(const foh_game *g);
+FOH_API int foh_game_first_player(const foh_game *g);
+FOH_API int foh_game_turn(const foh_game *g);            /* turns completed so far */
+FOH_API int foh_game_is_over(const foh_game *g);
 /* Whether the game ended by reaching the turn limit (game.yaml
  * rules.turn_limit, engine ruling E1 in RULINGS.md) rather than by the
  * rules: it is scored as usual, and reports count it as stalled. */
-int foh_game_is_stalled(const foh_game *g);
-int foh_game_turn_limit(const foh_game *g);
-int foh_game_tokens(const foh_game *g, int player);
-int foh_game_supply(const foh_game *g);
-int foh_game_reserve(const foh_game *g);
+FOH_API int foh_game_is_stalled(const foh_game *g);
+FOH_API int foh_game_turn_limit(const foh_game *g);
+FOH_API int foh_game_tokens(const foh_game *g, int player);
+FOH_API int foh_game_supply(const foh_game *g);
+FOH_API int foh_game_reserve(const foh_game *g);
 /* Tokens added because the Reserve was empty (default ruling 9). */
-int foh_game_substituted(const foh_game *g);
+FOH_API int foh_game_substituted(const foh_game *g);
 /* Current Age: highest age value among Market cards and all owned cards. */
-int foh_game_current_age(const foh_game *g);
-int foh_game_deck_size(const foh_game *g);
+FOH_API int foh_game_current_age(const foh_game *g);
+FOH_API int foh_game_deck_size(const foh_game *g);
 /* Card at position I of the deck, 0 = top; -1 if out of range. */
-int foh_game_deck_card(const foh_game *g, int i);
-int foh_game_market_size(const foh_game *g);
-int foh_game_market_card(const foh_game *g, int slot);
+FOH_API int foh_game_deck_card(const foh_game *g, int i);
+FOH_API int foh_game_market_size(const foh_game *g);
+FOH_API int foh_game_market_card(const foh_game *g, int slot);
 /* Investor of a Market card (-1 none) and the tokens under it. */
-int foh_game_investor(const foh_game *g, int card);
-int foh_game_invested_tokens(const foh_game *g, int card);
+FOH_API int foh_game_investor(const foh_game *g, int card);
+FOH_API int foh_game_invested_tokens(const foh_game *g, int card);
 /* The card neutral marker K (0-based) is invested in, or -1. */
-int foh_game_neutral_investment(const foh_game *g, int k);
+FOH_API int foh_game_neutral_investment(const foh_game *g, int k);
 /* Whether the player to act is taking a bonus action a variant granted
  * (legal: the granted kinds and FOH_ACT_PASS). */
-int foh_game_in_bonus(const foh_game *g);
+FOH_API int foh_game_in_bonus(const foh_game *g);
 /* The card PLAYER has invested in, or -1. */
-int foh_game_investment(const foh_game *g, int player);
-foh_zone foh_game_card_zone(const foh_game *g, int card, int *owner);
+FOH_API int foh_game_investment(const foh_game *g, int player);
+FOH_API foh_zone foh_game_card_zone(const foh_game *g, int card, int *owner);
 /* Cards of TYPE in PLAYER's Nation, bottom first; returns the count. */
-int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int max);
+FOH_API int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int max);
 /* 1 if the card's effect is active: top of its stack, the Leader, a Wonder. */
-int foh_game_card_visible(const foh_game *g, int card);
+FOH_API int foh_game_card_visible(const foh_game *g, int card);
 /* Icons of every kind in PLAYER's Nation (ICONS[i] for icon kind i):
  * stripes plus Permanent effects (default ruling 6). FOH_ERR_SCRIPT if a
  * counting effect fails, FOH_ERR_USAGE for a bad player. */
-foh_status foh_game_icon_counts(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+FOH_API foh_status foh_game_icon_counts(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err);
 /* Military strength of PLAYER as an attacker and as a defender, by the
  * card set's rules (rulebook "Attack Effects"); errors as above. */
-foh_status foh_game_strengths(foh_game *g, int player, int *attack, int *defence, foh_error *err);
+FOH_API foh_status foh_game_strengths(foh_game *g, int player, int *attack, int *defence, foh_error *err);
 /* Shorthands: one icon kind; one strength (DEFENDING 0: attacker). Both
  * give -1 when the count fails (use the functions above to learn why). */
-int foh_game_icons(foh_game *g, int player, int icon);
-int foh_game_strength(foh_game *g, int player, int defending);
+FOH_API int foh_game_icons(foh_game *g, int player, int icon);
+FOH_API int foh_game_strength(foh_game *g, int player, int defending);
 /* Whether card's Instant/Attack effect has fired this game. */
-int foh_game_effect_fired(const foh_game *g, int card);
+FOH_API int foh_game_effect_fired(const foh_game *g, int card);
 
 /* ---- Scoring (rulebook "End of Game", default rulings 7 and 8) ---- */
 
@@ -240,14 +242,14 @@ typedef enum { FOH_TIE_NONE, FOH_TIE_CARDS, FOH_TIE_TOKENS, FOH_TIE_SHARED } foh
 
 /* Score every player (works at any time; final once the game is over).
  * OUT has room for foh_game_players(g) entries. */
-foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, foh_error *err);
+FOH_API foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, foh_error *err);
 
 /* ---- Log ---- */
 
 /* Receives one line of the turn-by-turn log at a time. Lines are emitted
  * only for actions that are fully applied. */
 typedef void (*foh_log_fn)(void *ud, const char *line);
-void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud);
+FOH_API void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud);
 
 /* ---- Checking ---- */
 
@@ -256,6 +258,6 @@ void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud);
  * in each single-card pile, tokens conserved (players + under Market cards +
  * Supply + Reserve = tokens in the box + substituted). FOH_OK or an error
  * describing the first broken invariant. */
-foh_status foh_game_check_invariants(const foh_game *g, foh_error *err);
+FOH_API foh_status foh_game_check_invariants(const foh_game *g, foh_error *err);
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef FOH_MATCH_H
 #define FOH_MATCH_H
 
+#include "foh/api.h"
+
 #include <stdint.h>
 
 #include "foh/bot.h"
@@ -41,9 +43,9 @@ typedef struct {
 } foh_match;
 
 /* Start a match of G (at any point of the game). Free with foh_match_free. */
-void foh_match_init(foh_match *m, foh_game *g, foh_player *const *seats, const foh_observer *observers,
+FOH_API void foh_match_init(foh_match *m, foh_game *g, foh_player *const *seats, const foh_observer *observers,
                      int nobservers);
-void foh_match_free(foh_match *m);
+FOH_API void foh_match_free(foh_match *m);
 
 /* One decision: the player to act picks one of the legal actions, the
  * observers see it, it is applied and the observers see the result.
@@ -52,29 +54,29 @@ void foh_match_free(foh_match *m);
  * index out of range is an error, never a default), of the engine (the game
  * is then exactly as before the decision) or of an observer. ERR's message
  * names the player ("P2 (greedy): ..."). FOH_ERR_USAGE if the game is over. */
-foh_status foh_match_step(foh_match *m, foh_error *err);
+FOH_API foh_status foh_match_step(foh_match *m, foh_error *err);
 
 /* Steps until the game is over, or MAX_STEPS decisions were applied by this
  * call (0: no such stop). A game always ends (the turn limit, engine ruling
  * E1); a game that would not is an engine error. */
-foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err);
+FOH_API foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err);
 
 /* Play G to the end with SEATS and OBSERVERS; *STEPS (may be NULL)
  * receives the number of decisions applied. */
-foh_status foh_match_play(foh_game *g, foh_player *const *seats, const foh_observer *observers, int nobservers,
+FOH_API foh_status foh_match_play(foh_game *g, foh_player *const *seats, const foh_observer *observers, int nobservers,
                           long *steps, foh_error *err);
 
 /* The legal actions of G into *BUF, grown as needed (*CAP is its capacity;
  * start with *BUF NULL and *CAP 0, free(*BUF) when done). Returns their
  * number; -1 with ERR set on a script error or when out of memory. */
-int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err);
+FOH_API int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err);
 
 /* Index of action A among the N actions LEGAL, or -1: matched by kind and
  * what the kind takes (a card for Invest, Snipe, Activate; tokens for
  * Invest; the option of a choice). */
-int foh_match_find(const foh_action *legal, int n, const foh_action *a);
+FOH_API int foh_match_find(const foh_action *legal, int n, const foh_action *a);
 
 /* Seed of game number INDEX of a run seeded with SEED (deterministic). */
-uint64_t foh_seed_for(uint64_t seed, uint64_t index);
+FOH_API uint64_t foh_seed_for(uint64_t seed, uint64_t index);
 
 #endif

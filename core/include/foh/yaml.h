@@ -7,6 +7,8 @@
 #ifndef FOH_YAML_H
 #define FOH_YAML_H
 
+#include "foh/api.h"
+
 #include <stddef.h>
 
 typedef enum { FOH_YAML_SCALAR, FOH_YAML_MAP, FOH_YAML_SEQ } foh_yaml_kind;
@@ -31,23 +33,23 @@ typedef struct foh_yaml_node {
 /* Parse file PATH into a tree. On error returns NULL and writes
  * "file:line:column: reason" into ERR (a duplicate key names the line of
  * the first one). */
-foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen);
+FOH_API foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen);
 
 /* Free a tree (NULL is allowed). Nodes moved into another tree keep
  * pointing at this tree's file name: free that tree first. */
-void foh_yaml_free(foh_yaml_node *n);
+FOH_API void foh_yaml_free(foh_yaml_node *n);
 
 /* Replace (or add) the value of KEY in map M with V, which M then owns;
  * the old value is freed. Returns 0 if out of memory. */
-int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node *v);
+FOH_API int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node *v);
 
 /* Value for KEY in map M (NULL if M is not a map or has no KEY). */
-foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key);
+FOH_API foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key);
 
 /* Index of KEY in map M, or -1: for the position of the key itself. */
-int foh_yaml_key(const foh_yaml_node *m, const char *key);
+FOH_API int foh_yaml_key(const foh_yaml_node *m, const char *key);
 
 /* "a map", "a list" or "a single value": what node N is, for messages. */
-const char *foh_yaml_kind_name(const foh_yaml_node *n);
+FOH_API const char *foh_yaml_kind_name(const foh_yaml_node *n);
 
 #endif
