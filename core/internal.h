@@ -228,7 +228,8 @@ struct foh_engine {
     int64_t time_limit_ns;        /* wall-clock time per action */
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */
     int in_action;                /* inside foh_game_apply: the deadline is the action's */
-    int ticks;                    /* count-hook calls since the clock was last read */
+    int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
+    int64_t last_hook_ns;         /* when the count hook last ran */
     int lib_depth;                /* library calls nested through callbacks (gsub, sort) */
     int sealed;                   /* helpers loaded: no script may create a global */
     char mem_where[256];          /* script line whose allocation hit the memory cap */

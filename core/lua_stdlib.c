@@ -92,6 +92,21 @@ static int tab_move(lua_State *L)
     return original(L);
 }
 
+/* The original, counted as one more library call that may call back into
+ * Lua (an error unwinds past the decrement: the count restarts with each
+ * outermost call). */
+static int nested(lua_State *L)
+{
+    foh_engine *e = foh_lua_engine_of(L);
+    if (++e->lib_depth > MAX_LIB_DEPTH)
+        return luaL_error(L, "library calls nested more than %d deep (a function given to gsub or sort calling them "
+                             "again)",
+                          MAX_LIB_DEPTH);
+    int nres = original(L);
+    e->lib_depth--;
+    return nres;
+}
+
 static int tab_sort(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -100,11 +115,7 @@ static int tab_sort(lua_State *L)
      * ones are not. */
     if (n > 1)
         charge_count(L, n * (1 + log2(n)));
-    if (++foh_lua_engine_of(L)->lib_depth > MAX_LIB_DEPTH)
-        return luaL_error(L, "table.sort: calls nested more than %d deep through library functions", MAX_LIB_DEPTH);
-    int nres = original(L);
-    foh_lua_engine_of(L)->lib_depth--;
-    return nres;
+    return nested(L);
 }
 
 /* insert and remove shift the elements after the position. */
@@ -310,8 +321,12 @@ void foh_lua_open_stdlib(lua_State *L)
     for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
         lua_getglobal(L, libs[i].name);
         bound_library(L, libs[i].list, libs[i].n);
-        if (!strcmp(libs[i].name, "string"))
+        if (!strcmp(libs[i].name, "string")) {
             foh_lua_pattern_install(L, -1);
+            lua_getfield(L, -1, "gsub");
+            lua_pushcclosure(L, nested, 1);
+            lua_setfield(L, -2, "gsub");
+        }
         publish(L, globals, libs[i].name);
     }
 

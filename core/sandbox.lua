@@ -11,9 +11,7 @@ local next, sort, type, error, real_of = ...
 local function before(a, b)
   local ta, tb = type(a), type(b)
   if ta ~= tb then return ta < tb end
-  if ta == 'number' or ta == 'string' then return a < b end
-  -- Level 4: the script that called pairs (before <- sort <- pairs <- script).
-  error('pairs: keys must be numbers or strings', 4)
+  return a < b -- only numbers and strings get here
 end
 
 local function pairs(t)
@@ -22,7 +20,13 @@ local function pairs(t)
     error('bad argument #1 to \'pairs\' (table expected, got ' .. type(t) .. ')', 2)
   end
   local keys = {}
-  for k in next, t do keys[#keys + 1] = k end
+  for k in next, t do
+    local tk = type(k)
+    if tk ~= 'number' and tk ~= 'string' then
+      error('pairs: keys must be numbers or strings, not ' .. tk, 2)
+    end
+    keys[#keys + 1] = k
+  end
   sort(keys, before)
   local i = 0
   return function()

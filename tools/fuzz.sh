@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz with libFuzzer (clang) for SECONDS in all (default 60), split over
-# the three targets of tests/fuzz/: the card-file loader (YAML and the
-# Lua of effects), the save-file reader and replayer, and action sequences
-# (legal and arbitrary actions, invariants after each). New inputs go to
+# the four targets of tests/fuzz/: the card-file loader (YAML and the Lua
+# of effects), the save-file reader and replayer, action sequences (legal
+# and arbitrary actions, invariants after each) and scenario files. New inputs go to
 # build-fuzz/corpus-TARGET; a crash stops with its input in
 # build-fuzz/crashes-TARGET/ (add it to tests/fuzz/TARGET/ once fixed:
 # ctest replays those folders in every build).
@@ -18,9 +18,9 @@ if ! command -v clang >/dev/null; then
 fi
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DFOH_FUZZ=ON \
   -DFOH_CHECK_INVARIANTS=ON >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_cardset fuzz_actions fuzz_save >/dev/null
-each=$(( secs / 3 > 1 ? secs / 3 : 1 ))
-for t in cardset actions save; do
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_cardset fuzz_actions fuzz_save fuzz_scenario >/dev/null
+each=$(( secs / 4 > 1 ? secs / 4 : 1 ))
+for t in cardset actions save scenario; do
   mkdir -p "build-fuzz/corpus-$t" "build-fuzz/crashes-$t"
   echo "== fuzz_$t for ${each}s"
   ./build-fuzz/tests/fuzz_$t "build-fuzz/corpus-$t" "tests/fuzz/$t" -max_total_time="$each" \

@@ -88,6 +88,7 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
     json_object_set_new(root, "actions", acts);
     json_object_set_new(root, "turn", json_integer(foh_game_turn(g)));
     json_object_set_new(root, "over", json_boolean(foh_game_is_over(g)));
+    json_object_set_new(root, "stalled", json_boolean(foh_game_is_stalled(g)));
     json_object_set_new(root, "digest", hex64(foh_game_digest(g)));
 
     char tmp[1100];

@@ -52,6 +52,6 @@ int main(int argc, char **argv)
         if (d)
             closedir(d);
     }
-    printf("%ld inputs run\n", inputs);
+    fprintf(stderr, "%ld inputs run\n", inputs);
     return inputs > 0 ? 0 : 1;
 }
