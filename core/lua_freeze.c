@@ -254,6 +254,7 @@ foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_
 foh_status foh_lua_freeze_selftest(foh_engine *e, foh_error *err)
 {
     char why[200];
+    e->instr_left = e->instr_limit; /* the snippets run with the sandbox's hook */
     if (foh_lua_upvalues_selftest(e->L, why, sizeof why) != 0)
         return foh_error_set(err, FOH_ERR_SCRIPT,
                              "this Lua build's bytecode cannot be checked for scripts that keep state: %s", why);
