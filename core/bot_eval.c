@@ -1,27 +1,47 @@
 /* bot_eval: see bot_eval.h. The weights are a rule of thumb checked by
- * simulation: a token buys about a third of a VP early and nothing at the
- * end, and a pile of more than 15 buys little more; an investment is worth
- * most of its card unless an opponent can afford to snipe it (its tokens
- * come back only then); a defence short of the opponents' attacks costs. */
+ * simulation (docs/bots.md):
+ * - VP are counted before rounding (an odd "other" icon is half a VP): a
+ *   card that adds one icon is worth taking even when the rounded score
+ *   does not move, or the bots would leave such cards in the Market for
+ *   ever and the game would stall;
+ * - a card in the Nation is worth a little on its own (the first
+ *   tie-break, and what it may do later);
+ * - a token buys about a third of a VP early and nothing at the end, and a
+ *   pile of more than 15 buys little more; tokens coming back from a
+ *   sniped investment are valued on top of those held (a rich player's
+ *   tokens are worth little, wherever they are);
+ * - an investment is worth part of its card if kept, but when an opponent
+ *   can afford to snipe it, the card may go to that opponent (a cheap
+ *   investment is an offer to the next player, not a bargain);
+ * - a defence short of the opponents' attacks costs. */
 #include <stdlib.h>
 
 #include "bot_eval.h"
 #include "foh/position.h"
 
-/* Weights, tuned against random bots (docs/bots.md). */
 #define TOKEN_VALUE 0.35          /* VP per token held, early in the game */
 #define TOKENS_USEFUL 15          /* tokens beyond this are worth little */
 #define EXTRA_TOKEN_VALUE 0.05
-#define INVESTMENT_SHARE 0.6      /* share of its card's VP an investment is worth */
+#define CARD_VALUE 0.25           /* a card in the Nation, beyond its VP */
+#define INVESTMENT_SHARE 0.6      /* share of its card's value a kept investment is worth */
+#define BETTER_CARD 0.5           /* share of a better Market card's value an investment forgoes */
+#define LOST_CARD 0.5             /* share of the next player's bargain that counts against me */
 #define FADE_DECK 40.0            /* token value fades over the last 40 deck cards */
 #define THREAT 0.5                /* VP per point of defence short of the threat */
 #define THREAT_MARGIN 2.0         /* one more attack card's strength */
 #define THREAT_CAP 6.0
 #define WIN_BONUS 20.0
 
+/* VP of score S before rounding "other" icons down (K per VP). */
+static double smooth(const foh_score *s, int k)
+{
+    return s->total - s->other_vp + (double)s->other_icons / k;
+}
+
 foh_status foh_eval_card(foh_game *g, int player, int card, double *out, foh_error *err)
 {
     foh_score before[FOH_MAX_PLAYERS], after[FOH_MAX_PLAYERS];
+    int k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
     *out = 0;
     if (foh_game_choice(g))
         return FOH_OK; /* no position to edit in the middle of an effect */
@@ -33,7 +53,7 @@ foh_status foh_eval_card(foh_game *g, int player, int card, double *out, foh_err
         return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
     if (foh_position_put(c, card, FOH_ZONE_NATION, player, NULL) == FOH_OK &&
         (s = foh_game_score(c, after, NULL, err)) == FOH_OK)
-        *out = after[player].total - before[player].total;
+        *out = smooth(&after[player], k) - smooth(&before[player], k);
     foh_game_free(c);
     return s;
 }
@@ -54,7 +74,7 @@ static foh_status strengths_of(foh_game *g, strengths *m, foh_error *err)
     return FOH_OK;
 }
 
-/* Rough VP of a card from its stripe alone (half its icons, rounded up). */
+/* Rough VP of a card from its stripe alone (half its icons). */
 static double stripe_value(const foh_cardset *cs, int card)
 {
     foh_card_info ci;
@@ -63,21 +83,53 @@ static double stripe_value(const foh_cardset *cs, int card)
     int icons = 0;
     for (int i = 0; i < FOH_MAX_ICONS; i++)
         icons += ci.stripe[i];
-    return (icons + 1) / 2;
+    return icons / 2.0;
 }
 
-/* Value of one player's holdings, without the opponent term, into *V. */
-static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, int exact, foh_eval *e,
-                           double *v, foh_error *err)
+/* Value of holding N tokens (before the fade). */
+static double tokens_value(int n)
 {
-    int n = foh_game_players(g);
+    return TOKEN_VALUE * (n < TOKENS_USEFUL ? n : TOKENS_USEFUL) +
+           EXTRA_TOKEN_VALUE * (n > TOKENS_USEFUL ? n - TOKENS_USEFUL : 0);
+}
+
+/* The best value a non-invested Market card other than SKIP has for
+ * PLAYER: exact (the card tried in the Nation) or from its stripe. */
+static foh_status best_market_card(foh_game *g, int player, int skip, int exact, double *best, foh_error *err)
+{
+    *best = 0;
+    for (int i = 0; i < foh_game_market_size(g); i++) {
+        int c = foh_game_market_card(g, i);
+        if (c == skip || foh_game_investor(g, c) >= 0)
+            continue;
+        double w = stripe_value(foh_game_cardset(g), c);
+        foh_status s = exact ? foh_eval_card(g, player, c, &w, err) : FOH_OK;
+        if (s != FOH_OK)
+            return s;
+        if (w + CARD_VALUE > *best)
+            *best = w + CARD_VALUE;
+    }
+    return FOH_OK;
+}
+
+foh_status foh_eval_alternative(foh_game *g, int player, double *best, foh_error *err)
+{
+    return best_market_card(g, player, -1, 1, best, err);
+}
+
+/* Value of one player's holdings, without the opponent term, into *V.
+ * ALTERNATIVE: the best Market card's value for P if known (< 0: from
+ * the stripes). */
+static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, int exact,
+                           double alternative, foh_eval *e, double *v, foh_error *err)
+{
+    int n = foh_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
     /* Tokens only break ties at the end: their value fades with the deck. */
     double left = foh_game_deck_size(g) / FADE_DECK;
     double fade = left > 1 ? 1 : left < 0.1 ? 0.1 : left;
-    e->score = sc[p].total;
+    e->score = smooth(&sc[p], k) + CARD_VALUE * sc[p].cards;
     int have = foh_game_tokens(g, p);
-    e->tokens = fade * (TOKEN_VALUE * (have < TOKENS_USEFUL ? have : TOKENS_USEFUL) +
-                        EXTRA_TOKEN_VALUE * (have > TOKENS_USEFUL ? have - TOKENS_USEFUL : 0));
+    e->tokens = fade * tokens_value(have);
     e->investment = 0;
     int card = foh_game_investment(g, p);
     if (card >= 0) {
@@ -91,8 +143,30 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
             if (s != FOH_OK)
                 return s;
         }
-        /* Invested tokens come back only if the card is sniped. */
-        e->investment = (1 - 0.5 * risk) * INVESTMENT_SHARE * card_vp + risk * fade * TOKEN_VALUE * t;
+        double worth = card_vp + CARD_VALUE, back = fade * (tokens_value(have + t) - tokens_value(have));
+        /* Kept: part of the card; sniped: the tokens come back. A card
+         * that became worth nothing (a new Leader would replace a better
+         * one) is worth what completing it gives: held, it would take the
+         * one investment a player may have, and a Market place, for ever. */
+        e->investment = worth > 0 ? (1 - 0.5 * risk) * INVESTMENT_SHARE * worth + risk * back : worth;
+        /* It also keeps the player from investing in a better card of the
+         * Market: holding a poor investment costs part of the difference
+         * (or a player would hold it for ever, waiting). */
+        double best = alternative;
+        if (best < 0) {
+            foh_status s = best_market_card(g, p, card, 0, &best, err);
+            if (s != FOH_OK)
+                return s;
+        }
+        if (best > worth)
+            e->investment -= BETTER_CARD * (best - worth);
+        /* The next player to act takes a bargain at once: a card worth more
+         * to them than the T tokens it costs (an investment of 1 token is
+         * an offer to the next player, not a way to buy cheap). */
+        int next = foh_game_current_player(g);
+        double bargain = worth - fade * TOKEN_VALUE * t;
+        if (next != p && foh_game_tokens(g, next) >= t && bargain > 0)
+            e->investment -= LOST_CARD * bargain;
     }
     /* Military threat: what opponents' attacks (with one more attack card)
      * could take, while my defence is short of them. */
@@ -108,7 +182,7 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
     return FOH_OK;
 }
 
-foh_status foh_eval_position(foh_game *g, int player, foh_eval *out, foh_error *err)
+foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_eval *out, foh_error *err)
 {
     foh_eval e = {0};
     foh_score sc[FOH_MAX_PLAYERS];
@@ -116,7 +190,7 @@ foh_status foh_eval_position(foh_game *g, int player, foh_eval *out, foh_error *
     foh_status s = foh_game_score(g, sc, NULL, err);
     if (s != FOH_OK)
         return s;
-    int n = foh_game_players(g);
+    int n = foh_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
     if (foh_game_is_over(g)) {
         int best = -1000;
         for (int q = 0; q < n; q++)
@@ -130,14 +204,13 @@ foh_status foh_eval_position(foh_game *g, int player, foh_eval *out, foh_error *
     }
     strengths m;
     double mine, best = -1e9;
-    if ((s = strengths_of(g, &m, err)) != FOH_OK || (s = holdings(g, player, sc, &m, 1, &e, &mine, err)) != FOH_OK)
+    if ((s = strengths_of(g, &m, err)) != FOH_OK || (s = holdings(g, player, sc, &m, 1, alternative, &e, &mine, err)) != FOH_OK)
         return s;
     for (int q = 0; q < n; q++) {
         if (q == player)
             continue;
         /* Opponents' investments are not valued: cheaper, and symmetric enough. */
-        int t = foh_game_tokens(g, q);
-        double v = sc[q].total + TOKEN_VALUE * (t < TOKENS_USEFUL ? t : TOKENS_USEFUL);
+        double v = smooth(&sc[q], k) + CARD_VALUE * sc[q].cards + tokens_value(foh_game_tokens(g, q));
         if (v > best)
             best = v;
     }
@@ -163,7 +236,7 @@ foh_status foh_eval_players(foh_game *g, double *out, foh_error *err)
         foh_eval e;
         if (over)
             own[p] = sc[p].total + (sc[p].winner ? WIN_BONUS : 0);
-        else if ((s = holdings(g, p, sc, &m, 0, &e, &own[p], err)) != FOH_OK)
+        else if ((s = holdings(g, p, sc, &m, 0, -1, &e, &own[p], err)) != FOH_OK)
             return s;
     }
     for (int p = 0; p < n; p++) {

@@ -19,7 +19,13 @@ typedef struct {
  * value, minus the strongest opponent's. At game over: VP difference to the
  * best opponent, plus a bonus for winning. A script error met while scoring
  * or counting icons is returned (never hidden: it would bend the bot). */
-foh_status foh_eval_position(foh_game *g, int player, foh_eval *out, foh_error *err);
+foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_eval *out, foh_error *err);
+
+/* The value for PLAYER of the best non-invested Market card of G, each
+ * tried in the Nation: the ALTERNATIVE of foh_eval_position, which weighs
+ * a held investment against it (< 0 there: estimated from the stripes).
+ * Computed once per decision: trying every card costs a score each. */
+foh_status foh_eval_alternative(foh_game *g, int player, double *best, foh_error *err);
 
 /* Values of every player at once (OUT has foh_game_players(g) entries):
  * the same terms as foh_eval_position, with investments estimated from the

@@ -19,7 +19,14 @@ static int sensible_amount(int tokens, int have)
     return tokens <= 4 || tokens == 6 || tokens == 8 || tokens == have;
 }
 
-static foh_status value_after(foh_game *g, const foh_action *a, int player, int depth, double *v, foh_error *err);
+/* What a greedy decision evaluates with. */
+typedef struct {
+    int player;
+    double alternative; /* the best Market card for the player now (bot_eval.h) */
+} context;
+
+static foh_status value_after(foh_game *g, const foh_action *a, const context *cx, int depth, double *v,
+                              foh_error *err);
 
 /* The error of trying action A of G in a look-ahead: what was tried, then
  * the engine's message (the card, its file and line). */
@@ -36,8 +43,9 @@ static foh_status tried(foh_game *g, const foh_action *a, foh_status s, foh_erro
 
 /* Answer the pending choices of PLAYER greedily (others: first option), at
  * most 8 in a row: deeper, the position is valued as it stands. */
-static foh_status resolve(foh_game *g, int player, int depth, foh_error *err)
+static foh_status resolve(foh_game *g, const context *cx, int depth, foh_error *err)
 {
+    int player = cx->player;
     for (int guard = 0; guard < 8 && foh_game_choice(g) && !foh_game_is_over(g); guard++) {
         const foh_choice *ch = foh_game_choice(g);
         int best = 0;
@@ -46,7 +54,7 @@ static foh_status resolve(foh_game *g, int player, int depth, foh_error *err)
             for (int i = 0; i < ch->n; i++) {
                 foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = i};
                 double v;
-                foh_status s = value_after(g, &a, player, depth - 1, &v, err);
+                foh_status s = value_after(g, &a, cx, depth - 1, &v, err);
                 if (s != FOH_OK)
                     return s;
                 if (v > top + 1e-9) {
@@ -63,8 +71,9 @@ static foh_status resolve(foh_game *g, int player, int depth, foh_error *err)
     return FOH_OK;
 }
 
-/* Value *V for PLAYER of applying legal action A to a copy of G. */
-static foh_status value_after(foh_game *g, const foh_action *a, int player, int depth, double *v, foh_error *err)
+/* Value *V for the player of applying legal action A to a copy of G. */
+static foh_status value_after(foh_game *g, const foh_action *a, const context *cx, int depth, double *v,
+                              foh_error *err)
 {
     foh_game *c = foh_game_clone(g);
     if (!c)
@@ -73,7 +82,8 @@ static foh_status value_after(foh_game *g, const foh_action *a, int player, int 
     foh_status s = foh_game_apply(c, a, err);
     if (s != FOH_OK)
         s = tried(g, a, s, err);
-    else if ((s = resolve(c, player, depth, err)) == FOH_OK && (s = foh_eval_position(c, player, &e, err)) == FOH_OK)
+    else if ((s = resolve(c, cx, depth, err)) == FOH_OK &&
+             (s = foh_eval_position(c, cx->player, cx->alternative, &e, err)) == FOH_OK)
         *v = e.total;
     foh_game_free(c);
     return s;
@@ -90,13 +100,18 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
         return -1;
     }
     foh_game_determinize(det, foh_rng_next(b->rng));
+    context cx = {.player = p, .alternative = 0};
+    if (foh_eval_alternative(det, p, &cx.alternative, err) != FOH_OK) {
+        foh_game_free(det);
+        return -1;
+    }
     int have = foh_game_tokens(g, p), pick = 0;
     double best = -1e18;
     for (int i = 0; i < n; i++) {
         if (legal[i].kind == FOH_ACT_INVEST && !sensible_amount(legal[i].tokens, have))
             continue;
         double v;
-        if (value_after(det, &legal[i], p, 1, &v, err) != FOH_OK) {
+        if (value_after(det, &legal[i], &cx, 1, &v, err) != FOH_OK) {
             foh_game_free(det);
             return -1;
         }

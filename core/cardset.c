@@ -937,6 +937,7 @@ int foh_cardset_type_find(const foh_cardset *cs, const char *name)
 int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
 int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }
+int foh_cardset_other_icons_per_vp(const foh_cardset *cs) { return cs->other_icons_per_vp; }
 int foh_cardset_variant_count(const foh_cardset *cs) { return cs->nvariants; }
 int foh_cardset_source_count(const foh_cardset *cs) { return cs->nsources; }
 

@@ -191,11 +191,18 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
             return 0;
         o->players = (int)x;
         return 1;
-    case OPT_SEED:
-        if (!number(c, flag, v, 0, 0x7fffffffffffffffL, &x))
+    case OPT_SEED: {
+        /* Any 64-bit seed, so that a game of `foh sim` can be played again. */
+        char *end;
+        errno = 0;
+        unsigned long long u = strtoull(v, &end, 10);
+        if (!*v || *end || errno || v[0] == '-') {
+            cli_error(c, "--seed needs a whole number from 0 to 18446744073709551615, got '%s'", v);
             return 0;
-        o->seed = (uint64_t)x;
+        }
+        o->seed = (uint64_t)u;
         return 1;
+    }
     case OPT_GAMES:
         if (!number(c, flag, v, 1, 100000000L, &x))
             return 0;

@@ -197,7 +197,8 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
     if (ok && !json_is_object(opts))
         ok = bad(r, "options", json_object_get(root, "options") ? "must be an object" : "is missing");
     ok = ok && get_int(r, opts, "players", "options", 1, FOH_MAX_PLAYERS, &x) && (s->players = (int)x);
-    ok = ok && get_int(r, opts, "seed", "options", 0, INT64_MAX, &x) && ((s->seed = (uint64_t)x), 1);
+    /* Seeds above 2^63 are written as their two's complement. */
+    ok = ok && get_int(r, opts, "seed", "options", INT64_MIN, INT64_MAX, &x) && ((s->seed = (uint64_t)x), 1);
     ok = ok && get_string(r, opts, "seats", "options", s->seats, sizeof s->seats);
     ok = ok && get_int(r, opts, "lua_instructions", "options", 0, INT64_MAX, &x) &&
          ((s->limits.instructions = (long)x), 1);

@@ -93,6 +93,10 @@ FOH_API int foh_cardset_type_find(const foh_cardset *cs, const char *name);
 FOH_API int foh_cardset_min_players(const foh_cardset *cs);
 FOH_API int foh_cardset_max_players(const foh_cardset *cs);
 
+/* Other (non-Culture) icons per VP at final scoring (2 in the base game;
+ * rulebook "End of Game"): bots value icons before the rounding. */
+FOH_API int foh_cardset_other_icons_per_vp(const foh_cardset *cs);
+
 /* Resource tokens in the box (72 in the base game). */
 FOH_API int foh_cardset_tokens_in_box(const foh_cardset *cs);
 
