@@ -10,7 +10,7 @@
 
 typedef struct {
     foh_player base;
-    uint64_t rng[4];
+    uint64_t seed;
 } greedy_bot;
 
 /* Invest amounts worth trying with HAVE tokens: small bids, and all in. */
@@ -99,7 +99,14 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return -1;
     }
-    foh_game_determinize(det, foh_rng_next(b->rng));
+    /* The sample of the hidden deck depends on the seed and public facts of
+     * the position only: the bot decides the same at the same position,
+     * whatever it decided before (a resumed game plays on as without the
+     * stop). */
+    const foh_choice *ch = foh_game_choice(g);
+    uint64_t where = ((uint64_t)foh_game_turn(g) << 20) ^ ((uint64_t)p << 12) ^ ((uint64_t)n << 2) ^
+                     (uint64_t)(ch ? 1 + ch->n : 0) << 40;
+    foh_game_determinize(det, foh_rng_mix(b->seed, where));
     context cx = {.player = p, .alternative = 0};
     if (foh_eval_alternative(det, p, &cx.alternative, err) != FOH_OK) {
         foh_game_free(det);
@@ -140,6 +147,6 @@ foh_player *foh_bot_greedy_new(uint64_t seed)
     b->base.name = "greedy";
     b->base.decide = greedy_decide;
     b->base.free = greedy_free;
-    foh_rng_seed(b->rng, seed);
+    b->seed = seed;
     return &b->base;
 }

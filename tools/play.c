@@ -312,11 +312,13 @@ static int run_session(cli_options *o, session *ss)
         cli_error(cmd, "%s", err.msg);
         status = err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
     }
-    /* Bots of a resumed game are seeded from the seed and the resume point. */
+    /* Bots of a resumed game are seeded as at the start: the greedy bot,
+     * whose choices depend on its seed and the position only, plays on as
+     * if the game had not stopped (random and ISMCTS draw from streams and
+     * continue differently). */
     foh_player *bots[FOH_MAX_PLAYERS] = {0}, *seats[FOH_MAX_PLAYERS] = {0};
     int playing = !strcmp(cmd, "play");
-    uint64_t bot_seed = ss->sv.nactions ? foh_seed_for(o->seed, (uint64_t)ss->sv.nactions) : o->seed;
-    if (status == CLI_OK && playing && !cli_seats(o, bot_seed, bots))
+    if (status == CLI_OK && playing && !cli_seats(o, o->seed, bots))
         status = CLI_USAGE;
     for (int p = 0; status == CLI_OK && p < o->players; p++)
         if (!(seats[p] = (foh_player *)recorded_new(ss, bots[p])))
