@@ -27,6 +27,7 @@
 #define BETTER_CARD 0.5           /* share of a better Market card's value an investment forgoes */
 #define LOST_CARD 0.5             /* share of the next player's bargain that counts against me */
 #define FADE_DECK 40.0            /* token value fades over the last 40 deck cards */
+#define STALL_TURNS 200           /* and over the turns beyond 200 (games last about 160) */
 #define THREAT 0.5                /* VP per point of defence short of the threat */
 #define THREAT_MARGIN 2.0         /* one more attack card's strength */
 #define THREAT_CAP 6.0
@@ -124,9 +125,15 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
                            double alternative, foh_eval *e, double *v, foh_error *err)
 {
     int n = foh_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
-    /* Tokens only break ties at the end: their value fades with the deck. */
+    /* Tokens only break ties at the end: their value fades with the deck,
+     * and in a game that has stopped moving (nobody spends, so nothing
+     * is bought), with the turns beyond the usual length: tokens only ever
+     * score through the cards they buy. */
     double left = foh_game_deck_size(g) / FADE_DECK;
     double fade = left > 1 ? 1 : left < 0.1 ? 0.1 : left;
+    double late = (foh_game_turn(g) - STALL_TURNS) / (double)STALL_TURNS;
+    if (late > 0)
+        fade *= late > 0.9 ? 0.1 : 1 - late;
     e->score = smooth(&sc[p], k) + CARD_VALUE * sc[p].cards;
     int have = foh_game_tokens(g, p);
     e->tokens = fade * tokens_value(have);
@@ -164,7 +171,7 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
          * to them than the T tokens it costs (an investment of 1 token is
          * an offer to the next player, not a way to buy cheap). */
         int next = foh_game_current_player(g);
-        double bargain = worth - fade * TOKEN_VALUE * t;
+        double bargain = worth - TOKEN_VALUE * t; /* at the price tokens have early on */
         if (next != p && foh_game_tokens(g, next) >= t && bargain > 0)
             e->investment -= LOST_CARD * bargain;
     }
