@@ -40,11 +40,11 @@ foh_engine *foh_lua_engine_of(lua_State *L);
  * functions are skipped), or "" (reads the call stack only: safe inside the
  * allocator). */
 void foh_lua_script_where(lua_State *L, char *buf, size_t len);
-/* Charge UNITS of work (1 unit ~ one Lua VM instruction) to the running
- * call's instruction budget; raises the instruction limit error, naming the
- * script line, when the budget is exhausted. Library functions call it for
- * work the count hook cannot see. */
-void foh_lua_charge(lua_State *L, long units);
+/* foh_lua_charge (declared in lua_pattern.h): charge UNITS of work (1 unit
+ * ~ one Lua VM instruction) to the running call's instruction budget;
+ * raises the instruction limit error, naming the script line, when the
+ * budget is exhausted. Library functions call it for work the count hook
+ * cannot see. */
 /* Raise the memory limit error if BYTES more would not fit under the cap
  * (for a library call that knows its result's size before making it). */
 void foh_lua_memory_limit(lua_State *L, double bytes);
@@ -76,11 +76,8 @@ void foh_lua_open_stdlib(lua_State *L);
 /* tostring as scripts see it: never an address (pushes the result). */
 void foh_lua_tostring(lua_State *L, int idx);
 
-/* ---- lua_pattern.c ---- */
-
-/* Replace find, match, gmatch and gsub in the table at stack index IDX by
- * Lua 5.4's own matcher with every step charged (foh_lua_charge). */
-void foh_lua_pattern_install(lua_State *L, int idx);
+/* ---- lua_pattern.c: see lua_pattern.h ---- */
+#include "lua_pattern.h"
 
 /* ---- lua_freeze.c ---- */
 

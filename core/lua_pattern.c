@@ -57,7 +57,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
-#include "lua_internal.h"
+#include "lua_pattern.h"
 
 
 /* FOH: the API headers define these only for Lua's own library files. */

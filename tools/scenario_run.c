@@ -23,7 +23,7 @@ typedef struct {
     const char *name;
     int failed;     /* a step or an expectation failed */
     int bad;        /* the scenario is malformed (ERR says why) */
-    char err[1000];
+    foh_error err;
     char where[200]; /* the step being run, for the report */
     char *report;   /* the failure's lines, grown as needed */
     size_t len, cap;
@@ -43,7 +43,7 @@ static int malformed_at(runner *r, const char *file, int line, int column, const
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(r->err, sizeof r->err, "%s:%d:%d: %s", file, line, column, msg);
+    foh_error_at(&r->err, FOH_ERR_DATA, file, line, column, "%s", msg);
     r->bad = 1;
     return 0;
 }
@@ -1131,7 +1131,7 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
         ok = run_step(r, steps->items[i], (int)i + 1);
     if (!ok) {
         r->stats->malformed++;
-        cli_error("scenario", "%s", r->err);
+        cli_error("scenario", "%s", r->err.msg);
     } else if (r->failed) {
         r->stats->scenarios++;
         r->stats->failed++;
@@ -1179,7 +1179,7 @@ void scenario_run_file(const char *path, const scenario_options *opt, scenario_s
         malformed(&r, doc, "'scenarios' must be a list and the file's only key");
     if (r.bad) {
         stats->malformed++;
-        cli_error("scenario", "%s", r.err);
+        cli_error("scenario", "%s", r.err.msg);
     } else if (list) {
         for (size_t i = 0; i < list->n; i++)
             run_scenario(&r, list->items[i], dir);
