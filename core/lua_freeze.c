@@ -139,8 +139,16 @@ static int freeze_function(walk *w, int f, int depth)
     lua_Debug ar;
     lua_pushvalue(L, f);
     lua_getinfo(L, ">S", &ar);
-    if (!strcmp(ar.source, "=sandbox"))
-        return 1; /* the engine's own Lua */
+    if (!strcmp(ar.source, "=sandbox")) {
+        /* The engine's own Lua: pairs itself keeps nothing, but an iterator
+         * it returned while loading would hand out the next key at each
+         * later call. */
+        lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_PAIRS_KEY);
+        int is_pairs = lua_rawequal(L, -1, f);
+        lua_pop(L, 1);
+        return is_pairs || refuse(w, "keeps an iterator made by pairs while loading (it would carry its position "
+                                     "between calls): call pairs inside the function");
+    }
     lua_pushvalue(L, f);
     if (lua_rawget(L, w->seen) != LUA_TNIL) {
         lua_pop(L, 1);
@@ -184,6 +192,21 @@ static int freeze_function(walk *w, int f, int depth)
     return 1;
 }
 
+/* A C function at V: the library's functions keep nothing, but the
+ * iterator string.gmatch returns holds its position in a userdata. */
+static int check_c_function(walk *w, int v)
+{
+    lua_State *L = w->e->L;
+    for (int n = 1; lua_getupvalue(L, v, n); n++) {
+        int t = lua_type(L, -1);
+        lua_pop(L, 1);
+        if (t == LUA_TUSERDATA)
+            return refuse(w, "keeps an iterator made by string.gmatch while loading (it would carry its position "
+                             "between calls): call string.gmatch inside the function");
+    }
+    return 1;
+}
+
 /* Freeze the value at the top of the stack, replacing it by its frozen
  * version (a proxy for a table). */
 static int freeze_value(walk *w, const char *name, int depth)
@@ -198,7 +221,7 @@ static int freeze_value(walk *w, const char *name, int depth)
     if (!lua_checkstack(L, 8))
         return refuse(w, "out of memory");
     if (lua_type(L, v) == LUA_TFUNCTION)
-        return lua_iscfunction(L, v) || freeze_function(w, v, depth);
+        return lua_iscfunction(L, v) ? check_c_function(w, v) : freeze_function(w, v, depth);
     if (lua_type(L, v) != LUA_TTABLE)
         return 1;
     /* Already a proxy, already frozen, or the globals (frozen their way). */

@@ -215,6 +215,8 @@ int foh_lua_sandbox_open(foh_engine *e)
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
     if (lua_pcall(L, 5, 1, 0) != LUA_OK || !lua_isfunction(L, -1))
         return 0;
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, FOH_LUA_PAIRS_KEY); /* for lua_freeze.c */
     lua_setfield(L, base, "pairs");
     /* The libraries and the API are read-only from the start: no script,
      * helpers and variants included, may change them. */

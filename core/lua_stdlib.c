@@ -147,6 +147,33 @@ static int tab_unpack(lua_State *L)
     return original(L);
 }
 
+/* The iterator of utf8.codes (upvalue 1: Lua's): called by hand with a
+ * position in a run of continuation bytes, it skips the whole run in one
+ * call. Count the run before it does. */
+static int codes_step(lua_State *L)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    lua_Integer n = luaL_optinteger(L, 2, 0);
+    size_t i = n > 0 ? (size_t)n : 0, from = i;
+    while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i++;
+    foh_lua_charge(L, 1 + (long)((i - from) / 8));
+    return original(L);
+}
+
+/* utf8.codes(s [, lax]): Lua's result, with its iterator counted. */
+static int utf8_codes(lua_State *L)
+{
+    int nres = original(L);
+    if (nres >= 1 && lua_tocfunction(L, -nres)) {
+        lua_pushvalue(L, -nres);
+        lua_pushcclosure(L, codes_step, 1);
+        lua_replace(L, -nres - 1);
+    }
+    return nres;
+}
+
 void foh_lua_tostring(lua_State *L, int idx)
 {
     switch (lua_type(L, idx)) {
@@ -224,6 +251,8 @@ static int base_load(lua_State *L)
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, "=(load)");
+    if (!strncmp(name, "=sandbox", 8)) /* messages and checks treat that chunk as the engine's */
+        return luaL_error(L, "load: the chunk name '%s' is the engine's own", name);
     if (!lua_isnoneornil(L, 3) && strcmp(luaL_checkstring(L, 3), "t") != 0)
         return luaL_error(L, "load: scripts may load text chunks only (mode 't')");
     if (!lua_isnoneornil(L, 4))
@@ -306,7 +335,7 @@ void foh_lua_open_stdlib(lua_State *L)
         {"pack", by_arguments}, {"unpack", tab_unpack}, {"sort", tab_sort},
     };
     static const entry utf8_lib[] = {
-        {"char", by_arguments}, {"charpattern", NULL}, {"codes", NULL},
+        {"char", by_arguments}, {"charpattern", NULL}, {"codes", utf8_codes},
         {"codepoint", by_results}, {"len", by_chars}, {"offset", by_chars},
     };
     static const struct {

@@ -135,6 +135,43 @@ static void test_1_captured_table_is_read_only(void **state)
     foh_cardset_free(cs);
 }
 
+/* Iterators hold their position: one made while loading and kept by an
+ * effect would count the calls (pairs' iterator is the engine's own Lua,
+ * gmatch's a C closure: neither is a script function the bytecode check
+ * reads). */
+static void test_1_iterators_made_at_load_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *prelude, *body, *message;
+    } cases[] = {
+        {"local it = pairs({1, 2, 3, 4, 5, 6})", "game.take_from_supply(p, it())", "made by pairs while loading"},
+        {"local it = string.gmatch('abcdef', '.')", "local c = it() game.take_from_supply(p, 1)",
+         "made by string.gmatch while loading"},
+        {"local it = load('local n = 0 return function() n = n + 1 return n end', '=sandbox')()",
+         "game.take_from_supply(p, it())", "is the engine's own"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char yaml[4096];
+        foh_error err = {0};
+        instant_card(yaml, sizeof yaml, "iter", cases[i].prelude, cases[i].body, NULL);
+        foh_cardset *cs = load("iter", yaml, &err);
+        if (cs)
+            fail_msg("case %zu loaded", i);
+        expect_in(err.msg, "card 'iter'");
+        expect_in(err.msg, cases[i].message);
+    }
+    /* pairs itself, kept by an effect, is fine. */
+    char yaml[4096];
+    foh_error err = {0};
+    instant_card(yaml, sizeof yaml, "iter_ok", "local each = pairs",
+                 "for k in each({a = 1}) do game.take_from_supply(p, 1) end", NULL);
+    foh_cardset *cs = load("iter_ok", yaml, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_cardset_free(cs);
+}
+
 static void test_1_no_addresses(void **state)
 {
     (void)state;
@@ -306,6 +343,8 @@ static void test_4_library_calls_are_bounded(void **state)
         "local s = ('ab'):rep(3e5) for i = 1, 1e4 do s:gsub('a', 'b') end",
         "local s = ('a'):rep(1e6) for i = 1, 1e4 do string.find(s, ('a'):rep(5e5) .. 'b', 1, true) end",
         "local t = {} for i = 1, 1e6 do t[i] = 'x' end for i = 1, 1e4 do table.concat(t) end",
+        /* utf8.codes' iterator, called by hand inside a run of continuation bytes */
+        "local s = ('\\x80'):rep(1e7) local f = utf8.codes('a') for i = 1, 1e5 do f(s, 0) end",
     };
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         char yaml[4096], log[8192];
@@ -775,6 +814,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_1_upvalue_counter_refused_at_load),
         cmocka_unit_test(test_1_captured_table_is_read_only),
+        cmocka_unit_test(test_1_iterators_made_at_load_refused),
         cmocka_unit_test(test_1_no_addresses),
         cmocka_unit_test(test_1_reused_engine_plays_like_a_fresh_one),
         cmocka_unit_test(test_2_effect_tables_are_read_only),
