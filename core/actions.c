@@ -219,8 +219,8 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
         if ((s = foh_tokens_from_reserve(st, p, from_reserve, err)) != FOH_OK)
             return s;
     }
-    foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icons), takes %d (half the Supply)",
-            p + 1, h, h == 1 ? "" : "s", h, cs->icon[cs->harvest_icon], half);
+    foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icon%s), takes %d (half the Supply)",
+            p + 1, h, h == 1 ? "" : "s", h, cs->icon[cs->harvest_icon], h == 1 ? "" : "s", half);
     if (from_supply || from_reserve)
         foh_log(g, "  tops up to the Current Age %d: %d from the Supply, %d from the Reserve", age, from_supply,
                 from_reserve);

@@ -27,7 +27,7 @@
 #define BETTER_CARD 0.5           /* share of a better Market card's value an investment forgoes */
 #define LOST_CARD 0.5             /* share of the next player's bargain that counts against me */
 #define FADE_DECK 40.0            /* token value fades over the last 40 deck cards */
-#define STALL_TURNS 200           /* and over the turns beyond 200 (games last about 160) */
+#define STALL_TURNS 200           /* and over the turns beyond 200 (base-set games last about 110-150) */
 #define THREAT 0.5                /* VP per point of defence short of the threat */
 #define THREAT_MARGIN 2.0         /* one more attack card's strength */
 #define THREAT_CAP 6.0

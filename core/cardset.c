@@ -584,6 +584,19 @@ static int read_deck_bottom(loader *ld, const foh_yaml_node *root)
         int c = foh_cardset_find(ld->cs, id);
         if (c < 0)
             return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", id);
+        /* A card has one place: listed twice, or also dealt to the Market
+         * or as a starting card, it would be in two. */
+        for (int j = 0; j < ld->cs->ndeck_bottom; j++)
+            if (ld->cs->deck_bottom[j] == c)
+                return bad_node(ld, v, "setup.deck_bottom: card '%s' is listed twice (items %d and %zu)", id, j + 1,
+                                i + 1);
+        int age = ld->cs->card[c].age;
+        if (age == ld->cs->market_age || age == ld->cs->starting_age)
+            return bad_node(ld, v,
+                            "setup.deck_bottom: card '%s' is of the age dealt to the %s (setup.%s): it cannot also "
+                            "be in the Civilization deck",
+                            id, age == ld->cs->market_age ? "Market" : "players",
+                            age == ld->cs->market_age ? "market_age" : "starting_card_age");
         ld->cs->deck_bottom[ld->cs->ndeck_bottom++] = c;
     }
     return 1;

@@ -231,6 +231,9 @@ struct foh_engine {
     int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
     int64_t last_hook_ns;         /* when the count hook last ran */
     int lib_depth;                /* library calls nested through callbacks (gsub, sort) */
+    int protected_depth;          /* protected calls in progress: the memory cap applies only there
+                                   * (outside one, a failed allocation would abort the process) */
+    long charged;                 /* library work charged since the clock was last read */
     int sealed;                   /* helpers loaded: no script may create a global */
     char mem_where[256];          /* script line whose allocation hit the memory cap */
     char errbuf[400];             /* a formatted error message */

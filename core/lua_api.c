@@ -78,7 +78,7 @@ static int count_arg(lua_State *L, int i)
 {
     lua_Integer n = luaL_checkinteger(L, i);
     if (n < 0 || n > 100000)
-        luaL_error(L, "bad token count %d", (int)n);
+        luaL_error(L, "bad argument #%d: token count %I is out of range (0 to 100000 tokens per call)", i, n);
     return (int)n;
 }
 

@@ -144,9 +144,13 @@ static int check_cycles(const foh_cardset *cs, foh_error *err)
 
 /* ---- Loading ---- */
 
+/* What load_scripts is loading, for a message about a memory or work
+ * limit met between its protected calls. */
+enum { WHO_LEN = 160 };
+
 /* Freeze every helper the scripts defined (the values of the sandbox's
  * global table). */
-static foh_status freeze_helpers(foh_engine *e, foh_error *err)
+static foh_status freeze_helpers(foh_engine *e, char *who, foh_error *err)
 {
     lua_State *L = e->L;
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
@@ -155,9 +159,8 @@ static foh_status freeze_helpers(foh_engine *e, foh_error *err)
     int globals = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, globals)) {
-        char who[128];
         const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-        snprintf(who, sizeof who, "helper '%.80s'", name);
+        snprintf(who, WHO_LEN, "helper '%.80s'", name);
         if (foh_lua_freeze(e, who, name, err) != FOH_OK) {
             lua_settop(L, globals - 3);
             return FOH_ERR_DATA;
@@ -182,30 +185,34 @@ static foh_status run_chunk(foh_engine *e, int nres, const char *who, foh_error 
     return FOH_ERR_DATA;
 }
 
+
 /* Helpers, then every card's effect table and variant hook; with CHECK,
- * also fill the card definitions' derived fields. */
-static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err)
+ * also fill the card definitions' derived fields. WHO and WHERE (WHO_LEN
+ * bytes each) name the step in progress and its file:line. */
+static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, char *where, foh_error *err)
 {
     lua_State *L = e->L;
     const foh_cardset *cs = e->cs;
-    char who[160];
     for (int i = 0; i < cs->nscripts; i++) {
         if (!foh_lua_load_chunk(L, cs->script[i].src, cs->script[i].path, 1))
             return foh_error_set(err, FOH_ERR_DATA, "%s", lua_tostring(L, -1));
-        snprintf(who, sizeof who, "script %.140s", cs->script[i].path);
+        snprintf(who, WHO_LEN, "script %.140s", cs->script[i].path);
+        snprintf(where, WHO_LEN, "%.140s:1", cs->script[i].path);
         if (run_chunk(e, 0, who, err) != FOH_OK)
             return FOH_ERR_DATA;
     }
     /* The helpers are in: from here on no script may create a global, and
      * what the helpers hold is read-only. */
     foh_lua_seal_globals(e);
-    if (freeze_helpers(e, err) != FOH_OK)
+    where[0] = '\0';
+    if (freeze_helpers(e, who, err) != FOH_OK)
         return FOH_ERR_DATA;
     for (int c = 0; c < cs->ncards; c++) {
         const foh_card_def *d = &cs->card[c];
         if (!d->effect_src)
             continue;
-        snprintf(who, sizeof who, "card '%s'", d->id);
+        snprintf(who, WHO_LEN, "card '%s'", d->id);
+        snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
         if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
         if (run_chunk(e, 1, who, err) != FOH_OK)
@@ -231,8 +238,9 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
     if (check && !check_cycles(check, err))
         return FOH_ERR_DATA;
     for (int h = 0; h < cs->nhooks; h++) {
-        snprintf(who, sizeof who, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
+        snprintf(who, WHO_LEN, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
                  foh_hook_names[cs->hook[h].point]);
+        snprintf(where, WHO_LEN, "%.140s:%d", cs->hook[h].file, cs->hook[h].line);
         if (!foh_lua_load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
         if (run_chunk(e, 1, who, err) != FOH_OK)
@@ -249,6 +257,43 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_error *err
         e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     return FOH_OK;
+}
+
+typedef struct {
+    foh_engine *e;
+    foh_cardset *check;
+    foh_error *err;
+    foh_status status;
+    char who[WHO_LEN], where[WHO_LEN];
+} load_job;
+
+static int load_scripts_protected(lua_State *L)
+{
+    load_job *j = lua_touserdata(L, 1);
+    lua_pop(L, 1);
+    j->status = load_scripts(j->e, j->check, j->who, j->where, j->err);
+    return 0;
+}
+
+/* load_scripts inside a protected call: what loading does between the
+ * scripts' own calls (freezing what they left, checking their effect
+ * tables) allocates, and charges its work, under the same limits, and
+ * meeting one is an error naming the card rather than an abort. */
+static foh_status load_protected(foh_engine *e, foh_cardset *check, foh_error *err)
+{
+    lua_State *L = e->L;
+    load_job j = {.e = e, .check = check, .err = err, .status = FOH_OK, .who = "the scripts"};
+    lua_pushcfunction(L, load_scripts_protected);
+    lua_pushlightuserdata(L, &j);
+    e->protected_depth++;
+    int st = lua_pcall(L, 1, 0, 0);
+    e->protected_depth--;
+    if (st == LUA_OK)
+        return j.status;
+    foh_error_set(err, FOH_ERR_DATA, "%s%s%s: %s (loading what its script left)", j.where, j.where[0] ? ": " : "", j.who,
+                  foh_lua_error_text(e, st));
+    lua_pop(L, 1);
+    return FOH_ERR_DATA;
 }
 
 static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_script_limits *limits, foh_cardset *check,
@@ -274,7 +319,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
         lua_setfield(L, -2, cs->card[c].id);
     }
     lua_setfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
-    return load_scripts(e, check, err);
+    return load_protected(e, check, err);
 }
 
 foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err)

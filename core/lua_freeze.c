@@ -164,6 +164,9 @@ static int freeze_function(walk *w, int f, int depth)
     lua_pushvalue(L, f);
     int found = foh_lua_find_upvalue_write(L, &up, why, sizeof why);
     lua_pop(L, 1);
+    /* Reading the code is work: many closures of a huge function would
+     * otherwise take minutes, outside every limit. */
+    foh_lua_charge(L, 1 + (long)(up.bytes / FOH_LUA_BYTES_PER_UNIT));
     if (found < 0) {
         snprintf(msg, sizeof msg, "cannot check a function for state kept between calls: %s", why);
         return refuse(w, msg);
@@ -220,6 +223,7 @@ static int freeze_value(walk *w, const char *name, int depth)
     }
     if (!lua_checkstack(L, 8))
         return refuse(w, "out of memory");
+    foh_lua_charge(L, 1);
     if (lua_type(L, v) == LUA_TFUNCTION)
         return lua_iscfunction(L, v) ? check_c_function(w, v) : freeze_function(w, v, depth);
     if (lua_type(L, v) != LUA_TTABLE)
@@ -260,6 +264,9 @@ static int freeze_value(walk *w, const char *name, int depth)
 foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_error *err)
 {
     lua_State *L = e->L;
+    /* Freezing runs under the limits of a call (load_protected catches
+     * them): its work grows with what the script left. */
+    foh_lua_limits_start(e);
     int top = lua_gettop(L);
     lua_newtable(L);
     lua_insert(L, top); /* below the value */

@@ -60,9 +60,12 @@ void foh_lua_seal_globals(foh_engine *e);
  * its file, with the sandbox as its _ENV; leaves the function on the stack,
  * or the error message and returns 0. */
 int foh_lua_load_chunk(lua_State *L, const char *src, const char *name, int first_line);
+/* Start the limits of a new call (or of freezing what a script left): the
+ * instruction budget, the count hook's count, and outside an action the
+ * wall-clock deadline. */
+void foh_lua_limits_start(foh_engine *e);
 /* lua_pcall with the sandbox's message handler. OUTERMOST starts a new
- * call: the instruction budget is reset, and outside an action the
- * wall-clock deadline too. Returns Lua's status. */
+ * call (foh_lua_limits_start). Returns Lua's status. */
 int foh_lua_protected_call(foh_engine *e, int nargs, int nres, int outermost);
 /* The message of a failed call (may be formatted into E's buffer). */
 const char *foh_lua_error_text(foh_engine *e, int status);
@@ -94,7 +97,10 @@ void foh_lua_push_real(lua_State *L, int idx);
  * to variables that outlive a call (refused). WHO names the value in
  * errors ("card 'temple'", "helper 'attack'"), NAME in the message of a
  * refused write ("game.effect('temple')"). The value is replaced by its
- * frozen version. FOH_OK or FOH_ERR_DATA with "file:line: WHO: ..." in ERR. */
+ * frozen version. FOH_OK or FOH_ERR_DATA with "file:line: WHO: ..." in ERR.
+ * The work (values walked, bytes of code read) is charged as a call's;
+ * run it inside a protected call: the instruction or time limit, or the
+ * memory cap, raises a Lua error. */
 foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_error *err);
 /* Check that this Lua build's bytecode is understood by the upvalue-write
  * analysis (lua_upvalues.c); FOH_ERR_SCRIPT if not. */

@@ -62,7 +62,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         e->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && e->mem_used + (nsize - osize) > e->mem_limit) {
+    if (nsize > osize && e->protected_depth > 0 && e->mem_used + (nsize - osize) > e->mem_limit) {
         /* Remember which script line asked, for the error message: the
          * error Lua raises for it carries no position. */
         if (e->L && !e->mem_where[0])
@@ -92,6 +92,15 @@ static int instruction_limit(lua_State *L, foh_engine *e)
     return lua_error(L);
 }
 
+static int time_limit(lua_State *L, foh_engine *e)
+{
+    char where[256];
+    foh_lua_script_where(L, where, sizeof where);
+    lua_pushfstring(L, "%s%stime limit exceeded (%I ms of wall-clock time per action)", where, where[0] ? ": " : "",
+                    (lua_Integer)(e->time_limit_ns / 1000000));
+    return lua_error(L);
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
@@ -110,13 +119,9 @@ static void count_hook(lua_State *L, lua_Debug *ar)
             lua_sethook(L, count_hook, LUA_MASKCOUNT, e->hook_every);
         }
         e->last_hook_ns = t;
-        if (t > e->deadline_ns) {
-            char where[256];
-            foh_lua_script_where(L, where, sizeof where);
-            lua_pushfstring(L, "%s%stime limit exceeded (%I ms of wall-clock time per action)", where,
-                            where[0] ? ": " : "", (lua_Integer)(e->time_limit_ns / 1000000));
-            lua_error(L);
-        }
+        e->charged = 0;
+        if (t > e->deadline_ns)
+            time_limit(L, e);
     }
 }
 
@@ -130,6 +135,15 @@ void foh_lua_charge(lua_State *L, long units)
         instruction_limit(L, e);
     }
     e->instr_left -= units;
+    /* Library work can be slow per unit (and the count hook may be a
+     * thousand instructions away): past as many units as between two
+     * hook calls, look at the clock here too. */
+    e->charged += units;
+    if (e->deadline_ns && e->charged >= HOOK_EVERY) {
+        e->charged = 0;
+        if (now_ns() > e->deadline_ns)
+            time_limit(L, e);
+    }
 }
 
 void foh_lua_memory_limit(lua_State *L, double bytes)
@@ -325,25 +339,32 @@ static int message_handler(lua_State *L)
     return 1;
 }
 
+void foh_lua_limits_start(foh_engine *e)
+{
+    e->instr_left = e->instr_limit;
+    e->mem_where[0] = 0;
+    e->lib_depth = 0;
+    if (!e->in_action)
+        e->deadline_ns = e->time_limit_ns > 0 ? now_ns() + e->time_limit_ns : 0;
+    e->last_hook_ns = now_ns();
+    e->charged = 0;
+    /* Setting the hook restarts its count: every call is counted from
+     * zero, whatever ran before on this engine. */
+    e->hook_every = HOOK_EVERY;
+    lua_sethook(e->L, count_hook, LUA_MASKCOUNT, e->hook_every);
+}
+
 int foh_lua_protected_call(foh_engine *e, int nargs, int nres, int outermost)
 {
-    if (outermost) {
-        e->instr_left = e->instr_limit;
-        e->mem_where[0] = 0;
-        e->lib_depth = 0;
-        if (!e->in_action)
-            e->deadline_ns = e->time_limit_ns > 0 ? now_ns() + e->time_limit_ns : 0;
-        e->last_hook_ns = now_ns();
-        if (e->hook_every != HOOK_EVERY) {
-            e->hook_every = HOOK_EVERY;
-            lua_sethook(e->L, count_hook, LUA_MASKCOUNT, e->hook_every);
-        }
-    }
+    if (outermost)
+        foh_lua_limits_start(e);
     lua_State *L = e->L;
     int base = lua_gettop(L) - nargs; /* the function's slot */
     lua_pushcfunction(L, message_handler);
     lua_insert(L, base);
+    e->protected_depth++;
     int st = lua_pcall(L, nargs, nres, base);
+    e->protected_depth--;
     lua_remove(L, base);
     return st;
 }

@@ -57,6 +57,17 @@ static int by_bytes(lua_State *L) { return by_length(L, FOH_LUA_BYTES_PER_UNIT);
 /* Functions that decode characters one by one. */
 static int by_chars(lua_State *L) { return by_length(L, 8); }
 
+/* string.pack and unpack: their work follows the format (argument 1),
+ * charged first, then what they return. */
+static int by_format(lua_State *L)
+{
+    size_t len = 0;
+    if (lua_type(L, 1) == LUA_TSTRING)
+        lua_tolstring(L, 1, &len);
+    foh_lua_charge(L, 1 + (long)(len / 8));
+    return charge_results(L, original(L));
+}
+
 static int by_arguments(lua_State *L)
 {
     foh_lua_charge(L, lua_gettop(L));
@@ -327,7 +338,7 @@ void foh_lua_open_stdlib(lua_State *L)
     static const entry string_lib[] = {
         {"byte", by_results},   {"char", by_arguments}, {"format", str_format}, {"len", NULL},
         {"lower", by_bytes},    {"upper", by_bytes},     {"reverse", by_bytes},  {"rep", str_rep},
-        {"sub", by_results},    {"pack", by_results},    {"packsize", NULL},     {"unpack", by_results},
+        {"sub", by_results},    {"pack", by_format},     {"packsize", by_chars},  {"unpack", by_format},
         {"find", NULL},         {"match", NULL},         {"gmatch", NULL},       {"gsub", NULL},
     };
     static const entry table_lib[] = {

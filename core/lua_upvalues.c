@@ -455,6 +455,7 @@ int foh_lua_find_upvalue_write(lua_State *L, foh_lua_upwrite *w, char *err, size
 {
     dumpbuf b = {NULL, 0, 0};
     int res;
+    w->bytes = 0;
     if (lua_gettop(L) < 1 || lua_type(L, -1) != LUA_TFUNCTION) {
         set_err(err, errlen, "not a function");
         return -1;
@@ -469,6 +470,7 @@ int foh_lua_find_upvalue_write(lua_State *L, foh_lua_upwrite *w, char *err, size
         return -1;
     }
     res = analyse(b.p, b.n, w, NULL, err, errlen);
+    w->bytes = b.n;
     free(b.p);
     return res;
 }

@@ -17,6 +17,7 @@ typedef struct {
     int line;         /* line of the writing instruction (from the debug info); -1 if the
                        * function has no line info (loaded from a stripped binary chunk) */
     char name[64];    /* the variable's name (upvalue name in the debug info), "?" if unknown */
+    size_t bytes;     /* size of the function's dump read (the work done, whatever the answer) */
 } foh_lua_upwrite;
 
 /* The Lua function at the top of L's stack (left there) exists when loading

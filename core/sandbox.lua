@@ -15,12 +15,14 @@ local function before(a, b)
 end
 
 local function pairs(t)
-  t = real_of[t] or t -- a read-only table lists the keys of the table behind it
-  if type(t) ~= 'table' then
-    error('bad argument #1 to \'pairs\' (table expected, got ' .. type(t) .. ')', 2)
+  -- A read-only table lists the keys of the table behind it, which never
+  -- leaves this function: values are read, and returned, through t.
+  local real = real_of[t] or t
+  if type(real) ~= 'table' then
+    error('bad argument #1 to \'pairs\' (table expected, got ' .. type(real) .. ')', 2)
   end
   local keys = {}
-  for k in next, t do
+  for k in next, real do
     local tk = type(k)
     if tk ~= 'number' and tk ~= 'string' then
       error('pairs: keys must be numbers or strings, not ' .. tk, 2)

@@ -260,6 +260,12 @@ static void test_2_effect_tables_are_read_only(void **state)
         {"game.effect('victim').provides.defense = 9", "cannot change game.effect('victim').provides.defense"},
         {"local t = game.nation(p) t[1] = 'x'", "cannot change game.nation()[1]"},
         {"table.insert(game.market(), 'x')", "cannot change game.market()"},
+        /* pairs reads through a read-only table, and hands back only it */
+        {"local _, t = pairs(game.effect('victim')) t.on_gain = function() end",
+         "cannot change game.effect('victim').on_gain"},
+        {"local _, s = pairs(string) s.upper = function() return 'x' end", "cannot change string.upper"},
+        {"for k, v in pairs(game.effect('victim')) do if type(v) == 'table' then v.defense = 9 end end",
+         "cannot change game.effect('victim').provides.defense"},
     };
     for (size_t i = 0; i < sizeof attempts / sizeof attempts[0]; i++) {
         char yaml[8192], log[8192];
@@ -345,6 +351,9 @@ static void test_4_library_calls_are_bounded(void **state)
         "local t = {} for i = 1, 1e6 do t[i] = 'x' end for i = 1, 1e4 do table.concat(t) end",
         /* utf8.codes' iterator, called by hand inside a run of continuation bytes */
         "local s = ('\\x80'):rep(1e7) local f = utf8.codes('a') for i = 1, 1e5 do f(s, 0) end",
+        /* the format of string.pack and its kin is work too */
+        "local f = ('b'):rep(2e7) for i = 1, 1e6 do string.packsize(f) end",
+        "local f = (' '):rep(2e6) .. 'b' for i = 1, 1e6 do string.pack(f, 1) end",
     };
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         char yaml[4096], log[8192];
@@ -366,6 +375,40 @@ static void test_4_library_calls_are_bounded(void **state)
             fail_msg("%s: %s", bodies[i], err.msg);
         foh_engine_free(e);
         foh_cardset_free(cs);
+    }
+}
+
+/* What loading does with what a script left (freezing it, reading the code
+ * of its functions) runs under the same limits: an error naming the card,
+ * never an abort or minutes of work. */
+static void test_4_loading_is_bounded(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *prelude, *message;
+    } cases[] = {
+        /* 200,000 tables: their read-only proxies pass the memory cap */
+        {"local t = {} for i = 1, 200000 do t[i] = {} end local keep = t", "memory limit exceeded"},
+        /* 5,000 closures of a 10 MB function: 50 GB of code to read */
+        {"local big = ('x'):rep(10 * 1024 * 1024) "
+         "local mk = load('return function() return #\"' .. big .. '\" end') "
+         "local t = {} for i = 1, 5000 do t[i] = mk() end local keep = t",
+         "instruction limit exceeded"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char yaml[4096];
+        foh_error err = {0};
+        instant_card(yaml, sizeof yaml, "hoard", cases[i].prelude, "game.take_from_supply(p, #keep > 0 and 1 or 0)",
+                     NULL);
+        time_t t0 = time(NULL);
+        foh_cardset *cs = load("hoard", yaml, &err);
+        if (cs)
+            fail_msg("case %zu loaded", i);
+        if (time(NULL) - t0 > 20)
+            fail_msg("case %zu took %lds to refuse", i, (long)(time(NULL) - t0));
+        expect_in(err.msg, "cards.yaml:");
+        expect_in(err.msg, "card 'hoard'");
+        expect_in(err.msg, cases[i].message);
     }
 }
 
@@ -820,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_2_effect_tables_are_read_only),
         cmocka_unit_test(test_3_variant_scripts_load_into_a_frozen_world),
         cmocka_unit_test(test_4_library_calls_are_bounded),
+        cmocka_unit_test(test_4_loading_is_bounded),
         cmocka_unit_test(test_4_wall_clock_limit_per_action),
         cmocka_unit_test(test_5_forty_instant_effects_all_fire),
         cmocka_unit_test(test_5_every_end_game_effect_scores),

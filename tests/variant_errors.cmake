@@ -26,3 +26,7 @@ expect(VARIANTS lua-runtime TEXT "hook 'setup'" "lua-runtime/variant.yaml:6:" "b
 expect(VARIANTS bad-set TEXT "bad-set/variant.yaml:4:3: game.yaml has no 'setup.starting_tokenz' to set (did you mean 'starting_tokens'?")
 expect(VARIANTS conflict-a conflict-b
        TEXT "conflict-b/variant.yaml:4:3: variants 'conflict-a' and 'conflict-b' both change setup.starting_tokens")
+expect(VARIANTS deck-bottom-twice
+       TEXT "deck-bottom-twice/variant.yaml:4:49: setup.deck_bottom: card 'the_internet' is listed twice (items 2 and 3)")
+expect(VARIANTS deck-bottom-market
+       TEXT "deck-bottom-market/variant.yaml:4:35: setup.deck_bottom: card 'warriors' is of the age dealt to the Market")
