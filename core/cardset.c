@@ -602,6 +602,28 @@ static int read_deck_bottom(loader *ld, const foh_yaml_node *root)
     return 1;
 }
 
+/* Set-up deals every card of the Market age to the Market: they must fit
+ * in it at every player count. */
+static int check_market_age(loader *ld, const foh_yaml_node *root)
+{
+    const foh_cardset *cs = ld->cs;
+    int n = 0;
+    for (int c = 0; c < cs->ncards; c++)
+        n += cs->card[c].age == cs->market_age;
+    const foh_yaml_node *ms = foh_yaml_get(foh_yaml_get(root, "setup"), "market_size");
+    for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+        if ((cs->players_allowed >> p & 1) && n > cs->market_size[p]) {
+            char key[8];
+            snprintf(key, sizeof key, "%d", p);
+            const foh_yaml_node *at = foh_yaml_get(ms, key);
+            return bad_node(ld, at ? at : ms,
+                            "setup.market_size: the Market holds %d cards with %d players, but the %d cards of the "
+                            "Market age '%s' (setup.market_age) are all dealt to it at set-up",
+                            cs->market_size[p], p, n, cs->age[cs->market_age].name);
+        }
+    return 1;
+}
+
 /* ---- Cards ---- */
 
 static char *dup_text(const char *s)
@@ -855,6 +877,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     if (ok && cs->ncards == 0)
         ok = bad_node(&ld, game, "the card set has no cards");
     ok = ok && read_deck_bottom(&ld, game);
+    ok = ok && check_market_age(&ld, game);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
     for (int i = 0; i < ndocs; i++)
         foh_yaml_free(docs[i]);

@@ -56,7 +56,7 @@ static const char *write_cards(int body_line[NHOSTILE])
     int line = 22; /* STARTS is 21 lines */
     for (size_t i = 0; i < NHOSTILE; i++) {
         len += (size_t)snprintf(yaml + len, sizeof yaml - len,
-                                "- id: %s\n  name: %s\n  age: A\n  type: knowledge\n  timing: instant\n"
+                                "- id: %s\n  name: %s\n  age: I\n  type: knowledge\n  timing: instant\n"
                                 "  stripe: {}\n  text: hostile\n  effect: |\n    return { on_gain = function(p)\n"
                                 "      %s\n    end }\n",
                                 HOSTILE[i].id, HOSTILE[i].id, HOSTILE[i].body);

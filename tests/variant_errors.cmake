@@ -30,3 +30,5 @@ expect(VARIANTS deck-bottom-twice
        TEXT "deck-bottom-twice/variant.yaml:4:49: setup.deck_bottom: card 'the_internet' is listed twice (items 2 and 3)")
 expect(VARIANTS deck-bottom-market
        TEXT "deck-bottom-market/variant.yaml:4:35: setup.deck_bottom: card 'warriors' is of the age dealt to the Market")
+expect(VARIANTS market-too-small
+       TEXT "market-too-small/variant.yaml:4:24: setup.market_size: the Market holds 2 cards with 3 players, but the 5 cards of the Market age 'A'")
