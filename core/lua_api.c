@@ -369,6 +369,30 @@ static int api_discard(lua_State *L)
     return 0;
 }
 
+/* Whether TEXT is UTF-8 without control characters (C0, DEL, C1): labels
+ * and prompts go to terminals and into JSON saves and traces. */
+static int printable_text(const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        unsigned c = *p;
+        int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+        if (more < 0 || c < 0x20 || c == 0x7F || c == 0xC0 || c == 0xC1 || c > 0xF4)
+            return 0;
+        unsigned cp = more ? c & (0x3F >> more) : c;
+        for (int i = 1; i <= more; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (p[i] & 0x3F);
+        }
+        static const unsigned least[] = {0, 0x80, 0x800, 0x10000};
+        if (cp < least[more] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F))
+            return 0;
+        p += more + 1;
+    }
+    return 1;
+}
+
 /* Readable label of the option at the top of the stack: a card's name, a
  * player "P2", or the string itself. */
 static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
@@ -383,6 +407,9 @@ static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
         if (strlen(text) >= FOH_OPTION_LABEL)
             luaL_error(L, "game.choose: the option '%s' is longer than %d bytes (the engine's limit for a label)",
                        text, FOH_OPTION_LABEL - 1);
+        if (!printable_text(text))
+            luaL_error(L, "game.choose: an option holds a control character or is not UTF-8 text (labels are shown "
+                          "on terminals and saved as JSON)");
         snprintf(label, FOH_OPTION_LABEL, "%s", text);
         lua_pop(L, 2);
     } else if (lua_isinteger(L, -1)) {
@@ -405,6 +432,9 @@ static int api_choose(lua_State *L)
     const char *prompt = luaL_optstring(L, 3, "choose");
     if (strlen(prompt) >= FOH_PROMPT)
         return luaL_error(L, "game.choose: the prompt is longer than %d bytes (the engine's limit)", FOH_PROMPT - 1);
+    if (!printable_text(prompt))
+        return luaL_error(L, "game.choose: the prompt holds a control character or is not UTF-8 text (prompts are "
+                             "shown on terminals and saved as JSON)");
     lua_Integer n = luaL_len(L, 2);
     if (n == 0) {
         lua_pushnil(L);

@@ -23,3 +23,17 @@ foreach(f txt json)
     message(FATAL_ERROR "the merged ${f} report differs from the single run's")
   endif()
 endforeach()
+# The same part twice would count its games twice; a hand-edited shard with
+# an impossible player count is refused, not read past its arrays.
+execute_process(COMMAND ${FOH} merge ${OUT}/shard1.json ${OUT}/shard1.json OUTPUT_QUIET ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "the same part as")
+  message(FATAL_ERROR "foh merge of one shard twice: exit ${rc}: ${err}")
+endif()
+file(READ ${OUT}/shard2.json shard)
+string(REGEX REPLACE "\"players\": *2" "\"players\": 100000000" shard "${shard}")
+file(WRITE ${OUT}/bad-shard.json "${shard}")
+execute_process(COMMAND ${FOH} merge ${OUT}/bad-shard.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "'players' must be a whole number from 1 to")
+  message(FATAL_ERROR "foh merge of a shard with 100000000 players: exit ${rc}: ${err}")
+endif()

@@ -727,6 +727,27 @@ static void test_8_control_characters(void **state)
     assert_null(strstr(log, "\nP9 wins"));
     foh_engine_free(e);
     foh_cardset_free(cs);
+    /* Labels and prompts of a choice are shown and saved: control
+     * characters and bytes that are not UTF-8 are refused, naming the line. */
+    static const char *const choices[][2] = {
+        {"game.choose(p, {'ok', 'a\\27[2J'})", "an option holds a control character"},
+        {"game.choose(p, {'ok', 'a\\255b'})", "an option holds a control character or is not UTF-8"},
+        {"game.choose(p, {'ok', 'fine'}, 'x\\nP9 wins')", "the prompt holds a control character"},
+    };
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        int line;
+        char where[64];
+        instant_card(yaml, sizeof yaml, "labels", "", choices[i][0], &line);
+        cs = load("labels", yaml, &err);
+        assert_non_null(cs);
+        e = foh_engine_new(cs, &err);
+        assert_int_equal(complete(e, foh_cardset_find(cs, "labels"), NULL, log, &err), FOH_ERR_SCRIPT);
+        snprintf(where, sizeof where, "cards.yaml:%d:", line);
+        expect_in(err.msg, where);
+        expect_in(err.msg, choices[i][1]);
+        foh_engine_free(e);
+        foh_cardset_free(cs);
+    }
 }
 
 /* ---- 9. Messages ---- */

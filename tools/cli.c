@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "save.h"
@@ -196,7 +198,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         char *end;
         errno = 0;
         unsigned long long u = strtoull(v, &end, 10);
-        if (!*v || *end || errno || v[0] == '-') {
+        if (!*v || *end || errno || v[0] < '0' || v[0] > '9') {
             cli_error(c, "--seed needs a whole number from 0 to 18446744073709551615, got '%s'", v);
             return 0;
         }
@@ -233,13 +235,15 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
             return 0;
         o->limits.time_ms = x;
         return 1;
-    case OPT_SHARD:
-        if (sscanf(v, "%d/%d", &o->shard, &o->shards) != 2 || o->shards < 1 || o->shards > 100000 || o->shard < 1 ||
-            o->shard > o->shards) {
-            cli_error(c, "--shard needs i/k with 1 <= i <= k, got '%s'", v);
+    case OPT_SHARD: {
+        int used = -1;
+        if (sscanf(v, "%d/%d%n", &o->shard, &o->shards, &used) != 2 || used != (int)strlen(v) || o->shards < 1 ||
+            o->shards > 100000 || o->shard < 1 || o->shard > o->shards) {
+            cli_error(c, "--shard needs i/k with 1 <= i <= k <= 100000, got '%s'", v);
             return 0;
         }
         return 1;
+    }
     case OPT_ON_ERROR:
         if (strcmp(v, "stop") && strcmp(v, "skip")) {
             cli_error(c, "--on-error takes stop or skip, got '%s'", v);
@@ -305,6 +309,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
             id = OPT_HELP;
         if (id == ':') {
             cli_error(cmd->name, "option '%s' needs a value (see foh %s --help)", args[optind - 1], cmd->name);
+            return CLI_USAGE;
+        }
+        if (id == '?' && optopt > 0 && optopt < 128) { /* a short option, maybe inside "-xh" */
+            cli_error(cmd->name, "unknown option '-%c' (see foh %s --help)", optopt, cmd->name);
             return CLI_USAGE;
         }
         if (id == '?' || id < 0 || id >= OPT_COUNT) {
@@ -384,6 +392,10 @@ int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
     const char *s = o->seats;
     while (*s) {
         size_t len = strcspn(s, ",");
+        if (len == 0 || (s[len] == ',' && !s[len + 1])) {
+            cli_error(NULL, "--seats: '%s' has an empty player (a comma too many)", o->seats);
+            return 0;
+        }
         if (n >= FOH_MAX_PLAYERS || len >= sizeof specs[0]) {
             cli_error(NULL, "--seats: '%s' names more than %d players or a spec too long", o->seats, FOH_MAX_PLAYERS);
             return 0;
@@ -526,4 +538,29 @@ void cli_print_scores(FILE *out, foh_game *g)
         if (sc[p].winner)
             fprintf(out, " P%d", p + 1);
     fprintf(out, " (%s)\n", why[tb]);
+}
+
+int cli_can_write(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return 0;
+        }
+        return access(path, W_OK) == 0;
+    }
+    if (errno != ENOENT)
+        return 0;
+    /* A new file: its folder must exist and be writable. */
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if ((size_t)(slash - path) >= sizeof dir) {
+        errno = ENAMETOOLONG;
+        return 0;
+    } else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return access(dir, W_OK) == 0;
 }

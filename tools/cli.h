@@ -103,6 +103,9 @@ void cli_error(const char *command, const char *fmt, ...) __attribute__((format(
 /* Write TEXT and a newline to OUT, control characters written visibly
  * ("\x1b"): for lines whose text comes from data (log lines). */
 void cli_line(FILE *out, const char *text);
+/* Whether PATH can be written (created in its folder, or replaced) without
+ * touching it; errno tells why not. */
+int cli_can_write(const char *path);
 
 struct sim_stats_s;
 /* Play the simulation O describes (its shard) on CS, adding the games into

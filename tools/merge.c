@@ -29,14 +29,37 @@ int cmd_merge(int argc, char **argv)
     const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
     json_t *meta = NULL;
-    int ok = total != NULL;
-    for (int i = 0; ok && i < opts.nargs; i++)
-        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta);
+    int ok = total != NULL, shards = 0;
+    int *seen = NULL; /* seen[i - 1]: 1 + the argument holding part i */
+    for (int i = 0; ok && i < opts.nargs; i++) {
+        int part, parts;
+        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, &part, &parts);
+        if (ok && !seen) {
+            shards = parts;
+            ok = (seen = calloc((size_t)parts, sizeof *seen)) != NULL;
+        }
+        if (ok && parts != shards) {
+            cli_error("merge", "%s: part %d of %d, while the first shard is one of %d parts", opts.args[i], part, parts,
+                      shards);
+            ok = 0;
+        } else if (ok && seen[part - 1]) {
+            cli_error("merge", "%s: part %d of %d, the same part as %s: its games would count twice", opts.args[i],
+                      part, parts, opts.args[seen[part - 1] - 1]);
+            ok = 0;
+        } else if (ok) {
+            seen[part - 1] = i + 1;
+        }
+    }
     if (!ok) {
+        free(seen);
         free(total);
         json_decref(meta);
         return CLI_DATA;
     }
+    for (int i = 0; i < shards; i++)
+        if (!seen[i])
+            cli_error("merge", "warning: part %d of %d is missing", i + 1, shards);
+    free(seen);
     cli_options o;
     cli_defaults(&o);
     o.cards = json_string_value(json_object_get(meta, "cards"));

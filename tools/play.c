@@ -102,10 +102,8 @@ static void recorded_free(foh_player *self)
 static recorded_seat *recorded_new(session *ss, foh_player *seat)
 {
     recorded_seat *rs = calloc(1, sizeof *rs);
-    if (!rs) {
-        foh_player_free(seat);
-        return NULL;
-    }
+    if (!rs)
+        return NULL; /* SEAT stays the caller's */
     rs->base.name = seat ? seat->name : "recording";
     rs->base.decide = recorded_decide;
     rs->base.free = recorded_free;
@@ -192,9 +190,14 @@ static int print_legal(foh_game *g, const char *json_path)
     if (foh_game_is_over(g))
         printf("The game is over (turn %d): no legal action.\n", foh_game_turn(g));
     else if (ch) {
+        /* The prompt and name come from scripts: printed escaped. A choice
+         * raised by a variant hook has no card. */
         foh_card_info ci;
-        foh_cardset_card(cs, ch->card, &ci);
-        printf("Turn %d: P%d must choose for %s (%s):\n", foh_game_turn(g) + 1, ch->player + 1, ci.name, ch->prompt);
+        char line[600];
+        int card = ch->card >= 0 && foh_cardset_card(cs, ch->card, &ci) == FOH_OK;
+        snprintf(line, sizeof line, "Turn %d: P%d must choose for %s (%s):", foh_game_turn(g) + 1, ch->player + 1,
+                 card ? ci.name : "the variant", ch->prompt);
+        cli_line(stdout, line);
     } else {
         printf("Turn %d: P%d to act%s:\n", foh_game_turn(g) + 1, foh_game_to_act(g) + 1,
                foh_game_in_bonus(g) ? " (a bonus action)" : "");
@@ -329,6 +332,13 @@ static int run_session(cli_options *o, session *ss)
         cli_error(cmd, "cannot write %s", o->trace);
         status = CLI_USAGE;
     }
+    /* A recording without actions: the new game must be the saved one. */
+    if (status == CLI_OK && ss->sv.nactions == 0 && ss->sv.has_digest && foh_game_digest(g) != ss->sv.digest) {
+        cli_error(cmd, "%s: the new game differs from the recorded one (digest): the engine or its rules changed "
+                       "since it was saved",
+                  ss->sv.path);
+        status = CLI_DATA;
+    }
     if (status == CLI_OK && !ss->quiet) {
         print_header(o, cs, g);
         foh_game_set_log(g, print_line, stdout);
@@ -362,8 +372,10 @@ static int run_session(cli_options *o, session *ss)
     /* A resumed game saved as loaded (its file is rewritten even if nothing
      * was played: `--load A --save B` copies A). */
     if (status == CLI_OK && ss->save && ss->ndone == ss->sv.nactions &&
-        !save_write(ss->save, o, cs, g, ss->done, ss->ndone))
+        !save_write(ss->save, o, cs, g, ss->done, ss->ndone)) {
+        cli_error(cmd, "cannot write the save file %s", ss->save);
         status = CLI_DATA;
+    }
     if (status == CLI_OK && ss->quiet)
         status = print_legal(g, o->json);
     else if (status == CLI_OK)

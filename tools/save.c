@@ -91,14 +91,18 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
     json_object_set_new(root, "stalled", json_boolean(foh_game_is_stalled(g)));
     json_object_set_new(root, "digest", hex64(foh_game_digest(g)));
 
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int ok = json_dump_file(root, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0;
-    json_decref(root);
-    if (!ok) {
-        remove(tmp);
-        fprintf(stderr, "foh: cannot write the save file %s\n", path);
+    /* Written beside, then renamed: a failed write leaves the old save. */
+    size_t len = strlen(path) + 5;
+    char *tmp = malloc(len);
+    int ok = tmp != NULL;
+    if (ok) {
+        snprintf(tmp, len, "%s.tmp", path);
+        ok = json_dump_file(root, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0;
+        if (!ok)
+            remove(tmp);
     }
+    free(tmp);
+    json_decref(root);
     return ok;
 }
 

@@ -15,12 +15,12 @@
 /* A save file as read: what produced the game and its actions. */
 typedef struct {
     const char *path;
-    char cards[1024];
+    char cards[4096]; /* PATH_MAX: any folder the card set could be read from */
     int nvariants;
     char variant[CLI_MAX_VARIANTS][1024];
     int players;
     uint64_t seed;
-    char seats[256];
+    char seats[512]; /* any --seats cli_seats accepts (6 specs of at most 63 bytes) */
     foh_script_limits limits;
     int nactions;
     struct save_action {
@@ -47,7 +47,7 @@ void save_entry_free(save_entry *e);
 
 /* Write the game G (card set CS, options O, actions ENTRIES[0..N)) to PATH
  * through a temporary file renamed into place, so that an interrupted
- * write never leaves a truncated save. 0 (and a message on stderr) on error. */
+ * write never leaves a truncated save. 0 on error (the caller says so). */
 int save_write(const char *path, const cli_options *o, const foh_cardset *cs, const foh_game *g,
                const save_entry *entries, int n);
 

@@ -86,6 +86,11 @@ static void mismatch(runner *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* The report is printed line by line: a line break inside a message
+     * (a script's label, a card's text) must not start a line of its own. */
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
     report(r, "      %s", msg);
 }
 
@@ -132,8 +137,10 @@ static int int_of(runner *r, const foh_yaml_node *v, const char *what, int *out)
         return 0;
     char *end;
     long x = strtol(t, &end, 10);
-    if (!*t || *end || x < -1000000 || x > 1000000)
+    if (!*t || *end)
         return malformed(r, v, "%s: '%s' is not a whole number", what, t);
+    if (x < -1000000 || x > 1000000)
+        return malformed(r, v, "%s: %s is out of range (-1000000 to 1000000)", what, t);
     *out = (int)x;
     return 1;
 }
@@ -186,9 +193,11 @@ static int card_key(runner *r, const foh_yaml_node *m, size_t i)
 /* A player number 1..players ("2" or "P2") in TEXT; the 0-based index or -1. */
 static int player_named(runner *r, const char *text, const char *file, int line, int column)
 {
+    /* "P2" or "2": digits only (strtol alone would take " 2" and "P+1"). */
+    const char *digits = text[0] == 'P' ? text + 1 : text;
     char *end;
-    long p = strtol(text[0] == 'P' ? text + 1 : text, &end, 10);
-    if (!*text || *end || p < 1 || p > foh_game_players(r->g))
+    long p = digits[0] >= '0' && digits[0] <= '9' ? strtol(digits, &end, 10) : 0;
+    if (!*text || p == 0 || *end || p < 1 || p > foh_game_players(r->g))
         return malformed_at(r, file, line, column, "'%s' is not a player (1 to %d)", text, foh_game_players(r->g)) -
                1;
     return (int)p - 1;
@@ -241,7 +250,7 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
     size_t k = (size_t)snprintf(key, need, "%s", path);
     for (int i = 0; i < nvariants; i++)
         k += (size_t)snprintf(key + k, need - k, "|%s", variants[i]);
-    if (r->cs && !strcmp(r->cs_key, key)) {
+    if (r->cs && r->cs_key && !strcmp(r->cs_key, key)) {
         free(key);
         return 1;
     }
@@ -256,6 +265,8 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
         r->eng = foh_engine_new(r->cs, &e);
     if (!r->cs || !r->eng) {
         free(key);
+        foh_cardset_free(r->cs);
+        r->cs = NULL;
         return malformed(r, at, "card set '%s': %s", path, e.msg);
     }
     r->cs_key = key;
@@ -752,9 +763,13 @@ static int check_expectations(runner *r, const foh_yaml_node *x)
             if (p == -2 || (p < 0 && strcmp(t, "none")))
                 return 0;
             int got = !strcmp(key, "current") ? foh_game_current_player(g) : foh_game_to_act(g);
+            char want_s[16] = "none", got_s[16] = "none";
+            if (p >= 0)
+                snprintf(want_s, sizeof want_s, "P%d", p + 1);
+            if (got >= 0)
+                snprintf(got_s, sizeof got_s, "P%d", got + 1);
             if (p != got)
-                mismatch(r, "%s: expected %s%d, got %s%d", key, p < 0 ? "none " : "P", p + 1, got < 0 ? "none " : "P",
-                         got + 1);
+                mismatch(r, "%s: expected %s, got %s", key, want_s, got_s);
         } else if (!strcmp(key, "game_over") || !strcmp(key, "bonus") || !strcmp(key, "stalled")) {
             if (!bool_of(r, v, key, &want))
                 return 0;
@@ -858,6 +873,13 @@ static int check_expectations(runner *r, const foh_yaml_node *x)
                 if (!t)
                     return 0;
                 const char *got = zone_name(foh_game_card_zone(g, c, NULL));
+                int known = 0;
+                for (foh_zone z = 0; z <= FOH_ZONE_BOX; z++)
+                    known |= !strcmp(t, zone_name(z));
+                if (!known)
+                    return malformed(r, v->items[k], "zone of %s: '%s' is not a zone (deck, market, nation, removed or "
+                                                     "box)",
+                                     v->keys[k], t);
                 if (strcmp(got, t))
                     mismatch(r, "zone of %s: expected %s, got %s", v->keys[k], t, got);
             }
@@ -997,6 +1019,8 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
 
     const foh_yaml_node *error = as_map ? foh_yaml_get(as_map, "error") : NULL;
     const char *error_text = error ? text_of(r, error, "error (text of the refusal)") : NULL;
+    if (error_text && !error_text[0])
+        return malformed(r, error, "error: the words the refusal must contain (empty matches every message)");
     if (error && !error_text)
         return 0;
     foh_action act;
@@ -1042,6 +1066,8 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
         foh_status s = foh_game_apply(r->g, &act, &e);
         if (s == FOH_OK)
             mismatch(r, "expected the action to be refused (\"%s\"), but it was applied", error_text);
+        else if (s == FOH_ERR_SCRIPT || s == FOH_ERR_MEMORY)
+            mismatch(r, "expected the action to be refused (\"%s\"), but a script failed: %s", error_text, e.msg);
         else if (!strstr(e.msg, error_text))
             mismatch(r, "expected a refusal mentioning \"%s\", got \"%s\"", error_text, e.msg);
         else if (foh_game_digest(r->g) != before)

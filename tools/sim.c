@@ -2,6 +2,7 @@
  * Game i always uses the seed foh_seed_for(S, i) and its own bots, and the
  * statistics are integer sums, so the report is the same whatever the
  * number of threads; memory does not grow with the number of games. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -288,7 +289,13 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     atomic_long done = 0;
     atomic_int stop = 0, exited = 0;
     pthread_mutex_t print = PTHREAD_MUTEX_INITIALIZER;
-    int status = w && tid ? CLI_OK : CLI_DATA;
+    if (!w || !tid) {
+        cli_error("sim", "out of memory");
+        free(w);
+        free(tid);
+        return CLI_DATA;
+    }
+    int status = CLI_OK;
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = o;
         w[t].cs = cs;
@@ -306,6 +313,11 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
             pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
             cli_error("sim", "cannot start a thread with its temporary files");
             status = CLI_DATA;
+            atomic_store(&stop, 1); /* the workers already started stop at their next game */
+            if (w[t].csv)
+                fclose(w[t].csv);
+            if (w[t].trace)
+                fclose(w[t].trace);
             nthreads = t;
         }
     }
@@ -388,6 +400,15 @@ int cmd_sim(int argc, char **argv)
         return CLI_USAGE;
     }
     cli_free_seats(probe, o.players);
+    /* Every output is written at the end: find out now, not after hours of
+     * games, that one cannot be. */
+    const char *outputs[] = {o.games_csv, o.trace, o.save_shard, o.json, o.html};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
+        if (outputs[i] && !cli_can_write(outputs[i])) {
+            cli_error("sim", "cannot write %s: %s", outputs[i], strerror(errno));
+            foh_cardset_free(cs);
+            return CLI_DATA;
+        }
 
     sim_stats *total = calloc(1, sizeof *total);
     int status = total ? sim_run(&o, cs, total) : CLI_DATA;
@@ -398,7 +419,7 @@ int cmd_sim(int argc, char **argv)
         for (int i = 0; i < o.nvariants; i++)
             vdirs[i] = o.variant_dir[i];
         if (o.save_shard && !sim_stats_save_shard(o.save_shard, total, o.cards, vdirs, o.nvariants, o.players,
-                                                  o.seats, o.seed, o.games)) {
+                                                  o.seats, o.seed, o.games, o.shard, o.shards)) {
             cli_error("sim", "cannot write %s", o.save_shard);
             status = CLI_DATA;
         }

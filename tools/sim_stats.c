@@ -353,7 +353,8 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
 }
 
 int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards, const char *const *variants,
-                         int nvariants, int players, const char *seats, uint64_t seed, long total_games)
+                         int nvariants, int players, const char *seats, uint64_t seed, long total_games, int shard,
+                         int shards)
 {
     json_t *root = json_object(), *sums = json_array(), *vs = json_array();
     const long *x = (const long *)s;
@@ -361,7 +362,8 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards
         json_array_append_new(sums, json_integer(x[i]));
     for (int i = 0; i < nvariants; i++)
         json_array_append_new(vs, json_string(variants[i]));
-    json_object_set_new(root, "format", json_string("foh-sim-shard/2"));
+    json_object_set_new(root, "format", json_string("foh-sim-shard/3"));
+    json_object_set_new(root, "shard", json_pack("[i,i]", shard, shards));
     json_object_set_new(root, "cards", json_string(cards));
     json_object_set_new(root, "variants", vs);
     json_object_set_new(root, "players", json_integer(players));
@@ -374,7 +376,35 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards
     return ok;
 }
 
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
+/* What is wrong with the description of shard ROOT (into WHY), or NULL. */
+static const char *bad_description(json_t *root, char *why, size_t len)
+{
+    json_t *players = json_object_get(root, "players"), *games = json_object_get(root, "total_games");
+    json_t *shard = json_object_get(root, "shard"), *vs = json_object_get(root, "variants");
+    if (!json_is_string(json_object_get(root, "cards")) || !json_is_string(json_object_get(root, "seats")))
+        return "'cards' and 'seats' must be strings";
+    if (!json_is_integer(players) || json_integer_value(players) < 1 ||
+        json_integer_value(players) > FOH_MAX_PLAYERS) {
+        snprintf(why, len, "'players' must be a whole number from 1 to %d", FOH_MAX_PLAYERS);
+        return why;
+    }
+    if (!json_is_integer(json_object_get(root, "seed")) || !json_is_integer(games) || json_integer_value(games) < 0)
+        return "'seed' and 'total_games' must be whole numbers";
+    if (!json_is_array(vs) || json_array_size(vs) > CLI_MAX_VARIANTS) {
+        snprintf(why, len, "'variants' must list at most %d folders", CLI_MAX_VARIANTS);
+        return why;
+    }
+    for (size_t i = 0; i < json_array_size(vs); i++)
+        if (!json_is_string(json_array_get(vs, i)))
+            return "'variants' must list folder names";
+    json_int_t i = json_integer_value(json_array_get(shard, 0)), k = json_integer_value(json_array_get(shard, 1));
+    if (json_array_size(shard) != 2 || !json_is_integer(json_array_get(shard, 0)) ||
+        !json_is_integer(json_array_get(shard, 1)) || k < 1 || k > 100000 || i < 1 || i > k)
+        return "'shard' must be [i, k] with 1 <= i <= k";
+    return NULL;
+}
+
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards)
 {
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
@@ -385,11 +415,20 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
     size_t n = sizeof *s / sizeof(long);
-    if (!format || strcmp(format, "foh-sim-shard/2") || !json_is_array(sums) || json_array_size(sums) != n) {
-        cli_error("merge", "%s: not a shard file of this version of foh", path);
+    if (!format || strcmp(format, "foh-sim-shard/3") || !json_is_array(sums) || json_array_size(sums) != n) {
+        cli_error("merge", "%s: not a shard file of this version of foh (format foh-sim-shard/3, %zu sums)", path, n);
         json_decref(root);
         return 0;
     }
+    char why[100];
+    const char *bad = bad_description(root, why, sizeof why);
+    if (bad) {
+        cli_error("merge", "%s: %s", path, bad);
+        json_decref(root);
+        return 0;
+    }
+    *shard = (int)json_integer_value(json_array_get(json_object_get(root, "shard"), 0));
+    *shards = (int)json_integer_value(json_array_get(json_object_get(root, "shard"), 1));
     if (*meta) {
         static const char *const same[] = {"cards", "variants", "players", "seats", "seed", "total_games"};
         for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
@@ -399,9 +438,24 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta)
                 return 0;
             }
     }
-    long *x = (long *)s;
-    for (size_t i = 0; i < n; i++)
-        x[i] += (long)json_integer_value(json_array_get(sums, i));
+    /* All or nothing: a bad number leaves S as it was. */
+    long *x = (long *)s, *sum = malloc(n * sizeof *sum);
+    for (size_t i = 0; sum && i < n; i++) {
+        json_t *v = json_array_get(sums, i);
+        if (!json_is_integer(v) || __builtin_add_overflow(x[i], (long)json_integer_value(v), &sum[i])) {
+            cli_error("merge", "%s: sums[%zu] is not a whole number, or overflows the total", path, i);
+            free(sum);
+            json_decref(root);
+            return 0;
+        }
+    }
+    if (!sum) {
+        cli_error("merge", "out of memory");
+        json_decref(root);
+        return 0;
+    }
+    memcpy(x, sum, n * sizeof *sum);
+    free(sum);
     if (!*meta)
         *meta = root;
     else

@@ -75,11 +75,14 @@ int sim_stats_write_reports(const char *command, const char *json_path, const ch
 /* The raw sums with what produced them (card set, variants, players,
  * seats, seed, games range), so that shards can be merged exactly. */
 int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards, const char *const *variants,
-                         int nvariants, int players, const char *seats, uint64_t seed, long total_games);
+                         int nvariants, int players, const char *seats, uint64_t seed, long total_games, int shard,
+                         int shards);
 /* Add the shard file PATH into S; on the first file fill the description
  * (strings owned by *META, a jansson object to json_decref); later files
- * must match it. Prints the problem and returns 0 on error. */
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta);
+ * must match it; *SHARD and *SHARDS: which part of the run it holds (i/k).
+ * Every field is checked: prints the problem, leaves S unchanged and returns
+ * 0 on error. */
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards);
 
 /* Differences B - A of the report's figures with 95% intervals; a '*'
  * marks those whose interval excludes 0 (their number is returned). Cards

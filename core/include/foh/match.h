@@ -52,8 +52,10 @@ FOH_API void foh_match_free(foh_match *m);
  * Returns FOH_OK, or the error of the legal-action listing, of the player
  * (a bot's look-ahead met a script error; a human quit), of its pick (an
  * index out of range is an error, never a default), of the engine (the game
- * is then exactly as before the decision) or of an observer. ERR's message
- * names the player ("P2 (greedy): ..."). FOH_ERR_USAGE if the game is over. */
+ * is then exactly as before the decision) or of an observer. The errors of
+ * the player, its pick and the engine name the player ("P2 (greedy): ...");
+ * those of the listing and the observers are theirs as they are.
+ * FOH_ERR_USAGE if the game is over. */
 FOH_API foh_status foh_match_step(foh_match *m, foh_error *err);
 
 /* Steps until the game is over, or MAX_STEPS decisions were applied by this
