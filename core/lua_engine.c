@@ -185,7 +185,6 @@ static foh_status run_chunk(foh_engine *e, int nres, const char *who, foh_error 
     return FOH_ERR_DATA;
 }
 
-
 /* Helpers, then every card's effect table and variant hook; with CHECK,
  * also fill the card definitions' derived fields. WHO and WHERE (WHO_LEN
  * bytes each) name the step in progress and its file:line. */
