@@ -1,9 +1,11 @@
 /* yaml: libyaml events -> checked tree (see foh/yaml.h). */
 #include "foh/yaml.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 
@@ -206,7 +208,13 @@ foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
     reader r = {.path = path, .err = err, .errlen = errlen};
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open file", path);
+        snprintf(err, errlen, "%s: cannot open file (%s)", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(f);
+        snprintf(err, errlen, "%s: not a file (a folder or a device)", path);
         return NULL;
     }
     if (fseek(f, 0, SEEK_END) == 0 && ftell(f) > (long)FOH_YAML_MAX_BYTES) {
