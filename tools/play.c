@@ -3,6 +3,7 @@
  * log again, without bots. foh legal: the legal actions where a saved game
  * stands. All three play through the match loop (foh/match.h): recorded
  * actions are played by a seat that replays them, then the seats' players. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,8 +330,8 @@ static int run_session(cli_options *o, session *ss)
     FILE *trace_file = NULL;
     tracer tr;
     if (status == CLI_OK && o->trace && !(trace_file = fopen(o->trace, "w"))) {
-        cli_error(cmd, "cannot write %s", o->trace);
-        status = CLI_USAGE;
+        cli_error(cmd, "cannot write %s: %s", o->trace, strerror(errno));
+        status = CLI_DATA; /* as for every file that cannot be written */
     }
     /* A recording without actions: the new game must be the saved one. */
     if (status == CLI_OK && ss->sv.nactions == 0 && ss->sv.has_digest && foh_game_digest(g) != ss->sv.digest) {
