@@ -140,14 +140,15 @@ static int freeze_function(walk *w, int f, int depth)
     lua_pushvalue(L, f);
     lua_getinfo(L, ">S", &ar);
     if (!strcmp(ar.source, "=sandbox")) {
-        /* The engine's own Lua: pairs itself keeps nothing, but an iterator
-         * it returned while loading would hand out the next key at each
-         * later call. */
-        lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_PAIRS_KEY);
-        int is_pairs = lua_rawequal(L, -1, f);
-        lua_pop(L, 1);
-        return is_pairs || refuse(w, "keeps an iterator made by pairs while loading (it would carry its position "
-                                     "between calls): call pairs inside the function");
+        /* The engine's own Lua: pairs and sort keep nothing, but an
+         * iterator pairs returned while loading would hand out the next key
+         * at each later call. */
+        lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_OWN_KEY);
+        lua_pushvalue(L, f);
+        int own = lua_rawget(L, -2) != LUA_TNIL;
+        lua_pop(L, 2);
+        return own || refuse(w, "keeps an iterator made by pairs while loading (it would carry its position "
+                                "between calls): call pairs inside the function");
     }
     lua_pushvalue(L, f);
     if (lua_rawget(L, w->seen) != LUA_TNIL) {

@@ -227,10 +227,20 @@ int foh_lua_sandbox_open(foh_engine *e)
     lua_getglobal(L, "type");
     lua_getglobal(L, "error");
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
-    if (lua_pcall(L, 5, 1, 0) != LUA_OK || !lua_isfunction(L, -1))
+    if (lua_pcall(L, 5, 2, 0) != LUA_OK || !lua_isfunction(L, -2) || !lua_isfunction(L, -1))
         return 0;
-    lua_pushvalue(L, -1);
-    lua_setfield(L, LUA_REGISTRYINDEX, FOH_LUA_PAIRS_KEY); /* for lua_freeze.c */
+    /* The engine's own Lua functions scripts may keep (lua_freeze.c). */
+    lua_newtable(L);
+    for (int i = -3; i <= -2; i++) {
+        lua_pushvalue(L, i);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, FOH_LUA_OWN_KEY);
+    lua_getfield(L, base, "table");
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "sort");
+    lua_pop(L, 1);
     lua_setfield(L, base, "pairs");
     /* The libraries and the API are read-only from the start: no script,
      * helpers and variants included, may change them. */

@@ -6,7 +6,7 @@
  * library function offered to scripts is therefore bounded: it charges the
  * work it does (foh_lua_charge, one unit ~ one instruction; bytes at
  * FOH_LUA_BYTES_PER_UNIT a unit) before doing it when the arguments tell
- * (rep, move, sort), after it from the size of its results otherwise, and
+ * (rep, move), after it from the size of its results otherwise, and
  * pattern matching charges each step (lua_pattern.c). Functions that could
  * reveal a memory address (tostring of a table, string.format's %p) never
  * do: the same seed must give the same game in every process. */
@@ -110,23 +110,12 @@ static int nested(lua_State *L)
 {
     foh_engine *e = foh_lua_engine_of(L);
     if (++e->lib_depth > MAX_LIB_DEPTH)
-        return luaL_error(L, "library calls nested more than %d deep (a function given to gsub or sort calling them "
+        return luaL_error(L, "library calls nested more than %d deep (a function given to gsub calling them "
                              "again)",
                           MAX_LIB_DEPTH);
     int nres = original(L);
     e->lib_depth--;
     return nres;
-}
-
-static int tab_sort(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Number n = (lua_Number)luaL_len(L, 1);
-    /* Comparisons by a Lua function are counted as they run; the default
-     * ones are not. */
-    if (n > 1)
-        charge_count(L, n * (1 + log2(n)));
-    return nested(L);
 }
 
 /* insert and remove shift the elements after the position. */
@@ -343,7 +332,8 @@ void foh_lua_open_stdlib(lua_State *L)
     };
     static const entry table_lib[] = {
         {"concat", tab_concat}, {"insert", tab_shift}, {"remove", tab_shift}, {"move", tab_move},
-        {"pack", by_arguments}, {"unpack", tab_unpack}, {"sort", tab_sort},
+        {"pack", by_arguments}, {"unpack", tab_unpack},
+        {"sort", NULL}, /* replaced by core/sandbox.lua's merge sort */
     };
     static const entry utf8_lib[] = {
         {"char", by_arguments}, {"charpattern", NULL}, {"codes", utf8_codes},
