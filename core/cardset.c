@@ -18,7 +18,11 @@
 #include "variant.h"
 
 #define MAX_CARD_FILES 64
-#define MAX_SCRIPT_BYTES (4 << 20)
+/* Compiling Lua is one step the count hook cannot interrupt, and Lua's
+ * compiler can be made quadratic (numeric constants crafted to collide in
+ * its hash): scripts are kept small enough to compile in a moment. */
+#define MAX_SCRIPT_BYTES (256 << 10)
+#define MAX_EFFECT_BYTES (64 << 10)
 
 typedef struct {
     foh_cardset *cs;
@@ -333,8 +337,8 @@ static int load_script(loader *ld, const char *dir, const foh_yaml_node *s)
     rewind(f);
     if (len < 0 || len > MAX_SCRIPT_BYTES) {
         fclose(f);
-        return bad_node(ld, s, "the script '%s' is larger than %d MiB (the engine's limit)", path,
-                        MAX_SCRIPT_BYTES >> 20);
+        return bad_node(ld, s, "the script '%s' is larger than %d KiB (the engine's limit)", path,
+                        MAX_SCRIPT_BYTES >> 10);
     }
     char *src = malloc((size_t)len + 1);
     if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
@@ -729,6 +733,10 @@ static int read_card(loader *ld, const foh_yaml_node *m)
     if (eff) {
         if (eff->kind != FOH_YAML_SCALAR)
             return bad_node(ld, eff, "'effect' must be Lua source text, not %s", foh_yaml_kind_name(eff));
+        if (strlen(eff->text) > MAX_EFFECT_BYTES)
+            return bad_node(ld, eff, "the effect is larger than %d KiB (the engine's limit: put shared code in a "
+                                     "helper script)",
+                            MAX_EFFECT_BYTES >> 10);
         if (!(c->effect_src = dup_text(eff->text)))
             return bad_node(ld, m, "out of memory");
         c->effect_line = eff->line + eff->block_scalar;

@@ -92,6 +92,7 @@ static uint32_t types_arg(lua_State *L, int i)
     luaL_checktype(L, i, LUA_TTABLE);
     uint32_t mask = 0;
     lua_Integer n = luaL_len(L, i);
+    foh_lua_charge(L, n > 0 ? (long)(n < 1000000000 ? n : 1000000000) : 0); /* reading the list is work */
     for (lua_Integer k = 1; k <= n; k++) {
         lua_geti(L, i, k);
         mask |= 1u << type_arg(L, lua_gettop(L));
@@ -473,9 +474,22 @@ static int api_choose(lua_State *L)
     return lua_error(L);
 }
 
+/* game.log(text): one line of the game's log. Its copy (escaped, up to 4
+ * bytes a byte) is work and memory outside Lua: charged, and bounded. */
+#define LOG_LINE_MAX 1000
+#define LOG_ACTION_MAX (1 << 20)
 static int api_log(lua_State *L)
 {
-    foh_log(game_of(L), "  %s", luaL_checkstring(L, 1));
+    size_t len;
+    const char *text = luaL_checklstring(L, 1, &len);
+    foh_engine *e = foh_lua_engine_of(L);
+    if (len > LOG_LINE_MAX)
+        return luaL_error(L, "game.log: the text is %I bytes, longer than %d (the engine's limit for a log line)",
+                          (lua_Integer)len, LOG_LINE_MAX);
+    if (e->loglen + 4 * len > LOG_ACTION_MAX)
+        return luaL_error(L, "game.log: one action may log at most %d bytes (the engine's limit)", LOG_ACTION_MAX);
+    foh_lua_charge(L, 1 + (long)(4 * len / FOH_LUA_BYTES_PER_UNIT));
+    foh_log(game_of(L), "  %s", text);
     return 0;
 }
 
@@ -577,6 +591,7 @@ static int api_grant_action(lua_State *L)
     static const char *const kinds[] = {"invest", "complete", "snipe", "activate", "harvest", NULL};
     unsigned mask = 0;
     lua_Integer n = luaL_len(L, 2);
+    foh_lua_charge(L, n > 0 ? (long)(n < 1000000000 ? n : 1000000000) : 0); /* reading the list is work */
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, 2, i);
         mask |= 1u << luaL_checkoption(L, -1, NULL, kinds);
@@ -639,7 +654,6 @@ static const luaL_Reg game_api[] = {
 
 void foh_lua_push_api(lua_State *L) { luaL_newlib(L, game_api); }
 
-
 int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[FOH_MAX_ICONS], char *why,
                        size_t whylen)
 {
@@ -649,18 +663,36 @@ int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[F
     }
     foh_lua_push_real(L, idx); /* a helper's constant table is read-only */
     int t = lua_gettop(L);
+    /* The message names the same bad entry in every run: unknown keys by
+     * the first in byte order (lua_next's order follows the string hashes
+     * of the process), bad counts in the vocabulary's order. */
+    char unknown[64] = "";
+    int bad_key = 0;
     lua_pushnil(L);
     while (lua_next(L, t)) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        int ic = k ? foh_cardset_icon_find(cs, k) : -1;
-        if (ic < 0 || !lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > FOH_MAX_ICON_COUNT) {
-            char names[400];
-            foh_cardset_icon_list(cs, names, sizeof names);
-            if (ic < 0)
-                snprintf(why, whylen, "unknown icon '%s' in an icon table (icons: %s)", k ? k : "?", names);
-            else
-                snprintf(why, whylen, "icon '%s': the count must be a whole number from 0 to %d", k,
-                         FOH_MAX_ICON_COUNT);
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?";
+        if ((lua_type(L, -1) != LUA_TSTRING || foh_cardset_icon_find(cs, k) < 0) &&
+            (!bad_key || strcmp(k, unknown) < 0)) {
+            snprintf(unknown, sizeof unknown, "%s", k);
+            bad_key = 1;
+        }
+    }
+    if (bad_key) {
+        char names[400];
+        foh_cardset_icon_list(cs, names, sizeof names);
+        snprintf(why, whylen, "unknown icon '%s' in an icon table (icons: %s)", unknown, names);
+        lua_settop(L, t - 1);
+        return 0;
+    }
+    for (int ic = 0; ic < cs->nicons; ic++) {
+        const char *k = cs->icon[ic];
+        if (lua_getfield(L, t, k) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > FOH_MAX_ICON_COUNT) {
+            snprintf(why, whylen, "icon '%s': the count must be a whole number from 0 to %d", k, FOH_MAX_ICON_COUNT);
             lua_settop(L, t - 1);
             return 0;
         }

@@ -311,16 +311,22 @@ int foh_lua_load_chunk(lua_State *L, const char *src, const char *name, int firs
     return 1;
 }
 
-/* Whether message M starts with a position "chunk:line: ". */
-static int has_position(const char *m)
+/* Whether message M starts with the position "chunk:line: " of a script
+ * function on the stack (where Lua's error() put it). Any other text that
+ * looks like a position is the script's own words: a script must not be
+ * able to blame another file or line. */
+static int has_position(lua_State *L, const char *m)
 {
-    const char *colon = strstr(m, ": ");
-    if (!colon || colon == m || memchr(m, '\n', (size_t)(colon - m)))
-        return 0;
-    const char *d = colon;
-    while (d > m && d[-1] >= '0' && d[-1] <= '9')
-        d--;
-    return d < colon && d > m && d[-1] == ':';
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        char pos[300];
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0 || !strcmp(ar.source, "=sandbox"))
+            continue;
+        int n = snprintf(pos, sizeof pos, "%s:%d: ", ar.short_src, ar.currentline);
+        if (n > 0 && (size_t)n < sizeof pos && !strncmp(m, pos, (size_t)n))
+            return 1;
+    }
+    return 0;
 }
 
 /* Every error names the script line it comes from: errors raised with
@@ -342,7 +348,7 @@ static int message_handler(lua_State *L)
     if (!strncmp(msg, "sandbox:", 8)) { /* a line of core/sandbox.lua means nothing to a modder */
         const char *rest = strstr(msg, ": ");
         msg = rest ? rest + 2 : msg;
-    } else if (has_position(msg) || !where[0]) {
+    } else if (has_position(L, msg) || !where[0]) {
         return 1;
     }
     lua_pushfstring(L, "%s%s%s", where, where[0] ? ": " : "", msg);

@@ -22,6 +22,9 @@
  * deeper, the C stack itself would overflow, with no line to report. */
 #define MAX_LIB_DEPTH 50
 
+/* The longest text load() compiles (64 KiB, as a card's effect). */
+#define LOAD_MAX_BYTES (64 << 10)
+
 /* The library function a wrapper stands for (its upvalue 1), run in the
  * wrapper's own frame: the standard functions use no upvalues of their own. */
 static int original(lua_State *L) { return lua_tocfunction(L, lua_upvalueindex(1))(L); }
@@ -257,6 +260,11 @@ static int base_load(lua_State *L)
         return luaL_error(L, "load: scripts may load text chunks only (mode 't')");
     if (!lua_isnoneornil(L, 4))
         return luaL_error(L, "load: chunks always run in the sandbox's environment");
+    /* Compiling is one step the count hook cannot interrupt, and crafted
+     * constants can make it quadratic: chunks are kept small. */
+    if (len > LOAD_MAX_BYTES)
+        return luaL_error(L, "load: the text is %I bytes, more than %d (the engine's limit for a chunk)",
+                          (lua_Integer)len, LOAD_MAX_BYTES);
     foh_lua_charge(L, 1 + (long)(len / 8)); /* compiling costs about a unit per 8 bytes */
     if (luaL_loadbufferx(L, text, len, name, "t") != LUA_OK) {
         lua_pushnil(L);
