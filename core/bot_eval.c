@@ -28,10 +28,25 @@
 #define LOST_CARD 0.5             /* share of the next player's bargain that counts against me */
 #define FADE_DECK 40.0            /* token value fades over the last 40 deck cards */
 #define STALL_TURNS 200           /* and over the turns beyond 200 (base-set games last about 110-150) */
+#define STALLED_CARD 12.0         /* beyond them, a card gains up to 12 times its value */
 #define THREAT 0.5                /* VP per point of defence short of the threat */
 #define THREAT_MARGIN 2.0         /* one more attack card's strength */
 #define THREAT_CAP 6.0
 #define WIN_BONUS 20.0
+
+/* How far G is into a game that has stopped moving: 0 up to STALL_TURNS
+ * turns, rising to 1 over as many more. */
+static double lateness(const foh_game *g)
+{
+    double late = (foh_game_turn(g) - STALL_TURNS) / (double)STALL_TURNS;
+    return late < 0 ? 0 : late > 1 ? 1 : late;
+}
+
+/* What a card in a Nation is worth beyond its VP. In a game that has
+ * stopped moving (every player harvesting while the cards they could take
+ * would lower their score), taking any card becomes worth it: only gained
+ * cards move the deck towards the end of the game. */
+static double card_value(const foh_game *g) { return CARD_VALUE * (1 + STALLED_CARD * lateness(g)); }
 
 /* VP of score S before rounding "other" icons down (K per VP). */
 static double smooth(const foh_score *s, int k)
@@ -107,8 +122,8 @@ static foh_status best_market_card(foh_game *g, int player, int skip, int exact,
         foh_status s = exact ? foh_eval_card(g, player, c, &w, err) : FOH_OK;
         if (s != FOH_OK)
             return s;
-        if (w + CARD_VALUE > *best)
-            *best = w + CARD_VALUE;
+        if (w + card_value(g) > *best)
+            *best = w + card_value(g);
     }
     return FOH_OK;
 }
@@ -131,10 +146,9 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
      * score through the cards they buy. */
     double left = foh_game_deck_size(g) / FADE_DECK;
     double fade = left > 1 ? 1 : left < 0.1 ? 0.1 : left;
-    double late = (foh_game_turn(g) - STALL_TURNS) / (double)STALL_TURNS;
-    if (late > 0)
-        fade *= late > 0.9 ? 0.1 : 1 - late;
-    e->score = smooth(&sc[p], k) + CARD_VALUE * sc[p].cards;
+    double late = lateness(g), cv = card_value(g);
+    fade *= late > 0.9 ? 0.1 : 1 - late;
+    e->score = smooth(&sc[p], k) + cv * sc[p].cards;
     int have = foh_game_tokens(g, p);
     e->tokens = fade * tokens_value(have);
     e->investment = 0;
@@ -150,7 +164,7 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
             if (s != FOH_OK)
                 return s;
         }
-        double worth = card_vp + CARD_VALUE, back = fade * (tokens_value(have + t) - tokens_value(have));
+        double worth = card_vp + cv, back = fade * (tokens_value(have + t) - tokens_value(have));
         /* Kept: part of the card; sniped: the tokens come back. A card
          * that became worth nothing (a new Leader would replace a better
          * one) is worth what completing it gives: held, it would take the
@@ -217,7 +231,7 @@ foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_ev
         if (q == player)
             continue;
         /* Opponents' investments are not valued: cheaper, and symmetric enough. */
-        double v = smooth(&sc[q], k) + CARD_VALUE * sc[q].cards + tokens_value(foh_game_tokens(g, q));
+        double v = smooth(&sc[q], k) + card_value(g) * sc[q].cards + tokens_value(foh_game_tokens(g, q));
         if (v > best)
             best = v;
     }
