@@ -234,6 +234,8 @@ struct foh_engine {
     int protected_depth;          /* protected calls in progress: the memory cap applies only there
                                    * (outside one, a failed allocation would abort the process) */
     long charged;                 /* library work charged since the clock was last read */
+    int call_card;                /* the card whose script the next call runs (-1: none), for the watchdog */
+    struct foh_watchdog *watchdog; /* stops the program if one Lua step runs long past the deadline */
     int sealed;                   /* helpers loaded: no script may create a global */
     char mem_where[256];          /* script line whose allocation hit the memory cap */
     char errbuf[400];             /* a formatted error message */

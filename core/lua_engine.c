@@ -16,6 +16,7 @@
 
 static void engine_close(foh_engine *e)
 {
+    foh_lua_watchdog_stop(e);
     if (e->L)
         lua_close(e->L);
     e->L = NULL;
@@ -211,6 +212,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
         if (!d->effect_src)
             continue;
         snprintf(who, WHO_LEN, "card '%s'", d->id);
+        e->call_card = c;
         snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
         if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
@@ -234,6 +236,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
         }
         e->effect_proxy_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    e->call_card = -1;
     if (check && !check_cycles(check, err))
         return FOH_ERR_DATA;
     for (int h = 0; h < cs->nhooks; h++) {
@@ -306,6 +309,9 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
         e->effect_ref[c] = e->effect_proxy_ref[c] = LUA_NOREF;
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
         e->hook_ref[h] = LUA_NOREF;
+    e->call_card = -1;
+    if (!foh_lua_watchdog_start(e))
+        return foh_error_set(err, FOH_ERR_MEMORY, "cannot start the thread that watches the scripts' time limit");
     if (!foh_lua_sandbox_open(e))
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot build the Lua sandbox (out of memory)");
     foh_status s = foh_lua_freeze_selftest(e, err);

@@ -273,6 +273,7 @@ foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_
     lua_insert(L, top); /* below the value */
     walk w = {.e = e, .who = who, .err = err, .seen = top};
     int ok = freeze_value(&w, name, 0);
+    foh_lua_watchdog_disarm(e);
     if (!ok) {
         lua_settop(L, top - 1);
         lua_pushnil(L);

@@ -35,6 +35,7 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     int prev_counting = e->counting, outermost = prev_g == NULL;
     e->g = g;
     e->counting = counting;
+    e->call_card = card;
     if (outermost) {
         e->need_choice = 0;
         if (counting == 0)

@@ -60,6 +60,16 @@ void foh_lua_seal_globals(foh_engine *e);
  * its file, with the sandbox as its _ENV; leaves the function on the stack,
  * or the error message and returns 0. */
 int foh_lua_load_chunk(lua_State *L, const char *src, const char *name, int first_line);
+/* The watchdog thread of an engine (lua_watchdog.c): started with the
+ * engine (0 if it cannot be), stopped with it. Arming it with the deadline
+ * of the call in progress (CARD's script, or -1) makes the program stop
+ * with a message if one Lua step runs far past that deadline; disarm it
+ * when the call returns. */
+int foh_lua_watchdog_start(foh_engine *e);
+void foh_lua_watchdog_stop(foh_engine *e);
+void foh_lua_watchdog_arm(foh_engine *e, int card);
+void foh_lua_watchdog_disarm(foh_engine *e);
+
 /* Start the limits of a new call (or of freezing what a script left): the
  * instruction budget, the count hook's count, and outside an action the
  * wall-clock deadline. */

@@ -368,6 +368,7 @@ void foh_lua_limits_start(foh_engine *e)
      * zero, whatever ran before on this engine. */
     e->hook_every = HOOK_EVERY;
     lua_sethook(e->L, count_hook, LUA_MASKCOUNT, e->hook_every);
+    foh_lua_watchdog_arm(e, e->call_card);
 }
 
 int foh_lua_protected_call(foh_engine *e, int nargs, int nres, int outermost)
@@ -381,6 +382,8 @@ int foh_lua_protected_call(foh_engine *e, int nargs, int nres, int outermost)
     e->protected_depth++;
     int st = lua_pcall(L, nargs, nres, base);
     e->protected_depth--;
+    if (outermost)
+        foh_lua_watchdog_disarm(e);
     lua_remove(L, base);
     return st;
 }

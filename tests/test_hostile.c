@@ -866,6 +866,28 @@ static int foh(const char *args, char *out, size_t len)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* One Lua step the clock cannot interrupt: integer keys crafted to collide
+ * in Lua's hash make one table resize quadratic (about a minute here). The
+ * watchdog stops the program well after the deadline, naming the card,
+ * instead of letting it hang. */
+static void test_4_uninterruptible_step_is_stopped(void **state)
+{
+    (void)state;
+    char yaml[4096], out[8192], args[600];
+    instant_card(yaml, sizeof yaml, "crafted", "local t = {} for k = 1, 262145 do t[k * 524287] = true end",
+                 "game.take_from_supply(p, 1)", NULL);
+    const char *dir = t_cardset_dir("crafted", "cards.yaml", yaml, (const char *)NULL);
+    snprintf(args, sizeof args, "play --cards %s --players 3", dir);
+    time_t t0 = time(NULL);
+    int st = foh(args, out, sizeof out);
+    long took = (long)(time(NULL) - t0);
+    assert_int_equal(st, 1);
+    expect_in(out, "card 'crafted' ran");
+    expect_in(out, "past its time limit");
+    if (took > 40)
+        fail_msg("stopped after %lds", took);
+}
+
 static void test_10_malformed_scenarios(void **state)
 {
     (void)state;
@@ -922,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_4_library_calls_are_bounded),
         cmocka_unit_test(test_4_loading_is_bounded),
         cmocka_unit_test(test_4_wall_clock_limit_per_action),
+        cmocka_unit_test(test_4_uninterruptible_step_is_stopped),
         cmocka_unit_test(test_5_forty_instant_effects_all_fire),
         cmocka_unit_test(test_5_every_end_game_effect_scores),
         cmocka_unit_test(test_5_many_answers_and_the_limit),
