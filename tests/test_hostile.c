@@ -49,6 +49,16 @@ static foh_cardset *load(const char *tag, const char *cards, foh_error *err)
     return foh_cardset_load(dir, err);
 }
 
+/* A card set that must load: the test fails with the loader's message. */
+static foh_cardset *loaded(const char *tag, const char *cards)
+{
+    foh_error err = {0};
+    foh_cardset *cs = load(tag, cards, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    return cs;
+}
+
 static void collect(void *ud, const char *line)
 {
     char *log = ud;
@@ -109,9 +119,7 @@ static void test_1_upvalue_counter_refused_at_load(void **state)
     /* A local of the call may be written, by the hook or a function in it. */
     instant_card(yaml, sizeof yaml, "local_ok", "",
                  "local n = 0 local function bump() n = n + 1 end bump() game.take_from_supply(p, n)", NULL);
-    foh_cardset *cs = load("upv4", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("upv4", yaml);
     foh_cardset_free(cs);
 }
 
@@ -122,9 +130,7 @@ static void test_1_captured_table_is_read_only(void **state)
     int line;
     foh_error err = {0};
     instant_card(yaml, sizeof yaml, "hoarder", "local seen = {}", "seen[#seen + 1] = p", &line);
-    foh_cardset *cs = load("table", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("table", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
     assert_int_equal(complete(e, foh_cardset_find(cs, "hoarder"), NULL, log, &err), FOH_ERR_SCRIPT);
     snprintf(where, sizeof where, "cards.yaml:%d:", line);
@@ -163,12 +169,9 @@ static void test_1_iterators_made_at_load_refused(void **state)
     }
     /* pairs itself, kept by an effect, is fine. */
     char yaml[4096];
-    foh_error err = {0};
     instant_card(yaml, sizeof yaml, "iter_ok", "local each = pairs",
                  "for k in each({a = 1}) do game.take_from_supply(p, 1) end", NULL);
-    foh_cardset *cs = load("iter_ok", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("iter_ok", yaml);
     foh_cardset_free(cs);
 }
 
@@ -188,9 +191,7 @@ static void test_1_sort_is_stable(void **state)
                  "local u = {5, 3, 9, 1} table.sort(u) table.sort(u, function(a, b) return a > b end) "
                  "game.log('sorted ' .. table.concat(u, ' '))",
                  NULL);
-    foh_cardset *cs = load("sorter", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("sorter", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
     if (complete(e, foh_cardset_find(cs, "sorter"), NULL, log, &err) != FOH_OK)
         fail_msg("%s", err.msg);
@@ -208,9 +209,7 @@ static void test_1_no_addresses(void **state)
                  "game.log('a ' .. tostring({}) .. ' ' .. tostring(game) .. ' ' .. tostring(print) .. ' ' .."
                  " string.format('%s %s', {}, game.card) .. ' ' .. tostring(load('return 1')))",
                  NULL);
-    foh_cardset *cs = load("addr", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("addr", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
     assert_int_equal(complete(e, foh_cardset_find(cs, "printer"), NULL, log, &err), FOH_OK);
     expect_in(log, "a table table nil table function function");
@@ -300,9 +299,7 @@ static void test_2_effect_tables_are_read_only(void **state)
         instant_card(yaml, sizeof yaml, "vandal", "", attempts[i][0], NULL);
         strcat(yaml, "- id: victim\n  name: Victim\n  age: I\n  type: military\n  timing: permanent\n  stripe: {}\n"
                      "  text: x\n  effect: return provide { defense = 2 }\n");
-        foh_cardset *cs = load("vandal", yaml, &err);
-        if (!cs)
-            fail_msg("%s", err.msg);
+        foh_cardset *cs = loaded("vandal", yaml);
         foh_engine *e = foh_engine_new(cs, &err);
         assert_int_equal(complete(e, foh_cardset_find(cs, "vandal"), NULL, log, &err), FOH_ERR_SCRIPT);
         expect_in(err.msg, "card 'vandal'");
@@ -392,9 +389,7 @@ static void test_4_library_calls_are_bounded(void **state)
         int line;
         foh_error err = {0};
         instant_card(yaml, sizeof yaml, "busy", "", bodies[i], &line);
-        foh_cardset *cs = load("busy", yaml, &err);
-        if (!cs)
-            fail_msg("%s", err.msg);
+        foh_cardset *cs = loaded("busy", yaml);
         foh_script_limits limits = {.instructions = 5000000, .memory_bytes = (size_t)64 << 20, .time_ms = 20000};
         foh_engine *e = foh_engine_new_limited(cs, &limits, &err);
         time_t t0 = time(NULL);
@@ -494,9 +489,7 @@ static void test_5_forty_instant_effects_all_fire(void **state)
     char log[8192];
     foh_error err = {0};
     many_instants(yaml, sizeof yaml, 45, "forty", "for i = 1, 40 do game.gain_top(p) end");
-    foh_cardset *cs = load("forty", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("forty", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
     foh_options opt = {.players = 3, .seed = 5};
     foh_game *g = foh_game_new(e, &opt, &err);
@@ -534,9 +527,7 @@ static void test_5_every_end_game_effect_scores(void **state)
                               "- id: w%d\n  name: W%d\n  age: I\n  type: wonder\n  timing: end_game\n  stripe: {}\n"
                               "  text: x\n  effect: return end_game_icons { culture = 1 }\n",
                               i, i);
-    foh_cardset *cs = load("ends", yaml, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs = loaded("ends", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
     foh_options opt = {.players = 3, .seed = 5};
     foh_game *g = foh_game_new(e, &opt, &err);
@@ -801,9 +792,7 @@ static void test_9_script_errors_name_the_card_line(void **state)
         int line;
         foh_error err = {0};
         instant_card(yaml, sizeof yaml, "oops", "", bodies[i][0], &line);
-        foh_cardset *cs = load("oops", yaml, &err);
-        if (!cs)
-            fail_msg("%s", err.msg);
+        foh_cardset *cs = loaded("oops", yaml);
         foh_engine *e = foh_engine_new(cs, &err);
         foh_status s = complete(e, foh_cardset_find(cs, "oops"), NULL, log, &err);
         if (i == 3) { /* reading an absent global is no error */
