@@ -74,6 +74,13 @@ static int icon_arg(lua_State *L, int i)
     return named_arg(L, i, cs->icon[0], FOH_NAME, cs->nicons, "icon");
 }
 
+/* Reading a list of N entries given by a script is work it is charged. */
+static void charge_list(lua_State *L, lua_Integer n)
+{
+    if (n > 0)
+        foh_lua_charge(L, (long)n);
+}
+
 static int count_arg(lua_State *L, int i)
 {
     lua_Integer n = luaL_checkinteger(L, i);
@@ -92,7 +99,7 @@ static uint32_t types_arg(lua_State *L, int i)
     luaL_checktype(L, i, LUA_TTABLE);
     uint32_t mask = 0;
     lua_Integer n = luaL_len(L, i);
-    foh_lua_charge(L, n > 0 ? (long)(n < 1000000000 ? n : 1000000000) : 0); /* reading the list is work */
+    charge_list(L, n);
     for (lua_Integer k = 1; k <= n; k++) {
         lua_geti(L, i, k);
         mask |= 1u << type_arg(L, lua_gettop(L));
@@ -591,7 +598,7 @@ static int api_grant_action(lua_State *L)
     static const char *const kinds[] = {"invest", "complete", "snipe", "activate", "harvest", NULL};
     unsigned mask = 0;
     lua_Integer n = luaL_len(L, 2);
-    foh_lua_charge(L, n > 0 ? (long)(n < 1000000000 ? n : 1000000000) : 0); /* reading the list is work */
+    charge_list(L, n);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, 2, i);
         mask |= 1u << luaL_checkoption(L, -1, NULL, kinds);
@@ -663,42 +670,40 @@ int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[F
     }
     foh_lua_push_real(L, idx); /* a helper's constant table is read-only */
     int t = lua_gettop(L);
-    /* The message names the same bad entry in every run: unknown keys by
-     * the first in byte order (lua_next's order follows the string hashes
-     * of the process), bad counts in the vocabulary's order. */
+    /* One pass; the message names the same bad entry in every run: an
+     * unknown key by the first in byte order (lua_next's order follows the
+     * string hashes of the process), else a bad count by the vocabulary's
+     * order. */
     char unknown[64] = "";
-    int bad_key = 0;
+    int bad_key = 0, bad_count = cs->nicons, sum[FOH_MAX_ICONS] = {0};
     lua_pushnil(L);
     while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?";
-        if ((lua_type(L, -1) != LUA_TSTRING || foh_cardset_icon_find(cs, k) < 0) &&
-            (!bad_key || strcmp(k, unknown) < 0)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        int ic = lua_type(L, -2) == LUA_TSTRING ? foh_cardset_icon_find(cs, k) : -1;
+        if (ic < 0 && (!bad_key || strcmp(k, unknown) < 0)) {
             snprintf(unknown, sizeof unknown, "%s", k);
             bad_key = 1;
+        } else if (ic >= 0 && (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
+                               lua_tointeger(L, -1) > FOH_MAX_ICON_COUNT)) {
+            bad_count = ic < bad_count ? ic : bad_count;
+        } else if (ic >= 0) {
+            sum[ic] = (int)lua_tointeger(L, -1);
         }
+        lua_pop(L, 1);
     }
+    lua_settop(L, t - 1);
     if (bad_key) {
         char names[400];
         foh_cardset_icon_list(cs, names, sizeof names);
         snprintf(why, whylen, "unknown icon '%s' in an icon table (icons: %s)", unknown, names);
-        lua_settop(L, t - 1);
         return 0;
     }
-    for (int ic = 0; ic < cs->nicons; ic++) {
-        const char *k = cs->icon[ic];
-        if (lua_getfield(L, t, k) == LUA_TNIL) {
-            lua_pop(L, 1);
-            continue;
-        }
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > FOH_MAX_ICON_COUNT) {
-            snprintf(why, whylen, "icon '%s': the count must be a whole number from 0 to %d", k, FOH_MAX_ICON_COUNT);
-            lua_settop(L, t - 1);
-            return 0;
-        }
-        icons[ic] += (int)lua_tointeger(L, -1);
-        lua_pop(L, 1);
+    if (bad_count < cs->nicons) {
+        snprintf(why, whylen, "icon '%s': the count must be a whole number from 0 to %d", cs->icon[bad_count],
+                 FOH_MAX_ICON_COUNT);
+        return 0;
     }
-    lua_settop(L, t - 1);
+    for (int ic = 0; ic < cs->nicons; ic++)
+        icons[ic] += sum[ic];
     return 1;
 }
