@@ -438,6 +438,27 @@ static void test_4_loading_is_bounded(void **state)
         expect_in(err.msg, "card 'hoard'");
         expect_in(err.msg, cases[i].message);
     }
+    /* Compiling cannot be interrupted: effects and helper scripts are kept
+     * small enough to compile in a moment, and refused beyond. */
+    size_t big = 70 * 1024;
+    char *yaml = malloc(big + 4096), *lua = malloc(300 * 1024 + 1);
+    assert_non_null(yaml);
+    assert_non_null(lua);
+    char *pad = malloc(big + 1);
+    assert_non_null(pad);
+    memset(pad, '-', big);
+    pad[big] = '\0';
+    instant_card(yaml, big + 4096, "huge", pad, "game.take_from_supply(p, 1)", NULL);
+    foh_error err = {0};
+    assert_null(load("huge", yaml, &err));
+    expect_in(err.msg, "card 'huge': the effect is larger than 64 KiB (the engine's limit");
+    memset(lua, '-', 300 * 1024);
+    lua[300 * 1024] = '\0';
+    assert_null(with_variant_script("huge-helper", lua, &err));
+    expect_in(err.msg, "is larger than 256 KiB (the engine's limit)");
+    free(pad);
+    free(lua);
+    free(yaml);
 }
 
 static void test_4_wall_clock_limit_per_action(void **state)
