@@ -18,6 +18,7 @@ foreach(c ${cases})
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "foh ${parts} exited with ${rc}")
   endif()
+  string(REPLACE "${SRC}/" "<src>/" got "${got}") # the card set's path, wherever the clone is
   file(READ ${SRC}/tests/golden/${name} want)
   if(NOT got STREQUAL want)
     file(WRITE ${OUT}/golden-${name} "${got}")
