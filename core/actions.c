@@ -157,10 +157,16 @@ static foh_status complete(foh_game *g, int p, foh_error *err)
         foh_status s = foh_nation_icons(g, p, icons, err);
         if (s != FOH_OK)
             return s;
-        bonus = foh_tokens_from_supply(st, p, icons[icon]);
+        /* rules.investor_bonus: tokens per icon, from the Supply (or Reserve). */
+        bonus = icons[icon] * cs->bonus_per_icon;
+        if (!cs->bonus_from_reserve)
+            bonus = foh_tokens_from_supply(st, p, bonus);
+        else if ((s = foh_tokens_from_reserve(st, p, bonus, err)) != FOH_OK)
+            return s;
     }
-    foh_log(g, "P%d completes %s: %d tokens to the Supply, investor bonus %d (%s) from the Supply", p + 1,
-            foh_card_name(g, card), under, bonus, icon >= 0 ? cs->icon[icon] : "none");
+    foh_log(g, "P%d completes %s: %d tokens to the Supply, investor bonus %d (%s) from the %s", p + 1,
+            foh_card_name(g, card), under, bonus, icon >= 0 ? cs->icon[icon] : "none",
+            cs->bonus_from_reserve ? "Reserve" : "Supply");
     foh_market_take(g, card);
     foh_nation_gain(g, p, card);
     return FOH_OK;
@@ -191,10 +197,14 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
     foh_status s = foh_nation_icons(g, q, icons, err);
     if (s != FOH_OK)
         return s;
-    int first = foh_tokens_from_supply(st, q, icons[cs->snipe_icon]);
-    int half = foh_tokens_from_supply(st, q, st->supply / 2);
-    foh_log(g, "P%d snipes %s from P%d: pays %d tokens, %d to the Supply; P%d takes %d (%s) then %d (half the Supply)",
-            p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first, cs->icon[cs->snipe_icon], half);
+    /* rules.snipe: the Trade step, then a share of the Supply. */
+    int first = cs->snipe_icon >= 0 ? foh_tokens_from_supply(st, q, icons[cs->snipe_icon] * cs->snipe_per_icon) : 0;
+    int half = foh_tokens_from_supply(st, q, foh_share_of(cs->snipe_share, st->supply));
+    char share[48];
+    foh_share_text(cs->snipe_share, share, sizeof share);
+    foh_log(g, "P%d snipes %s from P%d: pays %d tokens, %d to the Supply; P%d takes %d (%s) then %d (%s)",
+            p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first,
+            cs->snipe_icon >= 0 ? cs->icon[cs->snipe_icon] : "no Trade step", half, share);
     foh_market_take(g, card);
     foh_nation_gain(g, p, card);
     return FOH_OK;
@@ -208,22 +218,30 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
     foh_status s = foh_nation_icons(g, p, icons, err);
     if (s != FOH_OK)
         return s;
-    int h = icons[cs->harvest_icon];
+    /* rules.harvest: icons move tokens Reserve -> Supply, the harvester
+     * takes a share of the Supply, then tops up. */
+    int n_icons = cs->harvest_icon >= 0 ? icons[cs->harvest_icon] : 0, h = n_icons * cs->harvest_per_icon;
     if ((s = foh_tokens_from_reserve(st, -1, h, err)) != FOH_OK)
         return s;
-    int half = foh_tokens_from_supply(st, p, st->supply / 2);
-    int age = foh_market_current_age(g), from_supply = 0, from_reserve = 0;
+    int half = foh_tokens_from_supply(st, p, foh_share_of(cs->harvest_share, st->supply));
+    int age = cs->harvest_top_up == FOH_TOP_UP_AGE ? foh_market_current_age(g) : cs->harvest_top_up;
+    int from_supply = 0, from_reserve = 0;
     if (st->tokens[p] < age) {
         from_supply = foh_tokens_from_supply(st, p, age - st->tokens[p]);
         from_reserve = age - st->tokens[p];
         if ((s = foh_tokens_from_reserve(st, p, from_reserve, err)) != FOH_OK)
             return s;
     }
-    foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icon%s), takes %d (half the Supply)",
-            p + 1, h, h == 1 ? "" : "s", h, cs->icon[cs->harvest_icon], h == 1 ? "" : "s", half);
-    if (from_supply || from_reserve)
+    char share[48];
+    foh_share_text(cs->harvest_share, share, sizeof share);
+    foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icon%s), takes %d (%s)",
+            p + 1, h, h == 1 ? "" : "s", n_icons, cs->harvest_icon >= 0 ? cs->icon[cs->harvest_icon] : "Harvest",
+            n_icons == 1 ? "" : "s", half, share);
+    if ((from_supply || from_reserve) && cs->harvest_top_up == FOH_TOP_UP_AGE)
         foh_log(g, "  tops up to the Current Age %d: %d from the Supply, %d from the Reserve", age, from_supply,
                 from_reserve);
+    else if (from_supply || from_reserve)
+        foh_log(g, "  tops up to %d tokens: %d from the Supply, %d from the Reserve", age, from_supply, from_reserve);
     return FOH_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include "foh/yaml.h"
 #include "internal.h"
+#include "loader.h"
 #include "lua_bridge.h"
 #include "variant.h"
 
@@ -23,215 +24,6 @@
  * its hash): scripts are kept small enough to compile in a moment. */
 #define MAX_SCRIPT_BYTES (256 << 10)
 #define MAX_EFFECT_BYTES (64 << 10)
-
-typedef struct {
-    foh_cardset *cs;
-    foh_error *err;
-    const char *card; /* card id being read, for messages */
-} loader;
-
-/* ---- Messages ---- */
-
-/* Report a data error at FILE:LINE:COLUMN, naming the card being read. */
-static int bad_at(loader *ld, const char *file, int line, int column, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int bad_at(loader *ld, const char *file, int line, int column, const char *fmt, ...)
-{
-    char what[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (ld->card)
-        foh_error_at(ld->err, FOH_ERR_DATA, file, line, column, "card '%s': %s", ld->card, what);
-    else
-        foh_error_at(ld->err, FOH_ERR_DATA, file, line, column, "%s", what);
-    return 0;
-}
-#define bad_node(ld, n, ...) bad_at((ld), (n)->file, (n)->line, (n)->column, __VA_ARGS__)
-#define bad_key(ld, m, i, ...) bad_at((ld), (m)->file, (m)->key_lines[i], (m)->key_columns[i], __VA_ARGS__)
-
-/* The names of a table of NAMED entries (each STRIDE bytes from the last)
- * as a list, for hints. */
-static int name_list(const char *first, size_t stride, int n, const char **out)
-{
-    for (int i = 0; i < n; i++)
-        out[i] = first + (size_t)i * stride;
-    return n;
-}
-
-static int find_named(const char *names, size_t stride, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names + (size_t)i * stride, name) == 0)
-            return i;
-    return -1;
-}
-
-/* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
-static int only_keys(loader *ld, const foh_yaml_node *m, const char *const *allowed)
-{
-    int n = 0;
-    while (allowed[n])
-        n++;
-    for (size_t i = 0; i < m->n; i++) {
-        int ok = 0;
-        for (int k = 0; k < n && !ok; k++)
-            ok = strcmp(allowed[k], m->keys[i]) == 0;
-        if (!ok) {
-            char hint[600];
-            foh_error_hint(hint, sizeof hint, m->keys[i], "fields", allowed, n);
-            return bad_key(ld, m, i, "unknown field '%s'%s", m->keys[i], hint);
-        }
-    }
-    return 1;
-}
-
-/* ---- Values ---- */
-
-/* Field KEY of map M: NULL when absent (an error if REQUIRED). */
-static const foh_yaml_node *field(loader *ld, const foh_yaml_node *m, const char *key, int required)
-{
-    const foh_yaml_node *v = foh_yaml_get(m, key);
-    if (!v && required)
-        bad_node(ld, m, "missing field '%s'", key);
-    return v;
-}
-
-/* The text of scalar V (field KEY, for messages), or NULL after an error. */
-static const char *scalar(loader *ld, const foh_yaml_node *v, const char *key)
-{
-    if (v->kind != FOH_YAML_SCALAR) {
-        bad_node(ld, v, "'%s' must be a single value, not %s", key, foh_yaml_kind_name(v));
-        return NULL;
-    }
-    return v->text;
-}
-
-/* Whether TEXT has no control character (NEWLINES: line breaks and tabs
- * are allowed). */
-static int printable(const char *text, int newlines)
-{
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        if ((*p < 0x20 && !(newlines && (*p == '\n' || *p == '\t'))) || *p == 0x7f)
-            return 0;
-    return 1;
-}
-
-/* Copy the name in scalar V (field KEY) into DST (LEN bytes): not empty,
- * no control character, not longer than the engine keeps. */
-static int name_value(loader *ld, const foh_yaml_node *v, const char *key, char *dst, size_t len)
-{
-    const char *text = scalar(ld, v, key);
-    if (!text)
-        return 0;
-    if (!text[0])
-        return bad_node(ld, v, "'%s' must not be empty", key);
-    if (!printable(text, 0))
-        return bad_node(ld, v, "'%s' holds a control character (names are shown on terminals)", key);
-    if (strlen(text) >= len)
-        return bad_node(ld, v, "'%s' is %zu bytes long; the engine's limit is %zu", key, strlen(text), len - 1);
-    memcpy(dst, text, strlen(text) + 1);
-    return 1;
-}
-
-static int int_value(loader *ld, const foh_yaml_node *v, const char *key, int lo, int hi, int *out)
-{
-    const char *text = scalar(ld, v, key);
-    if (!text)
-        return 0;
-    char *end;
-    long x = strtol(text, &end, 10);
-    if (!*text || *end || x < lo || x > hi)
-        return bad_node(ld, v, "'%s': '%s' is not a whole number from %d to %d", key, text, lo, hi);
-    *out = (int)x;
-    return 1;
-}
-
-/* Field KEY of M as a whole number; absent: 1 (*OUT unchanged) unless REQUIRED. */
-static int int_field(loader *ld, const foh_yaml_node *m, const char *key, int lo, int hi, int *out, int required)
-{
-    const foh_yaml_node *v = field(ld, m, key, required);
-    return v ? int_value(ld, v, key, lo, hi, out) : !required;
-}
-
-/* Field KEY of M as true/false (absent: false). */
-static int bool_field(loader *ld, const foh_yaml_node *m, const char *key, int *out)
-{
-    const foh_yaml_node *v = foh_yaml_get(m, key);
-    *out = 0;
-    if (!v)
-        return 1;
-    const char *text = scalar(ld, v, key);
-    if (!text)
-        return 0;
-    if (!strcmp(text, "true") || !strcmp(text, "yes"))
-        *out = 1;
-    else if (strcmp(text, "false") && strcmp(text, "no"))
-        return bad_node(ld, v, "'%s' must be true or false, not '%s'", key, text);
-    return 1;
-}
-
-/* Index of the name in scalar V (field KEY) among N names, or -1 after an
- * error listing them (WHAT: "icons", "ages"...). */
-static int named_value(loader *ld, const foh_yaml_node *v, const char *key, const char *what, const char **names,
-                       int n)
-{
-    const char *text = scalar(ld, v, key);
-    if (!text)
-        return -1;
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], text))
-            return i;
-    char hint[600];
-    foh_error_hint(hint, sizeof hint, text, what, names, n);
-    return bad_node(ld, v, "unknown %.*s '%s'%s", (int)strlen(what) - 1, what, text, hint) - 1;
-}
-
-static int icon_value(loader *ld, const foh_yaml_node *v, const char *key)
-{
-    const char *names[FOH_MAX_ICONS];
-    int n = name_list(ld->cs->icon[0], FOH_NAME, ld->cs->nicons, names);
-    return named_value(ld, v, key, "icons", names, n);
-}
-
-static int age_value(loader *ld, const foh_yaml_node *v, const char *key)
-{
-    const char *names[FOH_MAX_AGES];
-    int n = name_list(ld->cs->age[0].name, sizeof ld->cs->age[0], ld->cs->nages, names);
-    return named_value(ld, v, key, "ages", names, n);
-}
-
-/* Field KEY of M: an icon (required) or an age (required). */
-static int icon_field(loader *ld, const foh_yaml_node *m, const char *key)
-{
-    const foh_yaml_node *v = field(ld, m, key, 1);
-    return v ? icon_value(ld, v, key) : -1;
-}
-
-static int age_field(loader *ld, const foh_yaml_node *m, const char *key)
-{
-    const foh_yaml_node *v = field(ld, m, key, 1);
-    return v ? age_value(ld, v, key) : -1;
-}
-
-/* Field KEY of M: a list of icon names, as a bit mask. */
-static int icon_mask(loader *ld, const foh_yaml_node *m, const char *key, uint32_t *mask)
-{
-    const foh_yaml_node *v = field(ld, m, key, 1);
-    *mask = 0;
-    if (!v)
-        return 0;
-    if (v->kind != FOH_YAML_SEQ)
-        return bad_node(ld, v, "'%s' must be a list of icon names, not %s", key, foh_yaml_kind_name(v));
-    for (size_t i = 0; i < v->n; i++) {
-        int ic = icon_value(ld, v->items[i], key);
-        if (ic < 0)
-            return 0;
-        *mask |= 1u << ic;
-    }
-    return 1;
-}
 
 /* ---- Files ---- */
 
@@ -287,19 +79,21 @@ static uint64_t fnv1a(const char *bytes, size_t n) { return fnv1a_more(FNV_START
 /* Remember a source of the card set: LABEL and the hash of its bytes. The
  * sources are bounded (game.yaml, card files, scripts, variants): the
  * table has room for all of them. */
-static int add_source(loader *ld, const char *label, uint64_t hash)
+static int add_source(foh_loader *ld, const char *label, uint64_t hash)
 {
     foh_cardset *cs = ld->cs;
     if (cs->nsources >= FOH_MAX_SOURCES || strlen(label) >= sizeof cs->source[0].label)
-        return foh_error_set(ld->err, FOH_ERR_DATA, "%s: more source files than the engine's limit of %d, or a "
-                             "name too long", label, FOH_MAX_SOURCES) == FOH_OK;
+        return foh_error_set(ld->err, FOH_ERR_DATA,
+                             "%s: more source files than the engine's limit of %d, or a "
+                             "name too long",
+                             label, FOH_MAX_SOURCES) == FOH_OK;
     snprintf(cs->source[cs->nsources].label, sizeof cs->source[0].label, "%s", label);
     cs->source[cs->nsources++].hash = hash;
     return 1;
 }
 
 /* Remember file PATH (already read successfully) as LABEL with its hash. */
-static int record_source(loader *ld, const char *label, const char *path)
+static int record_source(foh_loader *ld, const char *label, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -315,36 +109,36 @@ static int record_source(loader *ld, const char *label, const char *path)
 
 /* Read the Lua file named by node S, relative to folder DIR, into the
  * card set's scripts (loaded into the sandbox in order). */
-static int load_script(loader *ld, const char *dir, const foh_yaml_node *s)
+static int load_script(foh_loader *ld, const char *dir, const foh_yaml_node *s)
 {
     foh_cardset *cs = ld->cs;
-    const char *name = scalar(ld, s, "scripts");
+    const char *name = foh_load_scalar(ld, s, "scripts");
     if (!name)
         return 0;
     if (cs->nscripts >= FOH_MAX_SCRIPTS)
-        return bad_node(ld, s, "more than %d scripts in all (the engine's limit)", FOH_MAX_SCRIPTS);
+        return foh_load_bad_node(ld, s, "more than %d scripts in all (the engine's limit)", FOH_MAX_SCRIPTS);
     char path[sizeof cs->script[0].path];
     /* Relative paths are relative to the folder of the YAML file naming them. */
     if (snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : dir, name[0] == '/' ? "" : "/", name) >=
         (int)sizeof path)
-        return bad_node(ld, s, "the script path '%s' is longer than %zu bytes", name, sizeof path - 1);
+        return foh_load_bad_node(ld, s, "the script path '%s' is longer than %zu bytes", name, sizeof path - 1);
     normalize_path(path);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return bad_node(ld, s, "cannot open the script '%s'", path);
+        return foh_load_bad_node(ld, s, "cannot open the script '%s'", path);
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     rewind(f);
     if (len < 0 || len > MAX_SCRIPT_BYTES) {
         fclose(f);
-        return bad_node(ld, s, "the script '%s' is larger than %d KiB (the engine's limit)", path,
-                        MAX_SCRIPT_BYTES >> 10);
+        return foh_load_bad_node(ld, s, "the script '%s' is larger than %d KiB (the engine's limit)", path,
+                                 MAX_SCRIPT_BYTES >> 10);
     }
     char *src = malloc((size_t)len + 1);
     if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
         free(src);
         fclose(f);
-        return bad_node(ld, s, "cannot read the script '%s'", path);
+        return foh_load_bad_node(ld, s, "cannot read the script '%s'", path);
     }
     fclose(f);
     src[len] = '\0';
@@ -356,251 +150,37 @@ static int load_script(loader *ld, const char *dir, const foh_yaml_node *s)
     return add_source(ld, label, fnv1a(src, (size_t)len));
 }
 
-/* ---- game.yaml ---- */
-
-/* A list of named entries (icons, ages, card types, timings): 1 to MAX
- * items under KEY of ROOT. */
-static const foh_yaml_node *entries(loader *ld, const foh_yaml_node *root, const char *key, int max)
-{
-    const foh_yaml_node *v = field(ld, root, key, 1);
-    if (v && (v->kind != FOH_YAML_SEQ || v->n == 0 || v->n > (size_t)max)) {
-        bad_node(ld, v, "'%s' must list 1 to %d entries (the engine's limit)", key, max);
-        return NULL;
-    }
-    return v;
-}
-
-static int read_players(loader *ld, const foh_yaml_node *root)
-{
-    foh_cardset *cs = ld->cs;
-    const foh_yaml_node *players = field(ld, root, "players", 1);
-    static const char *const keys[] = {"min", "max", "note", NULL};
-    if (!players)
-        return 0;
-    if (players->kind != FOH_YAML_MAP)
-        return bad_node(ld, players, "'players' must be a map {min, max, note}");
-    if (!only_keys(ld, players, keys) || !int_field(ld, players, "min", 1, FOH_MAX_PLAYERS, &cs->min_players, 1) ||
-        !int_field(ld, players, "max", cs->min_players, FOH_MAX_PLAYERS, &cs->max_players, 1))
-        return 0;
-    const foh_yaml_node *note = foh_yaml_get(players, "note");
-    const char *text = note ? scalar(ld, note, "note") : "";
-    if (!text)
-        return 0;
-    if (strlen(text) >= sizeof cs->players_note || !printable(text, 0))
-        return bad_node(ld, note, "'note' must be one printable line of at most %zu bytes",
-                        sizeof cs->players_note - 1);
-    snprintf(cs->players_note, sizeof cs->players_note, "%s", text);
-    return 1;
-}
-
-static int read_names(loader *ld, const foh_yaml_node *root)
-{
-    foh_cardset *cs = ld->cs;
-    const foh_yaml_node *icons = entries(ld, root, "icons", FOH_MAX_ICONS);
-    if (!icons)
-        return 0;
-    for (size_t i = 0; i < icons->n; i++) {
-        const foh_yaml_node *v = icons->items[i];
-        if (!name_value(ld, v, "icons", cs->icon[i], FOH_NAME))
-            return 0;
-        if (find_named(cs->icon[0], FOH_NAME, (int)i, cs->icon[i]) >= 0)
-            return bad_node(ld, v, "icon '%s' is listed twice", v->text);
-        cs->nicons = (int)i + 1;
-    }
-
-    const foh_yaml_node *ages = entries(ld, root, "ages", FOH_MAX_AGES);
-    if (!ages)
-        return 0;
-    for (size_t i = 0; i < ages->n; i++) {
-        const foh_yaml_node *a = ages->items[i];
-        static const char *const keys[] = {"name", "value", NULL};
-        if (a->kind != FOH_YAML_MAP)
-            return bad_node(ld, a, "an age is a map {name, value}, not %s", foh_yaml_kind_name(a));
-        const foh_yaml_node *name = field(ld, a, "name", 1);
-        if (!only_keys(ld, a, keys) || !name || !name_value(ld, name, "name", cs->age[i].name, FOH_NAME) ||
-            !int_field(ld, a, "value", 0, 99, &cs->age[i].value, 1))
-            return 0;
-        if (find_named(cs->age[0].name, sizeof cs->age[0], (int)i, cs->age[i].name) >= 0)
-            return bad_node(ld, name, "age '%s' is listed twice", name->text);
-        cs->nages = (int)i + 1;
-    }
-
-    const foh_yaml_node *types = entries(ld, root, "card_types", FOH_MAX_TYPES);
-    if (!types)
-        return 0;
-    for (size_t i = 0; i < types->n; i++) {
-        const foh_yaml_node *t = types->items[i];
-        static const char *const keys[] = {"name", "placement", "investor_bonus", NULL};
-        static const char *places[] = {"stack", "single", "side_by_side", "none"};
-        if (t->kind != FOH_YAML_MAP)
-            return bad_node(ld, t, "a card type is a map {name, placement, investor_bonus}, not %s",
-                            foh_yaml_kind_name(t));
-        const foh_yaml_node *name = field(ld, t, "name", 1), *place = field(ld, t, "placement", 1);
-        if (!only_keys(ld, t, keys) || !name || !place || !name_value(ld, name, "name", cs->type[i].name, FOH_NAME))
-            return 0;
-        if (find_named(cs->type[0].name, sizeof cs->type[0], (int)i, cs->type[i].name) >= 0)
-            return bad_node(ld, name, "card type '%s' is listed twice", name->text);
-        int p = named_value(ld, place, "placement", "placements", places, 4);
-        if (p < 0)
-            return 0;
-        cs->type[i].place = (foh_placement)p;
-        cs->type[i].bonus_icon = -1;
-        if (foh_yaml_get(t, "investor_bonus") &&
-            (cs->type[i].bonus_icon = icon_value(ld, foh_yaml_get(t, "investor_bonus"), "investor_bonus")) < 0)
-            return 0;
-        cs->ntypes = (int)i + 1;
-    }
-
-    const foh_yaml_node *timings = entries(ld, root, "timings", FOH_MAX_TIMINGS);
-    if (!timings)
-        return 0;
-    for (size_t i = 0; i < timings->n; i++) {
-        const foh_yaml_node *t = timings->items[i];
-        static const char *const keys[] = {"name", "fires", NULL};
-        static const char *kinds[] = {"never", "on_gain", "permanent", "turn_action", "end_game"};
-        if (t->kind != FOH_YAML_MAP)
-            return bad_node(ld, t, "a timing is a map {name, fires}, not %s", foh_yaml_kind_name(t));
-        const foh_yaml_node *name = field(ld, t, "name", 1), *fires = field(ld, t, "fires", 1);
-        if (!only_keys(ld, t, keys) || !name || !fires ||
-            !name_value(ld, name, "name", cs->timing[i].name, FOH_NAME))
-            return 0;
-        if (find_named(cs->timing[0].name, sizeof cs->timing[0], (int)i, cs->timing[i].name) >= 0)
-            return bad_node(ld, name, "timing '%s' is listed twice", name->text);
-        int f = named_value(ld, fires, "fires", "kinds", kinds, 5);
-        if (f < 0)
-            return 0;
-        cs->timing[i].fire = (foh_fire)f;
-        cs->ntimings = (int)i + 1;
-    }
-    return 1;
-}
-
-static int read_setup(loader *ld, const foh_yaml_node *root)
-{
-    foh_cardset *cs = ld->cs;
-    const foh_yaml_node *setup = field(ld, root, "setup", 1);
-    static const char *const keys[] = {"market_size", "market_age", "starting_card_age", "starting_tokens",
-                                       "tokens_in_box", "supply", "deck_bottom", "deck_ages",
-                                       "starting_cards_per_player", "neutral_investors", NULL};
-    if (!setup)
-        return 0;
-    if (setup->kind != FOH_YAML_MAP)
-        return bad_node(ld, setup, "'setup' must be a map");
-    if (!only_keys(ld, setup, keys))
-        return 0;
-    const foh_yaml_node *ms = field(ld, setup, "market_size", 1);
-    if (!ms)
-        return 0;
-    if (ms->kind != FOH_YAML_MAP)
-        return bad_node(ld, ms, "setup.market_size must map player counts to Market sizes");
-    for (size_t i = 0; i < ms->n; i++) {
-        char *end;
-        long p = strtol(ms->keys[i], &end, 10);
-        if (*end || p < 1 || p > FOH_MAX_PLAYERS)
-            return bad_key(ld, ms, i, "setup.market_size: '%s' is not a player count (1 to %d)", ms->keys[i],
-                           FOH_MAX_PLAYERS);
-        if (!int_value(ld, ms->items[i], "market_size", 1, FOH_MAX_MARKET, &cs->market_size[p]))
-            return 0;
-    }
-    if ((cs->market_age = age_field(ld, setup, "market_age")) < 0 ||
-        (cs->starting_age = age_field(ld, setup, "starting_card_age")) < 0 ||
-        !int_field(ld, setup, "starting_tokens", 0, 1000, &cs->starting_tokens, 1) ||
-        !int_field(ld, setup, "tokens_in_box", 0, FOH_MAX_BOX_TOKENS, &cs->tokens_in_box, 1) ||
-        !int_field(ld, setup, "supply", 0, FOH_MAX_BOX_TOKENS, &cs->supply_start, 1))
-        return 0;
-    cs->starting_cards = 1;
-    if (!int_field(ld, setup, "starting_cards_per_player", 0, 8, &cs->starting_cards, 0) ||
-        !int_field(ld, setup, "neutral_investors", 0, FOH_MAX_NEUTRAL, &cs->neutral_investors, 0))
-        return 0;
-    const foh_yaml_node *da = field(ld, setup, "deck_ages", 1);
-    if (!da)
-        return 0;
-    if (da->kind != FOH_YAML_SEQ || da->n > FOH_MAX_AGES)
-        return bad_node(ld, da, "setup.deck_ages must list at most %d ages, bottom of the deck first", FOH_MAX_AGES);
-    for (size_t i = 0; i < da->n; i++)
-        if ((cs->deck_ages[cs->ndeck_ages++] = age_value(ld, da->items[i], "deck_ages")) < 0)
-            return 0;
-    return 1;
-}
-
-static int read_rules(loader *ld, const foh_yaml_node *root)
-{
-    foh_cardset *cs = ld->cs;
-    const foh_yaml_node *rules = field(ld, root, "rules", 1);
-    static const char *const keys[] = {"harvest_icon", "snipe_compensation_icon", "attacker_strength",
-                                       "defender_strength", "full_vp_icons", "age_check_gap", "age_check_repeat",
-                                       "vp_per_full_icon", "other_icons_per_vp", "turn_limit", NULL};
-    if (!rules)
-        return 0;
-    if (rules->kind != FOH_YAML_MAP)
-        return bad_node(ld, rules, "'rules' must be a map");
-    if (!only_keys(ld, rules, keys))
-        return 0;
-    cs->vp_per_full_icon = 1;
-    cs->other_icons_per_vp = 2;
-    /* Engine ruling E1 (RULINGS.md): the rulebook has no turn limit, but a
-     * game must end. */
-    cs->turn_limit = FOH_DEFAULT_TURN_LIMIT;
-    return (cs->harvest_icon = icon_field(ld, rules, "harvest_icon")) >= 0 &&
-           (cs->snipe_icon = icon_field(ld, rules, "snipe_compensation_icon")) >= 0 &&
-           icon_mask(ld, rules, "attacker_strength", &cs->attacker_icons) &&
-           icon_mask(ld, rules, "defender_strength", &cs->defender_icons) &&
-           icon_mask(ld, rules, "full_vp_icons", &cs->full_vp_icons) &&
-           int_field(ld, rules, "age_check_gap", 1, 99, &cs->age_check_gap, 1) &&
-           bool_field(ld, rules, "age_check_repeat", &cs->age_check_repeat) &&
-           int_field(ld, rules, "vp_per_full_icon", 0, 100, &cs->vp_per_full_icon, 0) &&
-           int_field(ld, rules, "other_icons_per_vp", 1, 100, &cs->other_icons_per_vp, 0) &&
-           int_field(ld, rules, "turn_limit", 1, FOH_MAX_TURN_LIMIT, &cs->turn_limit, 0);
-}
-
-static int read_vocabulary(loader *ld, const foh_yaml_node *root)
-{
-    static const char *const top[] = {"name", "players", "icons", "ages", "card_types", "timings",
-                                      "setup", "rules", "scripts", NULL};
-    if (root->kind != FOH_YAML_MAP)
-        return bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
-    if (!only_keys(ld, root, top) || !read_players(ld, root) || !read_names(ld, root) || !read_setup(ld, root) ||
-        !read_rules(ld, root))
-        return 0;
-    const foh_yaml_node *scripts = foh_yaml_get(root, "scripts");
-    if (scripts && scripts->kind != FOH_YAML_SEQ)
-        return bad_node(ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
-    for (size_t i = 0; scripts && i < scripts->n; i++)
-        if (!load_script(ld, ld->cs->dir, scripts->items[i]))
-            return 0;
-    return 1;
-}
-
 /* Resolve setup.deck_bottom once the cards are known. */
-static int read_deck_bottom(loader *ld, const foh_yaml_node *root)
+static int read_deck_bottom(foh_loader *ld, const foh_yaml_node *root)
 {
     const foh_yaml_node *db = foh_yaml_get(foh_yaml_get(root, "setup"), "deck_bottom");
     if (!db)
         return 1;
     int max = (int)(sizeof ld->cs->deck_bottom / sizeof ld->cs->deck_bottom[0]);
     if (db->kind != FOH_YAML_SEQ || db->n > (size_t)max)
-        return bad_node(ld, db, "setup.deck_bottom must list at most %d card ids, bottom first", max);
+        return foh_load_bad_node(ld, db, "setup.deck_bottom must list at most %d card ids, bottom first", max);
     for (size_t i = 0; i < db->n; i++) {
         const foh_yaml_node *v = db->items[i];
-        const char *id = scalar(ld, v, "deck_bottom");
+        const char *id = foh_load_scalar(ld, v, "deck_bottom");
         if (!id)
             return 0;
         int c = foh_cardset_find(ld->cs, id);
         if (c < 0)
-            return bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", id);
+            return foh_load_bad_node(ld, v, "setup.deck_bottom: unknown card '%s'", id);
         /* A card has one place: listed twice, or also dealt to the Market
          * or as a starting card, it would be in two. */
         for (int j = 0; j < ld->cs->ndeck_bottom; j++)
             if (ld->cs->deck_bottom[j] == c)
-                return bad_node(ld, v, "setup.deck_bottom: card '%s' is listed twice (items %d and %zu)", id, j + 1,
-                                i + 1);
+                return foh_load_bad_node(ld, v, "setup.deck_bottom: card '%s' is listed twice (items %d and %zu)", id,
+                                         j + 1, i + 1);
         int age = ld->cs->card[c].age;
         if (age == ld->cs->market_age || age == ld->cs->starting_age)
-            return bad_node(ld, v,
-                            "setup.deck_bottom: card '%s' is of the age dealt to the %s (setup.%s): it cannot also "
-                            "be in the Civilization deck",
-                            id, age == ld->cs->market_age ? "Market" : "players",
-                            age == ld->cs->market_age ? "market_age" : "starting_card_age");
+            return foh_load_bad_node(ld, v,
+                                     "setup.deck_bottom: card '%s' is of the age dealt to the %s "
+                                     "(setup.%s): it cannot also "
+                                     "be in the Civilization deck",
+                                     id, age == ld->cs->market_age ? "Market" : "players",
+                                     age == ld->cs->market_age ? "market_age" : "starting_card_age");
         ld->cs->deck_bottom[ld->cs->ndeck_bottom++] = c;
     }
     return 1;
@@ -608,7 +188,7 @@ static int read_deck_bottom(loader *ld, const foh_yaml_node *root)
 
 /* Set-up deals every card of the Market age to the Market: they must fit
  * in it at every player count. */
-static int check_market_age(loader *ld, const foh_yaml_node *root)
+static int check_market_age(foh_loader *ld, const foh_yaml_node *root)
 {
     const foh_cardset *cs = ld->cs;
     int n = 0;
@@ -620,10 +200,11 @@ static int check_market_age(loader *ld, const foh_yaml_node *root)
             char key[8];
             snprintf(key, sizeof key, "%d", p);
             const foh_yaml_node *at = foh_yaml_get(ms, key);
-            return bad_node(ld, at ? at : ms,
-                            "setup.market_size: the Market holds %d cards with %d players, but the %d cards of the "
-                            "Market age '%s' (setup.market_age) are all dealt to it at set-up",
-                            cs->market_size[p], p, n, cs->age[cs->market_age].name);
+            return foh_load_bad_node(ld, at ? at : ms,
+                                     "setup.market_size: the Market holds %d cards with %d players, but "
+                                     "the %d cards of the "
+                                     "Market age '%s' (setup.market_age) are all dealt to it at set-up",
+                                     cs->market_size[p], p, n, cs->age[cs->market_age].name);
         }
     return 1;
 }
@@ -640,109 +221,133 @@ static char *dup_text(const char *s)
 }
 
 /* Card text and notes: any printable text, line breaks included. */
-static int text_field(loader *ld, const foh_yaml_node *m, const char *key, int required, const char *fallback,
+static int text_field(foh_loader *ld, const foh_yaml_node *m, const char *key, int required, const char *fallback,
                       char **out)
 {
-    const foh_yaml_node *v = field(ld, m, key, required);
-    const char *text = v ? scalar(ld, v, key) : fallback;
+    const foh_yaml_node *v = foh_load_field(ld, m, key, required);
+    const char *text = v ? foh_load_scalar(ld, v, key) : fallback;
     if (!text)
         return 0;
-    if (!printable(text, 1))
-        return bad_node(ld, v, "'%s' holds a control character", key);
+    if (!foh_load_printable(text, 1))
+        return foh_load_bad_node(ld, v, "'%s' holds a control character", key);
     if (!(*out = dup_text(text)))
-        return bad_node(ld, m, "out of memory");
+        return foh_load_bad_node(ld, m, "out of memory");
     return 1;
 }
 
-static int read_card(loader *ld, const foh_yaml_node *m)
+const char *const foh_card_fields[] = {"id",   "name",          "age",  "type",         "timing", "obsolete",
+                                       "ends_game", "stripe", "stripe_source", "text", "edition_note", "effect",
+                                       "params",    NULL};
+
+static int read_card(foh_loader *ld, const foh_yaml_node *m)
 {
     foh_cardset *cs = ld->cs;
-    static const char *const keys[] = {"id", "name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
-                                       "stripe_source", "text", "edition_note", "effect", NULL};
     ld->card = NULL;
     if (m->kind != FOH_YAML_MAP)
-        return bad_node(ld, m, "each card is a map of fields, not %s", foh_yaml_kind_name(m));
-    const foh_yaml_node *idn = field(ld, m, "id", 1);
+        return foh_load_bad_node(ld, m, "each card is a map of fields, not %s", foh_yaml_kind_name(m));
+    const foh_yaml_node *idn = foh_load_field(ld, m, "id", 1);
     if (!idn)
         return 0;
     char id[FOH_NAME];
-    if (!name_value(ld, idn, "id", id, sizeof id))
+    if (!foh_load_name_value(ld, idn, "id", id, sizeof id))
         return 0;
     int twin = foh_cardset_find(cs, id);
     if (twin >= 0)
-        return bad_node(ld, idn, "card id '%s' is defined twice (first at %s:%d)", id, cs->card[twin].file,
-                        cs->card[twin].line);
+        return foh_load_bad_node(ld, idn, "card id '%s' is defined twice (first at %s:%d)", id, cs->card[twin].file,
+                                 cs->card[twin].line);
     if (cs->ncards >= FOH_MAX_CARDS)
-        return bad_node(ld, m, "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
+        return foh_load_bad_node(ld, m, "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
     foh_card_def *c = &cs->card[cs->ncards];
     memset(c, 0, sizeof *c);
     memcpy(c->id, id, sizeof id);
     cs->ncards++; /* from here on foh_cardset_free frees what the card holds */
     ld->card = c->id;
     if (strlen(m->file) >= sizeof c->file)
-        return bad_node(ld, m, "the file's path is longer than %zu bytes", sizeof c->file - 1);
+        return foh_load_bad_node(ld, m, "the file's path is longer than %zu bytes", sizeof c->file - 1);
     snprintf(c->file, sizeof c->file, "%s", m->file);
     c->line = m->line;
-    if (!only_keys(ld, m, keys))
+    if (!foh_load_only_keys(ld, m, foh_card_fields))
         return 0;
 
-    const foh_yaml_node *name = field(ld, m, "name", 1), *type = field(ld, m, "type", 1);
-    const foh_yaml_node *timing = field(ld, m, "timing", 1);
-    if (!name || !type || !timing || !name_value(ld, name, "name", c->name, sizeof c->name))
+    const foh_yaml_node *name = foh_load_field(ld, m, "name", 1), *type = foh_load_field(ld, m, "type", 1);
+    /* Omitted fields take their defaults (docs/card-format.md): no timing is
+     * the first timing that never fires, no stripe is {}, no text is "". */
+    const foh_yaml_node *timing = foh_yaml_get(m, "timing");
+    int never = -1;
+    for (int t = cs->ntimings - 1; t >= 0; t--)
+        if (cs->timing[t].fire == FOH_FIRE_NEVER)
+            never = t;
+    if (!timing && never < 0)
+        timing = foh_load_field(ld, m, "timing", 1);
+    if (!name || !type || (!timing && never < 0) ||
+        !foh_load_name_value(ld, name, "name", c->name, sizeof c->name))
         return 0;
-    if ((c->age = age_field(ld, m, "age")) < 0)
+    if ((c->age = foh_load_age_field(ld, m, "age")) < 0)
         return 0;
     const char *names[FOH_MAX_TYPES > FOH_MAX_TIMINGS ? FOH_MAX_TYPES : FOH_MAX_TIMINGS];
-    if ((c->type = named_value(ld, type, "type", "card types", names,
-                               name_list(cs->type[0].name, sizeof cs->type[0], cs->ntypes, names))) < 0)
+    if ((c->type = foh_load_named_value(ld, type, "type", "card types", names,
+                                        foh_load_name_list(cs->type[0].name, sizeof cs->type[0], cs->ntypes, names))) <
+        0)
         return 0;
-    if ((c->timing = named_value(ld, timing, "timing", "timings", names,
-                                 name_list(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, names))) < 0)
+    c->timing = never;
+    if (timing && (c->timing = foh_load_named_value(
+                       ld, timing, "timing", "timings", names,
+                       foh_load_name_list(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, names))) < 0)
         return 0;
-    if (!bool_field(ld, m, "obsolete", &c->obsolete) || !bool_field(ld, m, "ends_game", &c->ends_game))
+    if (!foh_load_bool_field(ld, m, "obsolete", &c->obsolete) ||
+        !foh_load_bool_field(ld, m, "ends_game", &c->ends_game))
         return 0;
 
-    const foh_yaml_node *stripe = field(ld, m, "stripe", 1);
+    const foh_yaml_node *stripe = foh_yaml_get(m, "stripe");
     if (!stripe)
-        return 0;
-    if (stripe->kind != FOH_YAML_MAP)
-        return bad_node(ld, stripe, "'stripe' must map icon names to counts ({} for none)");
-    for (size_t i = 0; i < stripe->n; i++) {
+        stripe = m; /* checked below as an empty stripe */
+    else if (stripe->kind != FOH_YAML_MAP)
+        return foh_load_bad_node(ld, stripe, "'stripe' must map icon names to counts ({} for none)");
+    for (size_t i = 0; stripe != m && i < stripe->n; i++) {
         const char *icons[FOH_MAX_ICONS];
-        int n = name_list(cs->icon[0], FOH_NAME, cs->nicons, icons), ic = foh_cardset_icon_find(cs, stripe->keys[i]);
+        int n = foh_load_name_list(cs->icon[0], FOH_NAME, cs->nicons, icons),
+            ic = foh_cardset_icon_find(cs, stripe->keys[i]);
         int count = 0;
         if (ic < 0) {
             char hint[600];
             foh_error_hint(hint, sizeof hint, stripe->keys[i], "icons", icons, n);
-            return bad_key(ld, stripe, i, "unknown icon '%s' in the stripe%s", stripe->keys[i], hint);
+            return foh_load_bad_key(ld, stripe, i, "unknown icon '%s' in the stripe%s", stripe->keys[i], hint);
         }
-        if (!int_value(ld, stripe->items[i], stripe->keys[i], 0, 99, &count))
+        if (!foh_load_int_value(ld, stripe->items[i], stripe->keys[i], 0, 99, &count))
             return 0;
         c->stripe[ic] = (int8_t)count;
     }
     const foh_yaml_node *src = foh_yaml_get(m, "stripe_source");
-    if (src ? !name_value(ld, src, "stripe_source", c->stripe_source, sizeof c->stripe_source)
+    if (src ? !foh_load_name_value(ld, src, "stripe_source", c->stripe_source, sizeof c->stripe_source)
             : !snprintf(c->stripe_source, sizeof c->stripe_source, "printed"))
         return 0;
-    if (!text_field(ld, m, "text", 1, NULL, &c->text) ||
+    if (!text_field(ld, m, "text", 0, "", &c->text) ||
         !text_field(ld, m, "edition_note", 0, "same", &c->edition_note))
+        return 0;
+
+    const foh_yaml_node *params = foh_yaml_get(m, "params");
+    char owner[FOH_NAME + 16];
+    snprintf(owner, sizeof owner, "card '%s'", c->id);
+    if (params && !foh_params_read(params, owner, &c->params, ld->err))
         return 0;
 
     const foh_yaml_node *eff = foh_yaml_get(m, "effect");
     foh_fire fire = cs->timing[c->timing].fire;
     if (eff) {
         if (eff->kind != FOH_YAML_SCALAR)
-            return bad_node(ld, eff, "'effect' must be Lua source text, not %s", foh_yaml_kind_name(eff));
+            return foh_load_bad_node(ld, eff, "'effect' must be Lua source text, not %s", foh_yaml_kind_name(eff));
         if (strlen(eff->text) > MAX_EFFECT_BYTES)
-            return bad_node(ld, eff, "the effect is larger than %d KiB (the engine's limit: put shared code in a "
+            return foh_load_bad_node(ld, eff,
+                                     "the effect is larger than %d KiB (the engine's "
+                                     "limit: put shared code in a "
                                      "helper script)",
-                            MAX_EFFECT_BYTES >> 10);
+                                     MAX_EFFECT_BYTES >> 10);
         if (!(c->effect_src = dup_text(eff->text)))
-            return bad_node(ld, m, "out of memory");
+            return foh_load_bad_node(ld, m, "out of memory");
         c->effect_line = eff->line + eff->block_scalar;
         snprintf(c->effect_file, sizeof c->effect_file, "%s", eff->file);
     } else if (fire != FOH_FIRE_NEVER) {
-        return bad_node(ld, m, "timing '%s' needs an 'effect' (Lua)", cs->timing[c->timing].name);
+        return foh_load_bad_node(ld, m, "timing '%s' needs an 'effect' (Lua)", cs->timing[c->timing].name);
     }
     return 1;
 }
@@ -750,7 +355,7 @@ static int read_card(loader *ld, const foh_yaml_node *m)
 /* ---- Loading ---- */
 
 /* Card files: every *.yaml in DIR but game.yaml, sorted by name. */
-static int list_card_files(loader *ld, const char *dir, char ***out, int *n)
+static int list_card_files(foh_loader *ld, const char *dir, char ***out, int *n)
 {
     *n = 0;
     *out = NULL;
@@ -795,7 +400,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     foh_variant_cards *cards = calloc(1, sizeof *cards);
     foh_variant_claims *claims = calloc(1, sizeof *claims);
     foh_yaml_node *docs[MAX_CARD_FILES] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
-    loader ld = {.cs = cs, .err = err};
+    foh_loader ld = {.cs = cs, .err = err};
     int ndocs = 0, ok = cs && cards && claims;
     char path[FOH_PATH + 32], yerr[800];
     if (!ok)
@@ -832,10 +437,10 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         docs[ndocs++] = doc;
         ok = record_source(&ld, files[i], path);
         if (ok && doc->kind != FOH_YAML_SEQ)
-            ok = bad_node(&ld, doc, "a card file is a list of cards, not %s", foh_yaml_kind_name(doc));
+            ok = foh_load_bad_node(&ld, doc, "a card file is a list of cards, not %s", foh_yaml_kind_name(doc));
         for (size_t k = 0; ok && k < doc->n; k++) {
             if (cards->n >= FOH_MAX_CARDS) {
-                ok = bad_node(&ld, doc->items[k], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
+                ok = foh_load_bad_node(&ld, doc->items[k], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
                 break;
             }
             cards->node[cards->n++] = doc->items[k];
@@ -860,7 +465,10 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         }
     }
 
-    ok = ok && read_vocabulary(&ld, game);
+    ok = ok && foh_game_yaml_read(&ld, game);
+    const foh_yaml_node *base_scripts = ok ? foh_yaml_get(game, "scripts") : NULL;
+    for (size_t i = 0; ok && base_scripts && i < base_scripts->n; i++)
+        ok = load_script(&ld, cs->dir, base_scripts->items[i]);
     if (ok) {
         cs->players_allowed = 0;
         for (int p = cs->min_players; p <= cs->max_players; p++)
@@ -869,13 +477,14 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
             cs->players_allowed = claims->players_mask;
         for (int p = 1; ok && p <= FOH_MAX_PLAYERS; p++)
             if ((cs->players_allowed >> p & 1) && !cs->market_size[p])
-                ok = bad_node(&ld, foh_yaml_get(foh_yaml_get(game, "setup"), "market_size"),
-                              "setup.market_size has no entry for %d players", p);
+                ok = foh_load_bad_node(&ld, foh_yaml_get(foh_yaml_get(game, "setup"), "market_size"),
+                                       "setup.market_size has no entry for %d players", p);
     }
     for (int v = 0; ok && v < nvariants; v++) {
         const foh_yaml_node *scripts = foh_yaml_get(vdocs[v], "scripts");
         if (scripts && scripts->kind != FOH_YAML_SEQ)
-            ok = bad_node(&ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
+            ok = foh_load_bad_node(&ld, scripts, "'scripts' must list Lua files, not be %s",
+                                   foh_yaml_kind_name(scripts));
         for (size_t i = 0; ok && scripts && i < scripts->n; i++)
             ok = load_script(&ld, variants[v], scripts->items[i]);
     }
@@ -883,7 +492,7 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
         ok = read_card(&ld, cards->node[k]);
     ld.card = NULL;
     if (ok && cs->ncards == 0)
-        ok = bad_node(&ld, game, "the card set has no cards");
+        ok = foh_load_bad_node(&ld, game, "the card set has no cards");
     ok = ok && read_deck_bottom(&ld, game);
     ok = ok && check_market_age(&ld, game);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
@@ -959,7 +568,7 @@ const char *foh_cardset_icon_name(const foh_cardset *cs, int icon)
 }
 int foh_cardset_icon_find(const foh_cardset *cs, const char *name)
 {
-    return find_named(cs->icon[0], FOH_NAME, cs->nicons, name);
+    return foh_load_find_named(cs->icon[0], FOH_NAME, cs->nicons, name);
 }
 void foh_cardset_icon_list(const foh_cardset *cs, char *buf, size_t len)
 {
@@ -976,7 +585,7 @@ const char *foh_cardset_type_name(const foh_cardset *cs, int type)
 }
 int foh_cardset_type_find(const foh_cardset *cs, const char *name)
 {
-    return find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, name);
+    return foh_load_find_named(cs->type[0].name, sizeof cs->type[0], cs->ntypes, name);
 }
 int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }

@@ -8,6 +8,7 @@
 
 #include "foh/cardset.h"
 #include "foh/game.h"
+#include "foh/yaml.h"
 
 #define FOH_MAX_AGES 10
 #define FOH_MAX_TIMINGS 12
@@ -34,6 +35,19 @@
 /* The action kind of the set-up hooks running like an action (so that
  * their choices are decision points); never applied by a player. */
 #define FOH_ACT_SETUP_RUN ((foh_action_kind)(FOH_ACT_PASS + 1))
+
+/* A share of a pile of tokens (rules.harvest.share, rules.snipe.share):
+ * num/den of it, rounded down, up or to the nearest (halves up). */
+typedef enum { FOH_ROUND_DOWN, FOH_ROUND_UP, FOH_ROUND_NEAREST } foh_rounding;
+typedef struct {
+    int num, den;
+    foh_rounding round;
+} foh_share;
+/* The share SH of N tokens (N >= 0). */
+int foh_share_of(foh_share sh, int n);
+/* SH for the log: "half the Supply", "1/3 of the Supply, rounded up". */
+void foh_share_text(foh_share sh, char *buf, size_t len);
+#define FOH_TOP_UP_AGE (-1)
 
 /* Named points of the turn where variant hooks run. */
 typedef enum {
@@ -67,6 +81,24 @@ typedef enum {
     FOH_FIRE_END_GAME     /* at final scoring */
 } foh_fire;
 
+/* Named numbers of a card or variant (`params:` in YAML), read by its
+ * scripts as the table `params` (docs/card-format.md). Values are kept as
+ * text and given to Lua as a boolean, integer, number or string. */
+#define FOH_MAX_PARAMS 16
+#define FOH_PARAM_VALUE 64
+typedef struct {
+    int n;
+    struct {
+        char name[FOH_NAME];
+        char value[FOH_PARAM_VALUE];
+    } p[FOH_MAX_PARAMS];
+} foh_params;
+
+/* Read map M (`params:` of OWNER, "card 'x'" or "variant 'y'") into OUT;
+ * 0 with ERR set (file:line) for a value that is not a single value, a name
+ * or a value too long, or more than FOH_MAX_PARAMS. */
+int foh_params_read(const foh_yaml_node *m, const char *owner, foh_params *out, foh_error *err);
+
 typedef struct {
     char id[FOH_NAME];
     char name[FOH_OPTION_LABEL]; /* at most 63 bytes: a choice shows it whole */
@@ -83,6 +115,7 @@ typedef struct {
     char *effect_src;  /* Lua chunk returning the effect table (may be NULL) */
     char effect_file[FOH_PATH]; /* where the chunk is (a variant may override it) */
     int effect_line;   /* line of the chunk's first line in effect_file */
+    foh_params params; /* the effect's named numbers (the chunk's `params`) */
     /* Filled when the scripts are checked at load time: */
     int16_t provides[FOH_MAX_ICONS]; /* constant Permanent icons (0..FOH_MAX_ICON_COUNT each) */
     int counting;      /* Permanent effect is a function of the Nation */
@@ -119,8 +152,19 @@ struct foh_cardset {
     int deck_bottom[8];
     int ndeck_ages;      /* ages shuffled onto the deck, bottom first */
     int deck_ages[FOH_MAX_AGES];
-    int harvest_icon;    /* Harvest: this icon's count moves Reserve -> Supply */
-    int snipe_icon;      /* Snipe: the investor takes this many from the Supply */
+    /* Rule numbers (game.yaml `rules`, docs/card-format.md), rulebook values
+     * by default. */
+    int harvest_icon;    /* Harvest: each icon moves harvest_per_icon tokens Reserve -> Supply (-1: none) */
+    int harvest_per_icon;
+    foh_share harvest_share; /* then the harvester takes this share of the Supply */
+    int harvest_top_up;  /* then tops up to: FOH_TOP_UP_AGE (the Current Age), or a number of tokens */
+    int snipe_icon;      /* Snipe, Trade step: the investor takes snipe_per_icon per icon (-1: none) */
+    int snipe_per_icon;
+    foh_share snipe_share; /* then this share of the Supply */
+    int bonus_per_icon;  /* investor bonus: tokens per icon of the card type's bonus icon */
+    int bonus_from_reserve; /* taken from the Reserve instead of the Supply */
+    int ntie_break;      /* criteria after VP, in order (FOH_TIE_CARDS, FOH_TIE_TOKENS) */
+    int tie_break[2];
     uint32_t attacker_icons, defender_icons; /* military strength (bit masks) */
     uint32_t full_vp_icons; /* icons worth 1 VP each at scoring; others half */
     int age_check_gap;   /* Market cards this many ages below the Current Age go */
@@ -134,6 +178,7 @@ struct foh_cardset {
     /* Variants applied, in order, and their hooks. */
     int nvariants;
     char variant[FOH_MAX_VARIANTS][FOH_NAME];
+    foh_params variant_params[FOH_MAX_VARIANTS]; /* each variant's `params` (its hooks' `params`) */
     int nhooks;
     struct {
         foh_hook_point point;

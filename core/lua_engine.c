@@ -174,11 +174,33 @@ static foh_status freeze_helpers(foh_engine *e, char *who, foh_error *err)
     return FOH_OK;
 }
 
-/* Run the chunk loaded at the top of the stack at load time, leaving NRES
- * results; the message names WHO. */
-static foh_status run_chunk(foh_engine *e, int nres, const char *who, foh_error *err)
+/* Push PARAMS as a read-only table: "true"/"false" as booleans, numbers as
+ * integers or floats, anything else as a string. */
+static void push_params(lua_State *L, const foh_params *params)
 {
-    int st = foh_lua_protected_call(e, 0, nres, 1);
+    lua_createtable(L, 0, params->n);
+    for (int i = 0; i < params->n; i++) {
+        const char *v = params->p[i].value;
+        if (!strcmp(v, "true") || !strcmp(v, "false"))
+            lua_pushboolean(L, v[0] == 't');
+        else if (!lua_stringtonumber(L, v))
+            lua_pushstring(L, v);
+        lua_setfield(L, -2, params->p[i].name);
+    }
+    foh_lua_readonly(L, -1, "params");
+}
+
+/* Run the chunk loaded at the top of the stack at load time with PARAMS as
+ * its argument (the chunk's `params`), leaving NRES results; the message
+ * names WHO. */
+static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, const char *who, foh_error *err)
+{
+    int nargs = 0;
+    if (params) {
+        push_params(e->L, params);
+        nargs = 1;
+    }
+    int st = foh_lua_protected_call(e, nargs, nres, 1);
     if (st == LUA_OK)
         return FOH_OK;
     foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, foh_lua_error_text(e, st));
@@ -198,7 +220,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
             return foh_error_set(err, FOH_ERR_DATA, "%s", lua_tostring(L, -1));
         snprintf(who, WHO_LEN, "script %.140s", cs->script[i].path);
         snprintf(where, WHO_LEN, "%.140s:1", cs->script[i].path);
-        if (run_chunk(e, 0, who, err) != FOH_OK)
+        if (run_chunk(e, NULL, 0, who, err) != FOH_OK)
             return FOH_ERR_DATA;
     }
     /* The helpers are in: from here on no script may create a global, and
@@ -216,7 +238,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
         snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
         if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
-        if (run_chunk(e, 1, who, err) != FOH_OK)
+        if (run_chunk(e, &d->params, 1, who, err) != FOH_OK)
             return FOH_ERR_DATA;
         if (!lua_istable(L, -1)) {
             lua_pop(L, 1);
@@ -245,7 +267,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
         snprintf(where, WHO_LEN, "%.140s:%d", cs->hook[h].file, cs->hook[h].line);
         if (!foh_lua_load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
-        if (run_chunk(e, 1, who, err) != FOH_OK)
+        if (run_chunk(e, &cs->variant_params[cs->hook[h].variant], 1, who, err) != FOH_OK)
             return FOH_ERR_DATA;
         if (!lua_isfunction(L, -1)) {
             lua_pop(L, 1);

@@ -289,6 +289,9 @@ int foh_lua_load_chunk(lua_State *L, const char *src, const char *name, int firs
     /* Padding with newlines keeps error lines true to the file. */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
+    /* The chunk's argument, if any, is its `params` (card and variant
+     * params): declared on the padding so that lines stay true. */
+    luaL_addstring(&b, "local params = ...; ");
     for (int i = 1; i < first_line; i++)
         luaL_addchar(&b, '\n');
     luaL_addstring(&b, src);

@@ -63,7 +63,7 @@ foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, f
     g->scoring = 0;
     if (st != FOH_OK)
         return st;
-    /* Most VP; ties: most cards in the Nation, then most tokens, then shared. */
+    /* Most VP; ties: rules.tie_break (most cards in the Nation, then most tokens), then shared. */
     int best = -1;
     for (int p = 0; p < n; p++)
         if (out[p].total > best)
@@ -72,20 +72,24 @@ foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, f
     for (int p = 0; p < n; p++)
         if (out[p].total == best)
             alive[nalive++] = p;
+    /* rules.tie_break: the criteria after VP, in order; then shared. */
     foh_tiebreak tb = FOH_TIE_NONE;
-    for (int round = 0; round < 2 && nalive > 1; round++) {
-        int top = -1, k = 0;
+    const foh_cardset *cs = g->eng->cs;
+    for (int round = 0; round < cs->ntie_break && nalive > 1; round++) {
+        int by_cards = cs->tie_break[round] == FOH_TIE_CARDS, top = -1, k = 0;
         for (int i = 0; i < nalive; i++) {
-            int v = round == 0 ? out[alive[i]].cards : out[alive[i]].tokens;
+            int v = by_cards ? out[alive[i]].cards : out[alive[i]].tokens;
             if (v > top)
                 top = v;
         }
         for (int i = 0; i < nalive; i++)
-            if ((round == 0 ? out[alive[i]].cards : out[alive[i]].tokens) == top)
+            if ((by_cards ? out[alive[i]].cards : out[alive[i]].tokens) == top)
                 alive[k++] = alive[i];
-        tb = k > 1 ? FOH_TIE_SHARED : round == 0 ? FOH_TIE_CARDS : FOH_TIE_TOKENS;
+        tb = k > 1 ? FOH_TIE_SHARED : (foh_tiebreak)cs->tie_break[round];
         nalive = k;
     }
+    if (nalive > 1)
+        tb = FOH_TIE_SHARED;
     for (int i = 0; i < nalive; i++)
         out[alive[i]].winner = 1;
     if (tiebreak)

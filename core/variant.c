@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader.h"
 #include "variant.h"
 
 const char *const foh_hook_names[FOH_HOOK_COUNT] = {
@@ -79,41 +80,161 @@ static foh_yaml_node *take(foh_yaml_node *m, size_t i)
     return v;
 }
 
-/* set: {dotted.path: value}: replace that node of game.yaml. */
-static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *game, foh_variant_claims *cl,
-                     foh_error *err)
+static int find_card(const foh_variant_cards *cards, const char *id);
+static int unknown_card(foh_error *err, const char *file, int line, int column, const char *op, const char *id,
+                        const foh_variant_cards *cards);
+
+/* The item of list L that is a map named NAME (its `name`, or a card's `id`). */
+static foh_yaml_node *named_item(const foh_yaml_node *l, const char *name)
+{
+    for (size_t k = 0; k < l->n; k++) {
+        const foh_yaml_node *n = foh_yaml_get(l->items[k], "name");
+        if (!n)
+            n = foh_yaml_get(l->items[k], "id");
+        if (n && n->kind == FOH_YAML_SCALAR && !strcmp(n->text, name))
+            return l->items[k];
+    }
+    return NULL;
+}
+
+/* "there (did you mean ...)": the keys of map M, or the names of list M. */
+static void path_hint(const foh_yaml_node *m, const char *seg, char *hint, size_t len)
+{
+    const char *names[64];
+    int n = 0;
+    for (size_t k = 0; k < m->n && n < 64; k++) {
+        if (m->kind == FOH_YAML_MAP) {
+            names[n++] = m->keys[k];
+        } else {
+            const foh_yaml_node *nm = foh_yaml_get(m->items[k], "name");
+            if (!nm)
+                nm = foh_yaml_get(m->items[k], "id");
+            if (nm && nm->kind == FOH_YAML_SCALAR)
+                names[n++] = nm->text;
+        }
+    }
+    hint[0] = 0;
+    foh_error_hint(hint, len, seg, "there", names, n);
+}
+
+/* The fields a section at dotted path PARENT may hold though absent (they
+ * have defaults): game.yaml's sections, a card's fields; NULL if none. */
+static const char *const *known_fields(const char *parent)
+{
+    if (!strncmp(parent, "cards.", 6) && !strchr(parent + 6, '.'))
+        return foh_card_fields;
+    return foh_game_yaml_fields(parent);
+}
+
+static int listed(const char *const *names, const char *name)
+{
+    for (; names && *names; names++)
+        if (!strcmp(*names, name))
+            return 1;
+    return 0;
+}
+
+/* A new empty map at the position of node AT. */
+static foh_yaml_node *new_map(const foh_yaml_node *at)
+{
+    foh_yaml_node *m = calloc(1, sizeof *m);
+    if (m) {
+        m->kind = FOH_YAML_MAP;
+        m->file = at->file;
+        m->line = at->line;
+        m->column = at->column;
+    }
+    return m;
+}
+
+/* set: {dotted.path: value}: replace that node of game.yaml, or of a card
+ * (cards.ID.field...). A list's entry is named by its name (card_types.military). */
+static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *game, foh_variant_cards *cards,
+                     foh_variant_claims *cl, foh_error *err)
 {
     if (set->kind != FOH_YAML_MAP)
         return fail_node(err, set, "'set' maps game.yaml paths (like setup.starting_tokens) to values");
     for (size_t i = 0; i < set->n; i++) {
-        char path[256];
-        if (strlen(set->keys[i]) >= sizeof path)
-            return fail_key(err, set, i, "the path '%s' is longer than %zu bytes", set->keys[i], sizeof path - 1);
-        snprintf(path, sizeof path, "%s", set->keys[i]);
-        if (!claim(cl, variant, set->keys[i], set, i, err))
-            return 0;
+        const char *key = set->keys[i];
+        char path[256], what[300], parent[256] = "";
+        if (strlen(key) >= sizeof path)
+            return fail_key(err, set, i, "the path '%s' is longer than %zu bytes", key, sizeof path - 1);
+        snprintf(path, sizeof path, "%s", key);
         foh_yaml_node *m = game;
         char *save = NULL, *seg = strtok_r(path, ".", &save), *next;
-        for (; seg && (next = strtok_r(NULL, ".", &save)); seg = next) {
-            foh_yaml_node *child = foh_yaml_get(m, seg);
-            if (!child || child->kind != FOH_YAML_MAP)
-                return fail_key(err, set, i, "'%s' is not a section of game.yaml", set->keys[i]);
-            m = child;
+        const char *where = "game.yaml";
+        if (seg && !strcmp(seg, "cards")) {
+            /* cards.ID.field...: a card's field, claimed like cards.override's. */
+            char *id = strtok_r(NULL, ".", &save);
+            int at = id ? find_card(cards, id) : -1;
+            if (at < 0)
+                return unknown_card(err, set->file, set->key_lines[i], set->key_columns[i], "set", id ? id : "",
+                                    cards);
+            snprintf(what, sizeof what, "card %s", key + strlen("cards."));
+            m = cards->node[at];
+            snprintf(parent, sizeof parent, "cards.%s", id);
+            seg = strtok_r(NULL, ".", &save);
+            where = "the card";
+        } else {
+            snprintf(what, sizeof what, "%s", key);
         }
-        /* A new key may only be added to a table keyed by numbers (Market size
-         * per player count); anything else must exist: typos are caught here. */
+        if (!claim(cl, variant, what, set, i, err))
+            return 0;
+        for (; seg && (next = strtok_r(NULL, ".", &save)); seg = next) {
+            foh_yaml_node *child = m->kind == FOH_YAML_SEQ ? named_item(m, seg) : foh_yaml_get(m, seg);
+            if (!child && m->kind == FOH_YAML_MAP && listed(known_fields(parent), seg)) {
+                /* A section whose fields have defaults may be absent (rules.harvest). */
+                if (!(child = new_map(set)) || !foh_yaml_set(m, seg, set->key_lines[i], child))
+                    return fail_key(err, set, i, "out of memory");
+            }
+            if (!child || (child->kind != FOH_YAML_MAP && child->kind != FOH_YAML_SEQ)) {
+                char hint[600];
+                path_hint(m, seg, hint, sizeof hint);
+                return fail_key(err, set, i, "'%s': %s has no section '%s'%s", key, where, seg, hint);
+            }
+            m = child;
+            size_t used = strlen(parent);
+            snprintf(parent + used, sizeof parent - used, "%s%s", used ? "." : "", seg);
+        }
+        if (!seg)
+            return fail_key(err, set, i, "'%s' is not a path to a value", key);
+        if (m->kind == FOH_YAML_SEQ) {
+            /* A whole named entry of a list (card_types.military: {...}). */
+            foh_yaml_node *item = named_item(m, seg);
+            if (!item) {
+                char hint[600];
+                path_hint(m, seg, hint, sizeof hint);
+                return fail_key(err, set, i, "'%s': the list has no entry named '%s'%s", key, seg, hint);
+            }
+            for (size_t k = 0; k < m->n; k++)
+                if (m->items[k] == item) {
+                    foh_yaml_free(item);
+                    m->items[k] = take(set, i);
+                }
+            continue;
+        }
+        /* A new key may be added to a section whose fields have defaults, and
+         * to a table keyed by numbers (Market size per player count);
+         * anything else must exist: typos are caught here. A card's params
+         * must exist (the effect reads them by name). */
         int numeric = m->n > 0;
         for (size_t k = 0; k < m->n; k++)
             numeric &= strspn(m->keys[k], "0123456789") == strlen(m->keys[k]);
-        if (!seg || (!foh_yaml_get(m, seg) && !(numeric && strspn(seg, "0123456789") == strlen(seg)))) {
-            char hint[600] = "";
+        int is_params = strlen(parent) > 7 && !strcmp(parent + strlen(parent) - 7, ".params");
+        int may_add = (numeric && strspn(seg, "0123456789") == strlen(seg)) || listed(known_fields(parent), seg);
+        if (!foh_yaml_get(m, seg) && !may_add) {
             const char *names[64];
             int n = 0;
             for (size_t k = 0; k < m->n && n < 64; k++)
                 names[n++] = m->keys[k];
-            if (seg)
-                foh_error_hint(hint, sizeof hint, seg, "there", names, n);
-            return fail_key(err, set, i, "game.yaml has no '%s' to set%s", set->keys[i], hint);
+            for (const char *const *f = known_fields(parent); f && *f && n < 64; f++)
+                if (!foh_yaml_get(m, *f))
+                    names[n++] = *f;
+            char hint[600] = "";
+            foh_error_hint(hint, sizeof hint, seg, "there", names, n);
+            if (is_params)
+                return fail_key(err, set, i, "'%s': the card has no param '%s'%s", key, seg, hint);
+            return fail_key(err, set, i, "%s has no '%s' to set%s", where, key, hint);
         }
         if (!foh_yaml_set(m, seg, set->key_lines[i], take(set, i)))
             return fail_key(err, set, i, "out of memory");
@@ -150,8 +271,6 @@ static int unknown_card(foh_error *err, const char *file, int line, int column, 
 static int apply_cards(foh_yaml_node *spec, const char *variant, foh_variant_cards *cards, foh_variant_claims *cl,
                        foh_error *err)
 {
-    static const char *const fields[] = {"name", "age", "type", "timing", "obsolete", "ends_game", "stripe",
-                                         "stripe_source", "text", "edition_note", "effect"};
     static const char *const ops[] = {"remove", "add", "override"};
     if (spec->kind != FOH_YAML_MAP)
         return fail_node(err, spec, "'cards' is a map with remove, add and override");
@@ -200,13 +319,12 @@ static int apply_cards(foh_yaml_node *spec, const char *variant, foh_variant_car
                 if (changes->kind != FOH_YAML_MAP)
                     return fail_node(err, changes, "cards.override.%s: a map of fields", v->keys[i]);
                 for (size_t f = 0; f < changes->n; f++) {
-                    int known = 0;
-                    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
-                        known |= !strcmp(fields[k], changes->keys[f]);
-                    if (!known) {
+                    if (!listed(foh_card_fields + 1, changes->keys[f])) { /* all but the id */
                         char hint[400];
-                        foh_error_hint(hint, sizeof hint, changes->keys[f], "fields", fields,
-                                       (int)(sizeof fields / sizeof fields[0]));
+                        int nf = 0;
+                        while (foh_card_fields[nf + 1])
+                            nf++;
+                        foh_error_hint(hint, sizeof hint, changes->keys[f], "fields", foh_card_fields + 1, nf);
                         return fail_key(err, changes, f, "card '%s': unknown field '%s'%s", v->keys[i],
                                         changes->keys[f], hint);
                     }
@@ -278,7 +396,7 @@ static int one_line(const char *text)
 int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
                       foh_variant_claims *claims, foh_error *err)
 {
-    static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts"};
+    static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts", "params"};
     if (doc->kind != FOH_YAML_MAP)
         return fail_node(err, doc, "variant.yaml must be a map, not %s", foh_yaml_kind_name(doc));
     for (size_t i = 0; i < doc->n; i++) {
@@ -325,7 +443,12 @@ int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, 
         if (!claims->players_mask)
             return fail_node(err, players, "no player count is allowed by every variant together");
     }
-    if (foh_yaml_get(doc, "set") && !apply_set(foh_yaml_get(doc, "set"), name->text, game, claims, err))
+    const foh_yaml_node *params = foh_yaml_get(doc, "params");
+    char owner[FOH_NAME + 16];
+    snprintf(owner, sizeof owner, "variant '%s'", name->text);
+    if (params && !foh_params_read(params, owner, &cs->variant_params[me], err))
+        return 0;
+    if (foh_yaml_get(doc, "set") && !apply_set(foh_yaml_get(doc, "set"), name->text, game, cards, claims, err))
         return 0;
     if (foh_yaml_get(doc, "cards") && !apply_cards(foh_yaml_get(doc, "cards"), name->text, cards, claims, err))
         return 0;

@@ -112,8 +112,8 @@ static void test_bad_data_is_refused_with_file_and_line(void **state)
                    "cards.yaml:4:", "unknown card type 'spaceship'", NULL);
     expect_refused("age", "- id: c1\n  name: C1\n  age: VI\n  type: wonder\n  timing: none\n  stripe: {}\n  text: x\n",
                    "cards.yaml:3:", "unknown age 'VI'", NULL);
-    expect_refused("missing", CARD_HEAD "  timing: none\n  stripe: {}\n", "cards.yaml:1:", "missing field 'text'",
-                   NULL);
+    /* text, timing and stripe have defaults; name, age and type do not. */
+    expect_refused("missing", "- id: c1\n  name: C1\n  age: A\n", "cards.yaml:1:", "missing field 'type'", NULL);
     expect_refused("noeffect", CARD_HEAD "  timing: instant\n  stripe: {}\n  text: x\n", "card 'c1'",
                    "needs an 'effect'", NULL);
     expect_refused("syntax", CARD_HEAD "  timing: instant\n  stripe: {}\n  text: x\n  effect: |\n    return {\n      on_gain = function(p) game.log('x' end,\n    }\n",
