@@ -87,6 +87,20 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
     }
     case FOH_ACT_HARVEST:
         return FOH_OK;
+    case FOH_ACT_CUSTOM: {
+        const foh_cardset *cs = cs_of(g);
+        if (a->option < 0 || a->option >= cs->nactions)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "no declared action %d (the card set declares %d)", a->option,
+                                 cs->nactions);
+        int ok = 0;
+        foh_status s = foh_lua_action_can(g, a->option, p, &ok, err);
+        if (s != FOH_OK)
+            return s;
+        if (!ok)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "%s: P%d may not take this action now (its 'can' says no)",
+                                 cs->action[a->option].label, p + 1);
+        return FOH_OK;
+    }
     case FOH_ACT_CHOOSE:
         return foh_error_set(err, FOH_ERR_ILLEGAL, "Choose: no choice is pending");
     default:
@@ -134,6 +148,15 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
             PUSH(.kind = FOH_ACT_ACTIVATE, .card = c, .tokens = 0, .option = -1);
     }
     PUSH(.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1);
+    for (int i = 0; i < cs->nactions; i++) {
+        int ok = 0;
+        if (!(allowed >> FOH_ACT_CUSTOM & 1))
+            break;
+        if (foh_lua_action_can(g, i, p, &ok, err) != FOH_OK)
+            return -1;
+        if (ok)
+            PUSH(.kind = FOH_ACT_CUSTOM, .card = -1, .tokens = 0, .option = i);
+    }
     if (st->bonus_mask) {
         allowed = ~0u;
         PUSH(.kind = FOH_ACT_PASS, .card = -1, .tokens = 0, .option = -1);
@@ -168,8 +191,14 @@ static foh_status complete(foh_game *g, int p, foh_error *err)
             foh_card_name(g, card), under, bonus, icon >= 0 ? cs->icon[icon] : "none",
             cs->bonus_from_reserve ? "Reserve" : "Supply");
     foh_market_take(g, card);
-    foh_nation_gain(g, p, card);
-    return FOH_OK;
+    foh_status s = foh_nation_gain(g, p, card, "complete", err);
+    if (s != FOH_OK)
+        return s;
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
+                           {"card", FOH_EVF_CARD, card, NULL},
+                           {"tokens", FOH_EVF_INT, under, NULL},
+                           {"bonus", FOH_EVF_INT, bonus, NULL}};
+    return foh_lua_event(g, FOH_EV_COMPLETE, f, 4, err);
 }
 
 static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
@@ -186,8 +215,14 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
         foh_log(g, "P%d snipes %s from neutral investor %d: pays %d tokens to the Supply, %d more go there", p + 1,
                 foh_card_name(g, card), q - FOH_NEUTRAL_INVESTOR + 1, price, price);
         foh_market_take(g, card);
-        foh_nation_gain(g, p, card);
-        return FOH_OK;
+        foh_status s = foh_nation_gain(g, p, card, "snipe", err);
+        if (s != FOH_OK)
+            return s;
+        foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
+                               {"card", FOH_EVF_CARD, card, NULL},
+                               {"neutral", FOH_EVF_INT, q - FOH_NEUTRAL_INVESTOR + 1, NULL},
+                               {"price", FOH_EVF_INT, price, NULL}};
+        return foh_lua_event(g, FOH_EV_SNIPE, f, 4, err);
     }
     foh_tokens_transfer(st, p, q, price);
     st->supply += price;
@@ -206,8 +241,12 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
             p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first,
             cs->snipe_icon >= 0 ? cs->icon[cs->snipe_icon] : "no Trade step", half, share);
     foh_market_take(g, card);
-    foh_nation_gain(g, p, card);
-    return FOH_OK;
+    if ((s = foh_nation_gain(g, p, card, "snipe", err)) != FOH_OK)
+        return s;
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL}, {"card", FOH_EVF_CARD, card, NULL},
+                           {"investor", FOH_EVF_PLAYER, q, NULL}, {"price", FOH_EVF_INT, price, NULL},
+                           {"trade", FOH_EVF_INT, first, NULL},   {"share", FOH_EVF_INT, half, NULL}};
+    return foh_lua_event(g, FOH_EV_SNIPE, f, 6, err);
 }
 
 static foh_status harvest(foh_game *g, int p, foh_error *err)
@@ -242,7 +281,11 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
                 from_reserve);
     else if (from_supply || from_reserve)
         foh_log(g, "  tops up to %d tokens: %d from the Supply, %d from the Reserve", age, from_supply, from_reserve);
-    return FOH_OK;
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
+                           {"tokens", FOH_EVF_INT, h, NULL},
+                           {"took", FOH_EVF_INT, half, NULL},
+                           {"top_up", FOH_EVF_INT, from_supply + from_reserve, NULL}};
+    return foh_lua_event(g, FOH_EV_HARVEST, f, 4, err);
 }
 
 foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
@@ -256,7 +299,12 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
         st->loc[a->card].invested = a->tokens;
         st->investment[p] = (int8_t)a->card;
         foh_log(g, "P%d invests %d tokens in %s", p + 1, a->tokens, foh_card_name(g, a->card));
-        return FOH_OK;
+        {
+            foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
+                                   {"card", FOH_EVF_CARD, a->card, NULL},
+                                   {"tokens", FOH_EVF_INT, a->tokens, NULL}};
+            return foh_lua_event(g, FOH_EV_INVEST, f, 3, err);
+        }
     case FOH_ACT_COMPLETE:
         return complete(g, p, err);
     case FOH_ACT_SNIPE:
@@ -266,6 +314,9 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
         return foh_lua_activate(g, a->card, p, err);
     case FOH_ACT_HARVEST:
         return harvest(g, p, err);
+    case FOH_ACT_CUSTOM:
+        foh_log(g, "P%d takes the action %s", p + 1, cs_of(g)->action[a->option].label);
+        return foh_lua_action_run(g, a->option, p, err);
     default:
         break;
     }
@@ -299,6 +350,10 @@ void foh_action_describe(const foh_game *g, const foh_action *a, char *buf, size
         return;
     case FOH_ACT_PASS:
         snprintf(buf, len, "Pass (no bonus action)");
+        return;
+    case FOH_ACT_CUSTOM:
+        snprintf(buf, len, "%s", a->option >= 0 && a->option < cs_of(g)->nactions ? cs_of(g)->action[a->option].label
+                                                                                      : "?");
         return;
     default:
         break;

@@ -466,6 +466,24 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     }
 
     ok = ok && foh_game_yaml_read(&ld, game);
+    /* The variants' reactions name events, known now. */
+    for (int h = 0; ok && h < cs->nhooks; h++) {
+        if (cs->hook[h].point != FOH_HOOK_REACTION)
+            continue;
+        int ev = foh_load_find_named(cs->event[0], FOH_NAME, cs->nevents, cs->hook[h].event_name);
+        if (ev < 0) {
+            const char *names[FOH_MAX_EVENTS];
+            char hint[700];
+            foh_error_hint(hint, sizeof hint, cs->hook[h].event_name, "events", names,
+                           foh_load_name_list(cs->event[0], FOH_NAME, cs->nevents, names));
+            ok = foh_error_at(err, FOH_ERR_DATA, cs->hook[h].file, cs->hook[h].line, 1,
+                              "variant '%s': unknown event '%s'%s", cs->variant[cs->hook[h].variant],
+                              cs->hook[h].event_name, hint) == FOH_OK;
+        } else {
+            cs->hook[h].event = ev;
+            cs->event_mask |= 1u << ev;
+        }
+    }
     const foh_yaml_node *base_scripts = ok ? foh_yaml_get(game, "scripts") : NULL;
     for (size_t i = 0; ok && base_scripts && i < base_scripts->n; i++)
         ok = load_script(&ld, cs->dir, base_scripts->items[i]);
@@ -524,10 +542,31 @@ void foh_cardset_free(foh_cardset *cs)
         free(cs->script[i].src);
     for (int i = 0; i < cs->nhooks; i++)
         free(cs->hook[i].src);
+    for (int i = 0; i < cs->nactions; i++) {
+        free(cs->action[i].can_src);
+        free(cs->action[i].run_src);
+    }
     free(cs);
 }
 
 /* ---- Reading ---- */
+
+int foh_cardset_action_count(const foh_cardset *cs) { return cs->nactions; }
+const char *foh_cardset_action_name(const foh_cardset *cs, int i)
+{
+    return i >= 0 && i < cs->nactions ? cs->action[i].name : NULL;
+}
+const char *foh_cardset_action_label(const foh_cardset *cs, int i)
+{
+    return i >= 0 && i < cs->nactions ? cs->action[i].label : NULL;
+}
+int foh_cardset_action_find(const foh_cardset *cs, const char *name)
+{
+    for (int i = 0; i < cs->nactions; i++)
+        if (!strcmp(cs->action[i].name, name))
+            return i;
+    return -1;
+}
 
 int foh_cardset_card_count(const foh_cardset *cs) { return cs->ncards; }
 

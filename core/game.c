@@ -184,12 +184,38 @@ static foh_status hooks(foh_game *g, foh_hook_point point, int player, const cha
     return s == FOH_OK ? drain(g, head, err) : s;
 }
 
-/* Rulebook "Phase II: Cleanup Phase", with the variant hooks of each step. */
-static foh_status cleanup(foh_game *g, int *head, foh_error *err)
+/* EVENT {player: P}, then the effects its reactions queued. */
+static foh_status player_event(foh_game *g, int event, int p, int *head, foh_error *err)
+{
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL}};
+    foh_status s = foh_lua_event(g, event, f, 1, err);
+    return s == FOH_OK ? drain(g, head, err) : s;
+}
+
+/* The age event when the Current Age is no longer *AGE (which it becomes);
+ * only counted when something reacts to it. */
+static foh_status age_event(foh_game *g, int *age, int *head, foh_error *err)
+{
+    if (!(g->eng->cs->event_mask >> FOH_EV_AGE & 1))
+        return FOH_OK;
+    int now = foh_market_current_age(g);
+    if (now == *age)
+        return FOH_OK;
+    foh_event_field f[] = {{"from", FOH_EVF_INT, *age, NULL}, {"to", FOH_EVF_INT, now, NULL}};
+    *age = now;
+    foh_status s = foh_lua_event(g, FOH_EV_AGE, f, 2, err);
+    return s == FOH_OK ? drain(g, head, err) : s;
+}
+
+/* Rulebook "Phase II: Cleanup Phase", with the variant hooks of each step
+ * and the cleanup and turn_end events. */
+static foh_status cleanup(foh_game *g, int *head, int *age, foh_error *err)
 {
     foh_state *st = &g->st;
     int p = st->current;
     foh_status s = hooks(g, FOH_HOOK_CLEANUP_START, p, NULL, head, err);
+    if (s == FOH_OK)
+        s = player_event(g, FOH_EV_CLEANUP, p, head, err);
     if (s != FOH_OK)
         return s;
     foh_market_replenish(g);
@@ -212,24 +238,25 @@ static foh_status cleanup(foh_game *g, int *head, foh_error *err)
                    "as usual.",
                 g->eng->cs->turn_limit);
     }
-    if ((s = hooks(g, FOH_HOOK_CLEANUP_END, p, NULL, head, err)) != FOH_OK)
+    if ((s = hooks(g, FOH_HOOK_CLEANUP_END, p, NULL, head, err)) != FOH_OK ||
+        (s = age_event(g, age, head, err)) != FOH_OK || (s = player_event(g, FOH_EV_TURN_END, p, head, err)) != FOH_OK)
         return s;
     if (!st->over)
         st->current = (uint8_t)((st->current + 1) % st->players);
     return FOH_OK;
 }
 
-static const char *const KIND_NAMES[] = {"invest", "complete", "snipe", "activate", "harvest", "choose", "pass",
-                                         "setup"};
+static const char *const KIND_NAMES[] = {"invest", "complete", "snipe",  "activate", "harvest",
+                                         "choose", "pass",     "action", "setup"};
 
 const char *foh_action_kind_name(int kind)
 {
-    return kind >= 0 && kind <= (int)FOH_ACT_PASS ? KIND_NAMES[kind] : NULL;
+    return kind >= 0 && kind <= (int)FOH_ACT_CUSTOM ? KIND_NAMES[kind] : NULL;
 }
 
 int foh_action_kind_find(const char *name)
 {
-    for (int k = 0; k <= (int)FOH_ACT_PASS; k++)
+    for (int k = 0; k <= (int)FOH_ACT_CUSTOM; k++)
         if (name && !strcmp(name, KIND_NAMES[k]))
             return k;
     return -1;
@@ -250,7 +277,10 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     st->in_bonus = st->bonus_mask != 0;
     st->bonus_mask = 0;
     const char *kind = KIND_NAMES[a->kind];
-    foh_status s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);
+    int age = g->eng->cs->event_mask >> FOH_EV_AGE & 1 ? foh_market_current_age(g) : 0;
+    foh_status s = st->in_bonus ? FOH_OK : player_event(g, FOH_EV_TURN_START, p, &head, err);
+    if (s == FOH_OK)
+        s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);
     if (s == FOH_OK && a->kind == FOH_ACT_PASS)
         foh_log(g, "P%d passes the bonus action", p + 1);
     else if (s == FOH_OK)
@@ -259,10 +289,12 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
         s = drain(g, &head, err);
     if (s == FOH_OK)
         s = hooks(g, FOH_HOOK_AFTER_ACTION, p, kind, &head, err);
+    if (s == FOH_OK)
+        s = age_event(g, &age, &head, err);
     if (s == FOH_OK && st->bonus_mask)
         return FOH_OK; /* a bonus action follows before cleanup */
     if (s == FOH_OK)
-        s = cleanup(g, &head, err);
+        s = cleanup(g, &head, &age, err);
     return s;
 }
 

@@ -412,14 +412,115 @@ static int read_rules(foh_loader *ld, const foh_yaml_node *root)
            foh_load_int_field(ld, rules, "turn_limit", 1, FOH_MAX_TURN_LIMIT, &cs->turn_limit, 0);
 }
 
+/* The engine's events, then `events`: the ones scripts fire (game.fire). */
+static int read_events(foh_loader *ld, const foh_yaml_node *root)
+{
+    foh_cardset *cs = ld->cs;
+    for (int i = 0; i < FOH_EV_BUILTIN; i++)
+        snprintf(cs->event[i], sizeof cs->event[i], "%s", foh_event_names[i]);
+    cs->nevents = FOH_EV_BUILTIN;
+    const foh_yaml_node *ev = foh_yaml_get(root, "events");
+    if (!ev)
+        return 1;
+    if (ev->kind != FOH_YAML_SEQ || ev->n > (size_t)(FOH_MAX_EVENTS - FOH_EV_BUILTIN))
+        return foh_load_bad_node(ld, ev, "'events' lists at most %d event names (the engine's limit)",
+                                 FOH_MAX_EVENTS - FOH_EV_BUILTIN);
+    for (size_t i = 0; i < ev->n; i++) {
+        char *name = cs->event[cs->nevents];
+        if (!foh_load_name_value(ld, ev->items[i], "events", name, FOH_NAME))
+            return 0;
+        if (foh_load_find_named(cs->event[0], FOH_NAME, cs->nevents, name) >= 0)
+            return foh_load_bad_node(ld, ev->items[i], "event '%s' is %s", name,
+                                     foh_load_find_named(cs->event[0], FOH_NAME, FOH_EV_BUILTIN, name) >= 0
+                                         ? "one of the engine's events: it need not be declared"
+                                         : "listed twice");
+        cs->nevents++;
+    }
+    return 1;
+}
+
+static char *copy_text(const char *t)
+{
+    char *d = malloc(strlen(t) + 1);
+    if (d)
+        strcpy(d, t);
+    return d;
+}
+
+int foh_actions_read(const foh_yaml_node *list, int variant, foh_cardset *cs, foh_error *err)
+{
+    static const char *const keys[] = {"name", "label", "can", "run"};
+    if (list->kind != FOH_YAML_SEQ)
+        return foh_error_at(err, FOH_ERR_DATA, list->file, list->line, list->column,
+                            "'actions' lists turn actions {name, label, can, run}") == FOH_OK;
+    for (size_t i = 0; i < list->n; i++) {
+        const foh_yaml_node *a = list->items[i];
+        if (a->kind != FOH_YAML_MAP)
+            return foh_error_at(err, FOH_ERR_DATA, a->file, a->line, a->column,
+                                "an action is a map {name, label, can, run}, not %s", foh_yaml_kind_name(a)) == FOH_OK;
+        for (size_t k = 0; k < a->n; k++) {
+            int ok = 0;
+            for (size_t j = 0; j < 4; j++)
+                ok |= !strcmp(keys[j], a->keys[k]);
+            if (!ok) {
+                char hint[300];
+                foh_error_hint(hint, sizeof hint, a->keys[k], "fields", keys, 4);
+                return foh_error_at(err, FOH_ERR_DATA, a->file, a->key_lines[k], a->key_columns[k],
+                                    "unknown field '%s' in an action%s", a->keys[k], hint) == FOH_OK;
+            }
+        }
+        const foh_yaml_node *name = foh_yaml_get(a, "name"), *label = foh_yaml_get(a, "label");
+        const foh_yaml_node *can = foh_yaml_get(a, "can"), *run = foh_yaml_get(a, "run");
+        if (!name || !run || name->kind != FOH_YAML_SCALAR || run->kind != FOH_YAML_SCALAR ||
+            (label && label->kind != FOH_YAML_SCALAR) || (can && can->kind != FOH_YAML_SCALAR))
+            return foh_error_at(err, FOH_ERR_DATA, a->file, a->line, a->column,
+                                "an action needs a name and 'run' (Lua returning function(player)); 'label' is "
+                                "text, 'can' Lua returning function(player) -> boolean") == FOH_OK;
+        size_t len = strspn(name->text, "abcdefghijklmnopqrstuvwxyz0123456789_");
+        if (!name->text[0] || name->text[len] || len >= FOH_NAME)
+            return foh_error_at(err, FOH_ERR_DATA, name->file, name->line, name->column,
+                                "an action's name is lower-case letters, digits and _ (at most %d bytes): '%s'",
+                                FOH_NAME - 1, name->text) == FOH_OK;
+        if (foh_action_kind_find(name->text) >= 0 || foh_cardset_action_find(cs, name->text) >= 0)
+            return foh_error_at(err, FOH_ERR_DATA, name->file, name->line, name->column,
+                                "action '%s' exists already", name->text) == FOH_OK;
+        const char *text = label ? label->text : name->text;
+        if (strlen(text) >= FOH_OPTION_LABEL || !foh_load_printable(text, 0))
+            return foh_error_at(err, FOH_ERR_DATA, a->file, a->line, a->column,
+                                "an action's label is one printable line of at most %d bytes",
+                                FOH_OPTION_LABEL - 1) == FOH_OK;
+        if (cs->nactions >= FOH_MAX_ACTIONS)
+            return foh_error_at(err, FOH_ERR_DATA, a->file, a->line, a->column,
+                                "more than %d declared actions (the engine's limit)", FOH_MAX_ACTIONS) == FOH_OK;
+        if (strlen(a->file) >= FOH_PATH)
+            return foh_error_at(err, FOH_ERR_DATA, a->file, a->line, a->column, "the file's path is too long") ==
+                   FOH_OK;
+        int n = cs->nactions++;
+        snprintf(cs->action[n].name, FOH_NAME, "%s", name->text);
+        snprintf(cs->action[n].label, FOH_OPTION_LABEL, "%s", text);
+        snprintf(cs->action[n].file, FOH_PATH, "%s", a->file);
+        cs->action[n].variant = variant;
+        cs->action[n].run_src = copy_text(run->text);
+        cs->action[n].run_line = run->line + run->block_scalar;
+        cs->action[n].can_src = can ? copy_text(can->text) : NULL;
+        cs->action[n].can_line = can ? can->line + can->block_scalar : 0;
+        if (!cs->action[n].run_src || (can && !cs->action[n].can_src))
+            return foh_error_set(err, FOH_ERR_MEMORY, "out of memory") == FOH_OK;
+    }
+    return 1;
+}
+
 int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
 {
     static const char *const top[] = {"name",    "players", "icons", "ages",    "card_types",
-                                      "timings", "setup",   "rules", "scripts", NULL};
+                                      "timings", "setup",   "rules", "scripts", "events", "actions", NULL};
     if (root->kind != FOH_YAML_MAP)
         return foh_load_bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
-    if (!foh_load_only_keys(ld, root, top) || !read_players(ld, root) || !read_names(ld, root) ||
+    if (!foh_load_only_keys(ld, root, top) || !read_players(ld, root) || !read_names(ld, root) || !read_events(ld, root) ||
         !read_setup(ld, root) || !read_rules(ld, root))
+        return 0;
+    const foh_yaml_node *actions = foh_yaml_get(root, "actions");
+    if (actions && !foh_actions_read(actions, -1, ld->cs, ld->err))
         return 0;
     const foh_yaml_node *scripts = foh_yaml_get(root, "scripts");
     if (scripts && scripts->kind != FOH_YAML_SEQ)

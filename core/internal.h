@@ -34,7 +34,8 @@
 
 /* The action kind of the set-up hooks running like an action (so that
  * their choices are decision points); never applied by a player. */
-#define FOH_ACT_SETUP_RUN ((foh_action_kind)(FOH_ACT_PASS + 1))
+#define FOH_ACT_SETUP_RUN ((foh_action_kind)(FOH_ACT_CUSTOM + 1))
+#define FOH_MAX_ACTIONS 8 /* declared turn actions (`actions:`) */
 
 /* A share of a pile of tokens (rules.harvest.share, rules.snipe.share):
  * num/den of it, rounded down, up or to the nearest (halves up). */
@@ -63,6 +64,31 @@ typedef enum {
 } foh_hook_point;
 
 extern const char *const foh_hook_names[FOH_HOOK_COUNT];
+/* A variant's reaction to an event (`on:` in variant.yaml) is kept as a hook
+ * at this point, with its event. */
+#define FOH_HOOK_REACTION FOH_HOOK_COUNT
+
+/* The game's events (scripts/API.md, "Events"): cards whose effect is
+ * active and variants react to them. The engine fires these; game.yaml's
+ * `events` declares more, fired by scripts (game.fire). */
+typedef enum {
+    FOH_EV_TURN_START, /* {player}: a turn begins, before its action takes effect */
+    FOH_EV_CLEANUP,    /* {player}: the Cleanup phase begins */
+    FOH_EV_TURN_END,   /* {player}: after Cleanup, before the next player */
+    FOH_EV_INVEST,     /* {player, card, tokens} */
+    FOH_EV_COMPLETE,   /* {player, card, tokens, bonus} */
+    FOH_EV_SNIPE,      /* {player, card, investor | neutral, price, trade, share} */
+    FOH_EV_HARVEST,    /* {player, tokens, took} */
+    FOH_EV_GAIN,       /* {player, card, how = complete | snipe | effect} */
+    FOH_EV_LEAVE,      /* {player, card, how = discarded | replaced} */
+    FOH_EV_COVERED,    /* {player, card, by} */
+    FOH_EV_REVEALED,   /* {player, card} */
+    FOH_EV_AGE,        /* {from, to}: the Current Age changed */
+    FOH_EV_BUILTIN
+} foh_event;
+#define FOH_MAX_EVENTS 32
+#define FOH_MAX_EVENT_DEPTH 8 /* reactions firing events inside reactions (refused beyond) */
+extern const char *const foh_event_names[FOH_EV_BUILTIN];
 
 /* How cards of a type are placed in a Nation (rulebook "Card Stacking"). */
 typedef enum {
@@ -121,6 +147,7 @@ typedef struct {
     int counting;      /* Permanent effect is a function of the Nation */
     uint32_t reads;    /* icon kinds a counting effect reads (bit mask) */
     uint32_t gives;    /* icon kinds a counting effect provides (bit mask) */
+    uint32_t reacts;   /* events its effect table's `on` reacts to (bit mask) */
 } foh_card_def;
 
 struct foh_cardset {
@@ -179,14 +206,29 @@ struct foh_cardset {
     int nvariants;
     char variant[FOH_MAX_VARIANTS][FOH_NAME];
     foh_params variant_params[FOH_MAX_VARIANTS]; /* each variant's `params` (its hooks' `params`) */
+    int nevents;         /* the engine's events, then game.yaml's `events` */
+    char event[FOH_MAX_EVENTS][FOH_NAME];
+    uint32_t event_mask; /* events some card or variant reacts to: the others cost nothing */
     int nhooks;
     struct {
-        foh_hook_point point;
+        foh_hook_point point; /* or FOH_HOOK_REACTION */
+        int event;            /* a reaction's event */
+        char event_name[FOH_NAME];
         char *src;
         char file[FOH_PATH];
         int line;
         int variant;
     } hook[FOH_MAX_HOOKS];
+    /* Declared turn actions (`actions:` of game.yaml, then of each variant). */
+    int nactions;
+    struct {
+        char name[FOH_NAME];
+        char label[FOH_OPTION_LABEL];
+        char *can_src, *run_src; /* Lua returning function(player): may it be taken; take it */
+        char file[FOH_PATH];
+        int can_line, run_line;
+        int variant;             /* the variant declaring it (its params), -1: game.yaml */
+    } action[FOH_MAX_ACTIONS];
     int nscripts;
     struct {
         char path[FOH_PATH];
@@ -254,6 +296,10 @@ struct foh_game {
     void *log_ud;
 };
 
+/* Read the list `actions:` (of game.yaml, or of variant VARIANT, -1 for
+ * game.yaml) into CS's declared actions. 0 with ERR set (file:line). */
+int foh_actions_read(const foh_yaml_node *list, int variant, foh_cardset *cs, foh_error *err);
+
 /* "name, name, ..." of the card set's icons into BUF (for messages). */
 void foh_cardset_icon_list(const foh_cardset *cs, char *buf, size_t len);
 
@@ -279,6 +325,7 @@ struct foh_engine {
     int protected_depth;          /* protected calls in progress: the memory cap applies only there
                                    * (outside one, a failed allocation would abort the process) */
     long charged;                 /* library work charged since the clock was last read */
+    int event_depth;              /* reactions in progress, nested (FOH_MAX_EVENT_DEPTH) */
     int call_card;                /* the card whose script the next call runs (-1: none), for the watchdog */
     struct foh_watchdog *watchdog; /* stops the program if one Lua step runs long past the deadline */
     int sealed;                   /* helpers loaded: no script may create a global */
@@ -290,6 +337,7 @@ struct foh_engine {
     int effect_ref[FOH_MAX_CARDS];       /* registry refs of the effect tables (the engine calls them) */
     int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
+    int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
     long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
     /* Log lines of the run in progress, emitted only if it completes;
      * grown as needed (an action may log many lines). */

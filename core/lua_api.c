@@ -108,6 +108,21 @@ static uint32_t types_arg(lua_State *L, int i)
     return mask;
 }
 
+/* A status of the engine met inside an API call (a reaction's) raised in
+ * Lua: a question goes up to the outermost call, which pauses the action;
+ * an error stops the script with the reaction's message. */
+static int raise_status(lua_State *L, foh_status s, const foh_error *err)
+{
+    if (s == FOH_OK)
+        return 0;
+    if (s == FOH_NEED_CHOICE) {
+        foh_lua_engine_of(L)->need_choice = 1;
+        lua_pushlightuserdata(L, (void *)&foh_lua_need_choice_tag);
+        return lua_error(L);
+    }
+    return luaL_error(L, "%s", err->msg);
+}
+
 /* ---- The `game` API (see scripts/API.md) ---- */
 
 static int api_players(lua_State *L)
@@ -343,8 +358,8 @@ static int api_gain(lua_State *L)
     if (g->st.loc[c].zone != FOH_ZONE_MARKET || g->st.loc[c].investor >= 0)
         return luaL_error(L, "game.gain: %s is not a non-invested Market card", foh_lua_engine_of(L)->cs->card[c].id);
     foh_market_take(g, c);
-    foh_nation_gain(g, p, c);
-    return 0;
+    foh_error err;
+    return raise_status(L, foh_nation_gain(g, p, c, "effect", &err), &err);
 }
 
 static int api_gain_top(lua_State *L)
@@ -359,7 +374,8 @@ static int api_gain_top(lua_State *L)
         return 1;
     }
     foh_log(g, "  P%d reveals %s from the top of the Civilization deck", p + 1, foh_card_name(g, c));
-    foh_nation_gain(g, p, c);
+    foh_error err;
+    raise_status(L, foh_nation_gain(g, p, c, "effect", &err), &err);
     push_card(L, c);
     return 1;
 }
@@ -371,10 +387,8 @@ static int api_discard(lua_State *L)
     int c = card_arg(L, 1);
     if (g->st.loc[c].zone != FOH_ZONE_NATION)
         return luaL_error(L, "game.discard: %s is not in a Nation", foh_lua_engine_of(L)->cs->card[c].id);
-    int owner = g->st.loc[c].owner;
-    foh_nation_remove(g, c);
-    foh_log(g, "  P%d's %s is removed from the game", owner + 1, foh_card_name(g, c));
-    return 0;
+    foh_error err;
+    return raise_status(L, foh_nation_discard(g, c, &err), &err);
 }
 
 /* Whether TEXT is UTF-8 without control characters (C0, DEL, C1): labels
@@ -624,6 +638,82 @@ static int api_to_box(lua_State *L)
     return 0;
 }
 
+/* game.fire(event, fields): fire an event game.yaml declares (`events`)
+ * with the table FIELDS; every reaction sees, and may change, the table,
+ * which is returned (scripts/API.md, "Events"). */
+static int api_fire(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    foh_engine *e = foh_lua_engine_of(L);
+    writable(L);
+    const foh_cardset *cs = e->cs;
+    const char *name = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int ev = -1;
+    for (int i = 0; i < cs->nevents && ev < 0; i++)
+        if (!strcmp(cs->event[i], name))
+            ev = i;
+    if (ev < 0)
+        return luaL_error(L, "game.fire: unknown event '%s' (declare it in game.yaml's events)", name);
+    if (ev < FOH_EV_BUILTIN)
+        return luaL_error(L, "game.fire: '%s' is one of the engine's events: only the engine fires it", name);
+    lua_settop(L, 2);
+    lua_pushstring(L, name);
+    lua_setfield(L, 2, "name");
+    if (cs->event_mask >> ev & 1) {
+        foh_error err;
+        raise_status(L, foh_lua_dispatch(g, ev, 2, &err), &err);
+    }
+    return 1;
+}
+
+/* Push the investment on Market card C: {card, tokens, investor | neutral}. */
+static void push_investment(lua_State *L, const foh_game *g, int c)
+{
+    int q = g->st.loc[c].investor;
+    lua_createtable(L, 0, 3);
+    push_card(L, c);
+    lua_setfield(L, -2, "card");
+    lua_pushinteger(L, g->st.loc[c].invested);
+    lua_setfield(L, -2, "tokens");
+    lua_pushinteger(L, q >= FOH_NEUTRAL_INVESTOR ? q - FOH_NEUTRAL_INVESTOR + 1 : q + 1);
+    lua_setfield(L, -2, q >= FOH_NEUTRAL_INVESTOR ? "neutral" : "investor");
+}
+
+/* game.investments(): every Market card with an investor, in Market order,
+ * as {card, tokens, investor (a player) | neutral (a neutral marker)}. */
+static int api_investments(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int n = 0;
+    lua_newtable(L);
+    for (int i = 0; i < g->st.nmarket; i++) {
+        int c = g->st.market[i];
+        if (g->st.loc[c].investor < 0)
+            continue;
+        push_investment(L, g, c);
+        foh_lua_readonly(L, -1, "an investment");
+        lua_rawseti(L, -2, ++n);
+    }
+    foh_lua_readonly(L, -1, "game.investments()");
+    return 1;
+}
+
+/* game.investment(player): the player's investment {card, tokens,
+ * investor}, or nil. */
+static int api_investment(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    int p = player_arg(L, 1), c = g->st.investment[p];
+    if (c < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    push_investment(L, g, c);
+    foh_lua_readonly(L, -1, "game.investment()");
+    return 1;
+}
+
 static const luaL_Reg game_api[] = {
     {"players", api_players},
     {"current", api_current},
@@ -656,6 +746,9 @@ static const luaL_Reg game_api[] = {
     {"market_discard", api_market_discard},
     {"grant_action", api_grant_action},
     {"to_box", api_to_box},
+    {"fire", api_fire},
+    {"investments", api_investments},
+    {"investment", api_investment},
     {NULL, NULL},
 };
 

@@ -41,4 +41,32 @@ foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const ch
  * says whether there was a scoring hook at all. Read-only. */
 foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err);
 
+/* A declared turn action (cs->action[ACTION]) for PLAYER: whether it may
+ * be taken now (*OK; read-only), and taking it. Errors as the hooks'. */
+foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err);
+foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *err);
+
+/* One field of an event's table: KEY = a player (0-based, given 1-based;
+ * < 0: absent), a card (index, given as its id; < 0: absent), a whole
+ * number, or a string. */
+typedef enum { FOH_EVF_PLAYER, FOH_EVF_CARD, FOH_EVF_INT, FOH_EVF_TEXT } foh_event_field_kind;
+typedef struct {
+    const char *key;
+    foh_event_field_kind kind;
+    int value;
+    const char *text;
+} foh_event_field;
+
+/* Fire EVENT (foh_event, or a declared one) with the N FIELDS: every
+ * variant reaction to it, then every reacting card whose effect is active,
+ * the current player's Nation first, then in turn order, each Nation's
+ * cards in card-set order (scripts/API.md, "Events"). Nothing happens, at
+ * no cost, when nothing reacts to EVENT. FOH_NEED_CHOICE when a reaction
+ * asks a question; FOH_ERR_SCRIPT for a reaction's error or reactions
+ * nested deeper than FOH_MAX_EVENT_DEPTH. */
+foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err);
+/* The same with the event's table already at stack index EV of the
+ * engine's Lua state (game.fire); reactions may change it. */
+foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err);
+
 #endif

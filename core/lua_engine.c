@@ -64,12 +64,69 @@ static int icon_list(lua_State *L, const foh_cardset *cs, const foh_card_def *d,
     return 1;
 }
 
+/* The effect table's `on` (at the top of the stack): event names to
+ * functions; sets the card's `reacts` and the card set's event_mask. */
+static int check_reactions(lua_State *L, foh_cardset *cs, foh_card_def *d, foh_error *err)
+{
+    char msg[700], names[500] = "";
+    for (int i = 0; i < cs->nevents; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", cs->event[i]);
+    if (lua_getfield(L, -1, "on") == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 1;
+    }
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        snprintf(msg, sizeof msg, "'on' must map event names to functions (events: %s)", names);
+        return card_fail(err, d, d->effect_line, msg);
+    }
+    int known = 0;
+    for (int i = 0; i < cs->nevents; i++) {
+        int t = lua_getfield(L, -1, cs->event[i]);
+        lua_pop(L, 1);
+        if (t == LUA_TNIL)
+            continue;
+        known++;
+        if (t != LUA_TFUNCTION) {
+            lua_pop(L, 1);
+            snprintf(msg, sizeof msg, "on.%s must be a function(player, card, event)", cs->event[i]);
+            return card_fail(err, d, d->effect_line, msg);
+        }
+        d->reacts |= 1u << i;
+    }
+    /* Any other key is an unknown event: name the first in byte order, so
+     * that the message does not depend on the table's layout. */
+    int keys = 0;
+    const char *unknown = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        keys++;
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(not a name)";
+        int found = 0;
+        for (int i = 0; i < cs->nevents && !found; i++)
+            found = !strcmp(k, cs->event[i]);
+        if (!found && (!unknown || strcmp(k, unknown) < 0))
+            unknown = k; /* the key stays on the table, which is on the stack */
+    }
+    if (keys != known) {
+        snprintf(msg, sizeof msg, "on: unknown event '%.60s' (events: %s)", unknown ? unknown : "?", names);
+        lua_pop(L, 1);
+        return card_fail(err, d, d->effect_line, msg);
+    }
+    lua_pop(L, 1);
+    cs->event_mask |= d->reacts;
+    return 1;
+}
+
 static int check_table(foh_engine *e, foh_cardset *cs, int c, foh_error *err)
 {
     lua_State *L = e->L;
     foh_card_def *d = &cs->card[c];
     foh_fire fire = cs->timing[d->timing].fire;
     static const char *const need[] = {NULL, "on_gain", "provides", "activate", "end_game"};
+    if (!check_reactions(L, cs, d, err))
+        return 0;
     if (fire == FOH_FIRE_NEVER)
         return 1;
     lua_getfield(L, -1, need[fire]);
@@ -262,8 +319,12 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
     if (check && !check_cycles(check, err))
         return FOH_ERR_DATA;
     for (int h = 0; h < cs->nhooks; h++) {
-        snprintf(who, WHO_LEN, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
-                 foh_hook_names[cs->hook[h].point]);
+        if (cs->hook[h].point == FOH_HOOK_REACTION)
+            snprintf(who, WHO_LEN, "variant '%s' reaction to '%s'", cs->variant[cs->hook[h].variant],
+                     cs->hook[h].event_name);
+        else
+            snprintf(who, WHO_LEN, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
+                     foh_hook_names[cs->hook[h].point]);
         snprintf(where, WHO_LEN, "%.140s:%d", cs->hook[h].file, cs->hook[h].line);
         if (!foh_lua_load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
@@ -279,6 +340,34 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
             return FOH_ERR_DATA;
         }
         e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    static const foh_params none;
+    for (int a = 0; a < cs->nactions; a++) {
+        const foh_params *params = cs->action[a].variant >= 0 ? &cs->variant_params[cs->action[a].variant] : &none;
+        for (int part = 0; part < 2; part++) {
+            const char *src = part ? cs->action[a].run_src : cs->action[a].can_src;
+            int line = part ? cs->action[a].run_line : cs->action[a].can_line;
+            int *ref = part ? &e->action_run_ref[a] : &e->action_can_ref[a];
+            *ref = LUA_NOREF;
+            if (!src)
+                continue;
+            snprintf(who, WHO_LEN, "action '%s' (%s)", cs->action[a].name, part ? "run" : "can");
+            snprintf(where, WHO_LEN, "%.140s:%d", cs->action[a].file, line);
+            if (!foh_lua_load_chunk(L, src, cs->action[a].file, line))
+                return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+            if (run_chunk(e, params, 1, who, err) != FOH_OK)
+                return FOH_ERR_DATA;
+            if (!lua_isfunction(L, -1)) {
+                lua_pop(L, 1);
+                return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function(player)",
+                                     cs->action[a].file, line, who);
+            }
+            if (foh_lua_freeze(e, who, "action", err) != FOH_OK) {
+                lua_pop(L, 1);
+                return FOH_ERR_DATA;
+            }
+            *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        }
     }
     return FOH_OK;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lua_internal.h"
+#include "nation.h"
 
 /* Who a failing call was, for its error message: CARD's HOOK, or variant
  * hook number VHOOK when CARD is -1. Formatted only when there is an error:
@@ -16,9 +17,14 @@ static void caller_name(const foh_engine *e, int card, const char *hook, int vho
     const foh_cardset *cs = e->cs;
     if (card >= 0)
         snprintf(buf, len, "card '%s' (%s)", cs->card[card].id, hook);
+    else if (vhook >= 0 && vhook < cs->nhooks && cs->hook[vhook].point == FOH_HOOK_REACTION)
+        snprintf(buf, len, "variant '%s' reaction to '%s'", cs->variant[cs->hook[vhook].variant],
+                 cs->event[cs->hook[vhook].event]);
     else if (vhook >= 0 && vhook < cs->nhooks)
         snprintf(buf, len, "variant '%s' hook '%s'", cs->variant[cs->hook[vhook].variant],
                  foh_hook_names[cs->hook[vhook].point]);
+    else if (hook)
+        snprintf(buf, len, "%s", hook);
     else
         snprintf(buf, len, "a script");
 }
@@ -49,9 +55,9 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     char who[160];
     caller_name(e, card, hook, vhook, who, sizeof who);
     if (e->need_choice && lua_touserdata(L, -1) == (void *)&foh_lua_need_choice_tag) {
+        /* Nested (a reaction inside an effect): the API function that fired
+         * the event raises the question again, up to the outermost call. */
         lua_settop(L, top);
-        if (!outermost)
-            return foh_error_set(err, FOH_ERR_SCRIPT, "%s: a choice inside a nested hook", who);
         return FOH_NEED_CHOICE;
     }
     foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, foh_lua_error_text(e, st));
@@ -192,4 +198,119 @@ foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
     foh_status s = call_hook(g, card, player, "end_game", 1, -1, err);
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
+}
+/* ---- Events ---- */
+
+const char *const foh_event_names[FOH_EV_BUILTIN] = {
+    "turn_start", "cleanup", "turn_end", "invest", "complete", "snipe",
+    "harvest",    "gain",    "leave",    "covered", "revealed", "age",
+};
+
+foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    const foh_cardset *cs = e->cs;
+    lua_State *L = e->L;
+    if (e->event_depth >= FOH_MAX_EVENT_DEPTH)
+        return foh_error_set(err, FOH_ERR_SCRIPT,
+                             "event '%s': reactions nested more than %d deep (the engine's limit: a reaction that "
+                             "fires the event it reacts to, directly or through others)",
+                             cs->event[event], FOH_MAX_EVENT_DEPTH);
+    ev = lua_absindex(L, ev);
+    e->event_depth++;
+    foh_status s = FOH_OK;
+    for (int h = 0; h < cs->nhooks && s == FOH_OK; h++) {
+        if (cs->hook[h].point != FOH_HOOK_REACTION || cs->hook[h].event != event)
+            continue;
+        int top = lua_gettop(L);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->hook_ref[h]);
+        lua_pushvalue(L, ev);
+        s = call_pushed(g, top, 1, 0, 0, -1, NULL, h, err);
+    }
+    char hook[FOH_NAME + 8];
+    snprintf(hook, sizeof hook, "on.%s", cs->event[event]);
+    int n = g->st.players;
+    for (int k = 0; k < n && s == FOH_OK; k++) {
+        int q = (g->st.current + k) % n;
+        for (int c = 0; c < cs->ncards && s == FOH_OK; c++) {
+            if (!(cs->card[c].reacts >> event & 1) || g->st.loc[c].zone != FOH_ZONE_NATION ||
+                g->st.loc[c].owner != q || !foh_nation_visible(g, c))
+                continue;
+            int top = lua_gettop(L);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[c]);
+            lua_getfield(L, -1, "on");
+            lua_getfield(L, -1, cs->event[event]);
+            lua_replace(L, top + 1);
+            lua_settop(L, top + 1);
+            lua_pushinteger(L, q + 1);
+            lua_pushstring(L, cs->card[c].id);
+            lua_pushvalue(L, ev);
+            s = call_pushed(g, top, 3, 0, 0, c, hook, -1, err);
+            if (s != FOH_ERR_SCRIPT)
+                e->exercised[c]++;
+        }
+    }
+    e->event_depth--;
+    return s;
+}
+
+foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    if (!(cs->event_mask >> event & 1))
+        return FOH_OK;
+    lua_State *L = g->eng->L;
+    int top = lua_gettop(L);
+    lua_createtable(L, 0, n + 1);
+    lua_pushstring(L, cs->event[event]);
+    lua_setfield(L, -2, "name");
+    for (int i = 0; i < n; i++) {
+        const foh_event_field *f = &fields[i];
+        if ((f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_CARD) && f->value < 0)
+            continue;
+        if (f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_INT)
+            lua_pushinteger(L, f->value + (f->kind == FOH_EVF_PLAYER));
+        else if (f->kind == FOH_EVF_CARD)
+            lua_pushstring(L, cs->card[f->value].id);
+        else
+            lua_pushstring(L, f->text);
+        lua_setfield(L, -2, f->key);
+    }
+    foh_status s = foh_lua_dispatch(g, event, -1, err);
+    lua_settop(L, top);
+    return s;
+}
+
+/* ---- Declared turn actions ---- */
+
+foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    *ok = 1;
+    if (e->action_can_ref[action] == LUA_NOREF)
+        return FOH_OK;
+    char who[FOH_NAME + 32];
+    snprintf(who, sizeof who, "action '%s' (can)", e->cs->action[action].name);
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->action_can_ref[action]);
+    lua_pushinteger(L, player + 1);
+    foh_status s = call_pushed(g, top, 1, 1, -1, -1, who, -1, err);
+    if (s != FOH_OK)
+        return s;
+    *ok = lua_toboolean(L, -1);
+    lua_settop(L, top);
+    return FOH_OK;
+}
+
+foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    char who[FOH_NAME + 32];
+    snprintf(who, sizeof who, "action '%s' (run)", e->cs->action[action].name);
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->action_run_ref[action]);
+    lua_pushinteger(L, player + 1);
+    return call_pushed(g, top, 1, 0, 0, -1, who, -1, err);
 }

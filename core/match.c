@@ -31,7 +31,7 @@ int foh_match_find(const foh_action *legal, int n, const foh_action *a)
         const foh_action *l = &legal[i];
         if (l->kind != a->kind)
             continue;
-        int same = a->kind == FOH_ACT_CHOOSE                                       ? l->option == a->option
+        int same = a->kind == FOH_ACT_CHOOSE || a->kind == FOH_ACT_CUSTOM          ? l->option == a->option
                    : a->kind == FOH_ACT_INVEST                                     ? l->card == a->card && l->tokens == a->tokens
                    : a->kind == FOH_ACT_SNIPE || a->kind == FOH_ACT_ACTIVATE       ? l->card == a->card
                                                                                    : 1;

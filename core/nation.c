@@ -73,7 +73,7 @@ void foh_nation_place(foh_game *g, int player, int card)
     l->invested = 0;
 }
 
-void foh_nation_gain(foh_game *g, int player, int card)
+foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
     const foh_card_def *d = &cs->card[card];
@@ -84,17 +84,61 @@ void foh_nation_gain(foh_game *g, int player, int card)
             g->eng->exercised[card]++;
             foh_log(g, "  P%d gains %s: the game ends after this turn", player + 1, d->name);
         }
-        return;
+        return FOH_OK;
     }
+    /* The card it covers (a stack) or replaces (a Leader), for the events. */
+    foh_placement place = cs->type[d->type].place;
+    int under = -1;
+    if ((place == FOH_PLACE_STACK && (cs->event_mask >> FOH_EV_COVERED & 1)) ||
+        (place == FOH_PLACE_SINGLE && (cs->event_mask >> FOH_EV_LEAVE & 1)))
+        under = foh_nation_top(g, player, d->type);
     foh_nation_place(g, player, card);
     foh_log(g, "  P%d gains %s (%s)", player + 1, d->name, cs->type[d->type].name);
-    if (cs->timing[d->timing].fire == FOH_FIRE_ON_GAIN && !g->st.loc[card].fired &&
-        g->nqueue < FOH_MAX_QUEUE) {
+    if (cs->timing[d->timing].fire == FOH_FIRE_ON_GAIN && !g->st.loc[card].fired && g->nqueue < FOH_MAX_QUEUE) {
         g->st.loc[card].fired = 1;
         g->queue[g->nqueue][0] = (uint8_t)card;
         g->queue[g->nqueue][1] = (uint8_t)player;
         g->nqueue++;
     }
+    foh_status s = FOH_OK;
+    if (under >= 0 && place == FOH_PLACE_STACK) {
+        foh_event_field f[] = {{"player", FOH_EVF_PLAYER, player, NULL},
+                               {"card", FOH_EVF_CARD, under, NULL},
+                               {"by", FOH_EVF_CARD, card, NULL}};
+        s = foh_lua_event(g, FOH_EV_COVERED, f, 3, err);
+    } else if (under >= 0) {
+        foh_event_field f[] = {{"player", FOH_EVF_PLAYER, player, NULL},
+                               {"card", FOH_EVF_CARD, under, NULL},
+                               {"how", FOH_EVF_TEXT, 0, "replaced"}};
+        s = foh_lua_event(g, FOH_EV_LEAVE, f, 3, err);
+    }
+    if (s == FOH_OK) {
+        foh_event_field f[] = {{"player", FOH_EVF_PLAYER, player, NULL},
+                               {"card", FOH_EVF_CARD, card, NULL},
+                               {"how", FOH_EVF_TEXT, 0, how}};
+        s = foh_lua_event(g, FOH_EV_GAIN, f, 3, err);
+    }
+    return s;
+}
+
+foh_status foh_nation_discard(foh_game *g, int card, foh_error *err)
+{
+    const foh_cardset *cs = cs_of(g);
+    int owner = g->st.loc[card].owner, type = cs->card[card].type;
+    int was_top = cs->type[type].place == FOH_PLACE_STACK && (cs->event_mask >> FOH_EV_REVEALED & 1) &&
+                  foh_nation_top(g, owner, type) == card;
+    foh_nation_remove(g, card);
+    foh_log(g, "  P%d's %s is removed from the game", owner + 1, foh_card_name(g, card));
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, owner, NULL},
+                           {"card", FOH_EVF_CARD, card, NULL},
+                           {"how", FOH_EVF_TEXT, 0, "discarded"}};
+    foh_status s = foh_lua_event(g, FOH_EV_LEAVE, f, 3, err);
+    int revealed = was_top ? foh_nation_top(g, owner, type) : -1;
+    if (s == FOH_OK && revealed >= 0) {
+        foh_event_field r[] = {{"player", FOH_EVF_PLAYER, owner, NULL}, {"card", FOH_EVF_CARD, revealed, NULL}};
+        s = foh_lua_event(g, FOH_EV_REVEALED, r, 2, err);
+    }
+    return s;
 }
 
 /* The top card of each of PLAYER's piles, in one pass (-1: empty pile). */

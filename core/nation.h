@@ -18,10 +18,15 @@ int foh_nation_total(const foh_game *g, int player);
 void foh_nation_place(foh_game *g, int player, int card);
 /* Remove a card from wherever it is to the removed-from-game pile. */
 void foh_nation_remove(foh_game *g, int card);
-/* Gain CARD (already taken out of the Market or deck): place it, and queue
- * its on-gain effect the first time it is gained; a card that ends the game
- * is set aside instead (default ruling 8). */
-void foh_nation_gain(foh_game *g, int player, int card);
+/* Gain CARD (already taken out of the Market or deck) HOW ("complete",
+ * "snipe", "effect"): place it, queue its on-gain effect the first time it
+ * is gained, and fire the events (covered or leave, then gain); a card that
+ * ends the game is set aside instead (default ruling 8). A reaction's
+ * status is returned (FOH_NEED_CHOICE, FOH_ERR_SCRIPT). */
+foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, foh_error *err);
+/* Discard CARD from its Nation (removed from the game) and fire leave
+ * (how = discarded), then revealed for the card it uncovers. */
+foh_status foh_nation_discard(foh_game *g, int card, foh_error *err);
 /* Icons of PLAYER: stripes, constant Permanent effects, then counting
  * Permanent effects, which see only the first two (default ruling 6).
  * With g->scoring set, obsolete effects are off. */

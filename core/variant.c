@@ -384,6 +384,36 @@ static int collect_hooks(foh_yaml_node *hooks, int variant, foh_cardset *cs, foh
     return 1;
 }
 
+/* on: {event: Lua returning function(ev)}: the variant's reactions, kept as
+ * hooks; event names are resolved once game.yaml's `events` are known. */
+static int collect_reactions(foh_yaml_node *on, int variant, foh_cardset *cs, foh_error *err)
+{
+    if (on->kind != FOH_YAML_MAP)
+        return fail_node(err, on, "'on' maps event names to Lua returning a function(event)");
+    for (size_t i = 0; i < on->n; i++) {
+        const foh_yaml_node *src = on->items[i];
+        if (src->kind != FOH_YAML_SCALAR)
+            return fail_node(err, src, "reaction to '%s' must be Lua text, not %s", on->keys[i],
+                             foh_yaml_kind_name(src));
+        if (cs->nhooks >= FOH_MAX_HOOKS)
+            return fail_node(err, src, "more than %d hooks and reactions in all (the engine's limit)", FOH_MAX_HOOKS);
+        if (strlen(src->file) >= sizeof cs->hook[0].file || strlen(on->keys[i]) >= FOH_NAME)
+            return fail_key(err, on, i, "the file's path or the event's name is too long");
+        int h = cs->nhooks;
+        cs->hook[h].point = FOH_HOOK_REACTION;
+        cs->hook[h].event = -1;
+        snprintf(cs->hook[h].event_name, sizeof cs->hook[h].event_name, "%s", on->keys[i]);
+        cs->hook[h].src = dup_text(src->text);
+        snprintf(cs->hook[h].file, sizeof cs->hook[0].file, "%s", src->file);
+        cs->hook[h].variant = variant;
+        cs->nhooks++;
+        if (!cs->hook[h].src)
+            return fail_node(err, src, "out of memory");
+        cs->hook[h].line = src->line + src->block_scalar;
+    }
+    return 1;
+}
+
 /* Whether TEXT is one printable line. */
 static int one_line(const char *text)
 {
@@ -396,7 +426,7 @@ static int one_line(const char *text)
 int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
                       foh_variant_claims *claims, foh_error *err)
 {
-    static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts", "params"};
+    static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts", "params", "on", "actions"};
     if (doc->kind != FOH_YAML_MAP)
         return fail_node(err, doc, "variant.yaml must be a map, not %s", foh_yaml_kind_name(doc));
     for (size_t i = 0; i < doc->n; i++) {
@@ -453,6 +483,10 @@ int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, 
     if (foh_yaml_get(doc, "cards") && !apply_cards(foh_yaml_get(doc, "cards"), name->text, cards, claims, err))
         return 0;
     if (foh_yaml_get(doc, "hooks") && !collect_hooks(foh_yaml_get(doc, "hooks"), me, cs, err))
+        return 0;
+    if (foh_yaml_get(doc, "on") && !collect_reactions(foh_yaml_get(doc, "on"), me, cs, err))
+        return 0;
+    if (foh_yaml_get(doc, "actions") && !foh_actions_read(foh_yaml_get(doc, "actions"), me, cs, err))
         return 0;
     return 1;
 }

@@ -140,25 +140,38 @@ end
 
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack
 -- strength; defender: attack + defense), not immune (default ruling 5).
+-- Before the comparison each opponent's cards and the variants react to the
+-- event 'attack' {attacker, target, card, attack, defence, immune}: a
+-- reaction may set immune = true or change the two strengths.
 local function weaker_opponents(p, card)
   local mine = game.strength(p, 'attacker')
   local targets, seen = {}, {}
   for q = 1, game.players() do
     if q ~= p then
-      local theirs = game.strength(q, 'defender')
+      local ev = game.fire('attack', {
+        attacker = p, target = q, card = card, attack = mine,
+        defence = game.strength(q, 'defender'), immune = active_flag(q, 'immune_to_attacks'),
+      })
       local note = ''
-      if active_flag(q, 'immune_to_attacks') then
+      if ev.immune then
         note = ' (immune)'
-      elseif theirs < mine then
+      elseif ev.defence < ev.attack then
         targets[#targets + 1] = q
         note = ' (weaker)'
       end
-      seen[#seen + 1] = 'P' .. q .. ' ' .. theirs .. note
+      seen[#seen + 1] = 'P' .. q .. ' ' .. ev.defence .. note
     end
   end
   game.log(game.card(card).name .. ': P' .. p .. ' attacks with strength ' .. mine ..
            '; defenders: ' .. table.concat(seen, ', '))
   return targets
+end
+
+-- HIT(p, q), then the event 'attacked' {attacker, target, card}, to which
+-- the target's cards (and every other active card) may react.
+local function strike(hit, p, q, card)
+  hit(p, q)
+  game.fire('attacked', { attacker = p, target = q, card = card })
 end
 
 -- Start an attack: false if P's own attacks are suppressed; otherwise runs
@@ -181,7 +194,7 @@ function attack(hit)
     on_gain = function(p, card)
       if not begin_attack(p, card) then return end
       local q = game.choose(p, weaker_opponents(p, card), 'opponent to attack')
-      if q then hit(p, q) else game.log('no opponent is weaker') end
+      if q then strike(hit, p, q, card) else game.log('no opponent is weaker') end
     end,
   }
 end
@@ -193,7 +206,7 @@ function attack_all(hit)
       if not begin_attack(p, card) then return end
       local targets = weaker_opponents(p, card)
       if #targets == 0 then game.log('no opponent is weaker') end
-      for _, q in ipairs(targets) do hit(p, q) end
+      for _, q in ipairs(targets) do strike(hit, p, q, card) end
     end,
   }
 end

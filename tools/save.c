@@ -74,6 +74,10 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
             json_object_set_new(x, "tokens", json_integer(a->tokens));
         if (a->kind == FOH_ACT_CHOOSE)
             json_object_set_new(x, "option", json_integer(a->option));
+        if (a->kind == FOH_ACT_CUSTOM) {
+            json_object_set_new(x, "option", json_integer(a->option));
+            json_object_set_new(x, "action", json_string(foh_cardset_action_name(cs, a->option)));
+        }
         if (ch && a->option >= 0 && a->option < ch->n) {
             json_t *offered = json_array();
             for (int k = 0; k < ch->n; k++)
@@ -285,8 +289,8 @@ int save_check_cardset(const save_file *s, const foh_cardset *cs, char *err, siz
             char now[17];
             snprintf(now, sizeof now, "%016" PRIx64, h);
             if (strcmp(now, hash) && len < errlen)
-                len += (size_t)snprintf(err + len, errlen - len, "%s%s differs (recorded %s, now %s)",
-                                        len ? "; " : "", label, hash, now);
+                len += (size_t)snprintf(err + len, errlen - len, "%s%s differs (recorded %s, now %s)", len ? "; " : "",
+                                        label, hash, now);
         }
         if (!found && len < errlen)
             len += (size_t)snprintf(err + len, errlen - len, "%s%s was in the recorded card set, not in this one",
@@ -325,7 +329,9 @@ int save_check_choice(const save_file *s, int i, const foh_game *g, char *err, s
     const foh_choice *ch = foh_game_choice(g);
     if (!a->label[0] || !ch || a->option < 0 || a->option >= ch->n || !strcmp(ch->label[a->option], a->label))
         return 1;
-    snprintf(err, errlen, "%s: actions[%d]: the recorded answer was '%s' (option %d of \"%s\"), but the game now "
-             "offers '%s' there", s->path, i, a->label, a->option, ch->prompt, ch->label[a->option]);
+    snprintf(err, errlen,
+             "%s: actions[%d]: the recorded answer was '%s' (option %d of \"%s\"), but the game now "
+             "offers '%s' there",
+             s->path, i, a->label, a->option, ch->prompt, ch->label[a->option]);
     return 0;
 }

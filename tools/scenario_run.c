@@ -981,12 +981,12 @@ static int option_for(runner *r, const foh_yaml_node *answer)
 }
 
 static const char *const ACTIONS[] = {"invest", "complete", "snipe", "activate", "harvest", "choose", "check",
-                                      "pass", NULL};
+                                      "pass",   "action",   NULL};
 
 static int run_step(runner *r, const foh_yaml_node *step, int number)
 {
     static const char *const keys[] = {"invest", "complete", "snipe", "activate", "harvest", "choose",
-                                       "check",  "pass",     "expect", "error",   "note",    NULL};
+                                       "check",  "pass",     "action", "expect",  "error",   "note", NULL};
     const foh_yaml_node *as_map = step, *arg = NULL;
     const char *verb = NULL;
     if (step->kind == FOH_YAML_SCALAR) {
@@ -1010,7 +1010,8 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
         known |= !strcmp(verb, *a);
     if (!known)
         return malformed(r, step,
-                         "a step needs one action: invest, complete, snipe, activate, harvest, pass, choose or check");
+                         "a step needs one action: invest, complete, snipe, activate, harvest, pass, action, choose "
+                         "or check");
     if (as_map && foh_yaml_get(as_map, "note") && !text_of(r, foh_yaml_get(as_map, "note"), "note"))
         return 0;
     snprintf(r->where, sizeof r->where, "step %d (line %d: %s%s%.100s)", number, step->line, verb,
@@ -1052,6 +1053,24 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
             return malformed(r, arg, "%s takes no argument", verb);
         act = (foh_action){.kind = verb[0] == 'c' ? FOH_ACT_COMPLETE : verb[0] == 'h' ? FOH_ACT_HARVEST : FOH_ACT_PASS,
                            .card = -1, .tokens = 0, .option = -1};
+        have = 1;
+    } else if (!strcmp(verb, "action")) {
+        /* A declared turn action, by its name (game.yaml or variant `actions`). */
+        const foh_cardset *cs = foh_game_cardset(r->g);
+        const char *name = arg ? text_of(r, arg, "action (a declared action's name)") : NULL;
+        if (!name)
+            return arg ? 0 : malformed(r, step, "action: the name of a declared action");
+        int i = foh_cardset_action_find(cs, name);
+        if (i < 0) {
+            const char *names[16];
+            int n = 0;
+            for (; n < foh_cardset_action_count(cs) && n < 16; n++)
+                names[n] = foh_cardset_action_name(cs, n);
+            char hint[400];
+            foh_error_hint(hint, sizeof hint, name, "actions", names, n);
+            return malformed(r, arg, "unknown action '%s'%s", name, n ? hint : " (the card set declares none)");
+        }
+        act = (foh_action){.kind = FOH_ACT_CUSTOM, .card = -1, .tokens = 0, .option = i};
         have = 1;
     } else if (!strcmp(verb, "check") && arg && !(arg->kind == FOH_YAML_SCALAR && !arg->text[0])) {
         return malformed(r, arg, "check takes no argument (its expectations go under 'expect')");

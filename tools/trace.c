@@ -32,6 +32,10 @@ static json_t *action_json(foh_game *g, const foh_action *a, const char *text)
         json_object_set_new(x, "tokens", json_integer(a->tokens));
     if (a->kind == FOH_ACT_CHOOSE)
         json_object_set_new(x, "option", json_integer(a->option));
+    if (a->kind == FOH_ACT_CUSTOM) {
+        json_object_set_new(x, "option", json_integer(a->option));
+        json_object_set_new(x, "action", json_string(foh_cardset_action_name(cs, a->option)));
+    }
     json_object_set_new(x, "text", json_string(text));
     return x;
 }
@@ -56,17 +60,18 @@ json_t *trace_state(foh_game *g, foh_error *err)
 {
     const foh_cardset *cs = foh_game_cardset(g);
     int to_act = foh_game_to_act(g);
-    json_t *st = json_pack("{s:i,s:i,s:o,s:b,s:b,s:i,s:i,s:i,s:i,s:i,s:b}", "turn", foh_game_turn(g), "current",
-                           foh_game_current_player(g) + 1, "to_act", to_act < 0 ? json_null() : json_integer(to_act + 1),
-                           "over", foh_game_is_over(g), "stalled", foh_game_is_stalled(g), "supply", foh_game_supply(g),
-                           "reserve", foh_game_reserve(g), "substituted", foh_game_substituted(g), "current_age",
-                           foh_game_current_age(g), "deck_size", foh_game_deck_size(g), "bonus", foh_game_in_bonus(g));
+    json_t *st =
+        json_pack("{s:i,s:i,s:o,s:b,s:b,s:i,s:i,s:i,s:i,s:i,s:b}", "turn", foh_game_turn(g), "current",
+                  foh_game_current_player(g) + 1, "to_act", to_act < 0 ? json_null() : json_integer(to_act + 1), "over",
+                  foh_game_is_over(g), "stalled", foh_game_is_stalled(g), "supply", foh_game_supply(g), "reserve",
+                  foh_game_reserve(g), "substituted", foh_game_substituted(g), "current_age", foh_game_current_age(g),
+                  "deck_size", foh_game_deck_size(g), "bonus", foh_game_in_bonus(g));
     json_t *market = json_array();
     for (int i = 0; i < foh_game_market_size(g); i++) {
         int c = foh_game_market_card(g, i);
-        json_array_append_new(market, json_pack("{s:o,s:o,s:i}", "card", card_or_null(cs, c), "investor",
-                                                investor(foh_game_investor(g, c)), "tokens",
-                                                foh_game_invested_tokens(g, c)));
+        json_array_append_new(market,
+                              json_pack("{s:o,s:o,s:i}", "card", card_or_null(cs, c), "investor",
+                                        investor(foh_game_investor(g, c)), "tokens", foh_game_invested_tokens(g, c)));
     }
     json_object_set_new(st, "market", market);
     json_t *players = json_array();
@@ -98,9 +103,9 @@ json_t *trace_state(foh_game *g, foh_error *err)
         json_t *options = json_array();
         for (int i = 0; i < ch->n; i++)
             json_array_append_new(options, json_string(ch->label[i]));
-        json_object_set_new(st, "choice", json_pack("{s:i,s:o,s:s,s:o}", "player", ch->player + 1, "card",
-                                                    card_or_null(cs, ch->card), "prompt", ch->prompt, "options",
-                                                    options));
+        json_object_set_new(st, "choice",
+                            json_pack("{s:i,s:o,s:s,s:o}", "player", ch->player + 1, "card", card_or_null(cs, ch->card),
+                                      "prompt", ch->prompt, "options", options));
     } else {
         json_object_set_new(st, "choice", json_null());
     }

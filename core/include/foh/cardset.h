@@ -89,6 +89,15 @@ FOH_API const char *foh_cardset_type_name(const foh_cardset *cs, int type);
 /* Index of the card type named NAME, or -1. */
 FOH_API int foh_cardset_type_find(const foh_cardset *cs, const char *name);
 
+/* Turn actions the card set and its variants declare (`actions:` in
+ * game.yaml or variant.yaml; docs/card-format.md), played as FOH_ACT_CUSTOM
+ * with option I: their count, name ("trade"), label ("Trade: pay 2 tokens
+ * ...") and the index of the one named NAME (-1 if none). */
+FOH_API int foh_cardset_action_count(const foh_cardset *cs);
+FOH_API const char *foh_cardset_action_name(const foh_cardset *cs, int i);
+FOH_API const char *foh_cardset_action_label(const foh_cardset *cs, int i);
+FOH_API int foh_cardset_action_find(const foh_cardset *cs, const char *name);
+
 /* Player counts the card set's rules allow. */
 FOH_API int foh_cardset_min_players(const foh_cardset *cs);
 FOH_API int foh_cardset_max_players(const foh_cardset *cs);

@@ -86,7 +86,8 @@ typedef enum {
     FOH_ACT_ACTIVATE, /* card: a visible Turn Action card of yours ("Activate") */
     FOH_ACT_HARVEST,  /* no argument ("Harvest") */
     FOH_ACT_CHOOSE,   /* option: index into the pending choice's options */
-    FOH_ACT_PASS      /* decline a bonus action a variant granted */
+    FOH_ACT_PASS,     /* decline a bonus action a variant granted */
+    FOH_ACT_CUSTOM    /* option: a turn action the card set or a variant declares (`actions:`) */
 } foh_action_kind;
 
 /* Investor values of Market cards: -1 none, 0..players-1 a player, and
@@ -102,8 +103,9 @@ typedef struct {
 } foh_action;
 
 /* The name of action kind KIND ("invest", "complete", "snipe", "activate",
- * "harvest", "choose", "pass"), or NULL for a bad kind; and back: the kind
- * named NAME, or -1 (save files, scenarios). */
+ * "harvest", "choose", "pass", "action"), or NULL for a bad kind; and back:
+ * the kind named NAME, or -1 (save files, scenarios). A declared action
+ * (FOH_ACT_CUSTOM) is named by foh_cardset_action_name(option). */
 FOH_API const char *foh_action_kind_name(int kind);
 FOH_API int foh_action_kind_find(const char *name);
 
