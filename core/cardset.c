@@ -396,51 +396,188 @@ foh_cardset *foh_cardset_load(const char *dir, foh_error *err) { return foh_card
 
 foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err)
 {
-    foh_cardset *cs = calloc(1, sizeof *cs);
-    foh_variant_cards *cards = calloc(1, sizeof *cards);
-    foh_variant_claims *claims = calloc(1, sizeof *claims);
-    foh_yaml_node *docs[MAX_CARD_FILES] = {0}, *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
-    foh_loader ld = {.cs = cs, .err = err};
-    int ndocs = 0, ok = cs && cards && claims;
-    char path[FOH_PATH + 32], yerr[800];
-    if (!ok)
-        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-    if (ok && nvariants > FOH_MAX_VARIANTS)
-        ok = foh_error_set(err, FOH_ERR_USAGE, "at most %d variants", FOH_MAX_VARIANTS) == FOH_OK;
-    if (ok && strlen(dir) >= FOH_PATH - 300)
-        ok = foh_error_set(err, FOH_ERR_USAGE, "the card set folder's path is longer than %d bytes", FOH_PATH - 300) ==
-             FOH_OK;
-    if (ok) {
-        snprintf(cs->dir, sizeof cs->dir, "%s", dir);
-        snprintf(path, sizeof path, "%s/game.yaml", dir);
-        game = foh_yaml_load(path, yerr, sizeof yerr);
-        if (!game)
-            ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
-        else
-            ok = record_source(&ld, "game.yaml", path);
+    return foh_cardset_load_sets(&dir, 1, variants, nvariants, NULL, 0, err);
+}
+
+#define MAX_SETS 8  /* card set folders in one card set (extend chains, --cards) */
+#define MAX_TREES (MAX_SETS * (MAX_CARD_FILES + 1))
+
+/* The folders being loaded into one card set, and every YAML tree read
+ * (freed at the end: merged nodes point into them). */
+typedef struct {
+    foh_yaml_node *trees[MAX_TREES];
+    int ntrees;
+    foh_yaml_node *game; /* the first folder's game.yaml, the others merged in */
+    int nsets;
+    char set_dir[MAX_SETS][FOH_PATH];
+    const char *const *search;
+    int nsearch;
+} set_loader;
+
+/* The folder of the file FILE into DIR. */
+static void dir_of(const char *file, char *dir, size_t len)
+{
+    const char *slash = strrchr(file, '/');
+    if (slash)
+        snprintf(dir, len, "%.*s", (int)(slash - file), file);
+    else
+        snprintf(dir, len, ".");
+}
+
+/* Merge game.yaml tree EXT (of a folder that extends others) into BASE:
+ * sections merge key by key, lists of names (icons, events, scripts) and
+ * of named entries (card types, ages, timings, actions) gain the new ones,
+ * any other value is replaced. `extend` and `cards` are not game.yaml's. */
+static int merge_game(foh_loader *ld, foh_yaml_node *base, foh_yaml_node *ext)
+{
+    for (size_t i = 0; i < ext->n; i++) {
+        const char *key = ext->keys[i];
+        foh_yaml_node *v = ext->items[i], *b = foh_yaml_get(base, key);
+        if (!v || (base == ld->cs->merge_root && (!strcmp(key, "extend") || !strcmp(key, "cards"))))
+            continue;
+        if (b && b->kind == FOH_YAML_MAP && v->kind == FOH_YAML_MAP) {
+            if (!merge_game(ld, b, v))
+                return 0;
+            continue;
+        }
+        if (b && b->kind == FOH_YAML_SEQ && v->kind == FOH_YAML_SEQ &&
+            (!strcmp(key, "icons") || !strcmp(key, "events") || !strcmp(key, "scripts") ||
+             !strcmp(key, "card_types") || !strcmp(key, "ages") || !strcmp(key, "timings") ||
+             !strcmp(key, "actions"))) {
+            for (size_t k = 0; k < v->n; k++) {
+                foh_yaml_node *item = v->items[k];
+                const foh_yaml_node *nm = item->kind == FOH_YAML_MAP ? foh_yaml_get(item, "name") : item;
+                for (size_t j = 0; nm && nm->kind == FOH_YAML_SCALAR && j < b->n; j++) {
+                    const foh_yaml_node *other = b->items[j]->kind == FOH_YAML_MAP
+                                                     ? foh_yaml_get(b->items[j], "name")
+                                                     : b->items[j];
+                    if (other && other->kind == FOH_YAML_SCALAR && !strcmp(other->text, nm->text) &&
+                        strcmp(key, "scripts"))
+                        return foh_load_bad_node(ld, item, "%s: '%s' is already defined at %s:%d (an extension adds "
+                                                           "new entries; a variant's `set` changes existing ones)",
+                                                 key, nm->text, other->file, other->line);
+                }
+                if (!foh_yaml_push(b, item))
+                    return foh_load_bad_node(ld, item, "out of memory");
+                v->items[k] = NULL;
+            }
+            v->n = 0;
+            continue;
+        }
+        if (!foh_yaml_set(base, key, ext->key_lines[i], v))
+            return foh_load_bad_node(ld, v, "out of memory");
+        ext->items[i] = NULL;
+    }
+    return 1;
+}
+
+/* Where the card set named by scalar NAME (in `extend`, of the folder DIR)
+ * is: a path (with a '/', or '.'), relative to DIR, or a name looked up in
+ * the search folders. */
+static int find_set(foh_loader *ld, set_loader *sl, const char *dir, const foh_yaml_node *name, char *out, size_t len)
+{
+    const char *t = foh_load_scalar(ld, name, "extend");
+    if (!t)
+        return 0;
+    if (strchr(t, '/') || t[0] == '.') {
+        if (snprintf(out, len, "%s%s%s", t[0] == '/' ? "" : dir, t[0] == '/' ? "" : "/", t) >= (int)len)
+            return foh_load_bad_node(ld, name, "extend: the path '%s' is too long", t);
+        normalize_path(out);
+        return 1;
+    }
+    char looked[600] = "";
+    for (int i = 0; i < sl->nsearch; i++) {
+        char probe[FOH_PATH + 64];
+        snprintf(probe, sizeof probe, "%s/%s/game.yaml", sl->search[i], t);
+        FILE *f = fopen(probe, "rb");
+        if (f) {
+            fclose(f);
+            snprintf(out, len, "%s/%s", sl->search[i], t);
+            return 1;
+        }
+        snprintf(looked + strlen(looked), sizeof looked - strlen(looked), "%s%s", i ? ", " : "", sl->search[i]);
+    }
+    return foh_load_bad_node(ld, name, "extend: no card set named '%s' (looked in: %s; a path needs a '/')", t,
+                             looked[0] ? looked : "no folders: give a path");
+}
+
+/* Load the card set folder DIR (after the folders its `extend` names) into
+ * SL and CARDS: its game.yaml merged into the set's, its card files' entries
+ * added, its `cards` operations (override, remove) applied. */
+static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, foh_variant_claims *claims,
+                    const char *dir, int depth)
+{
+    char path[FOH_PATH + 64], yerr[800], real[FOH_PATH];
+    if (strlen(dir) >= FOH_PATH - 300)
+        return foh_error_set(ld->err, FOH_ERR_USAGE, "the card set folder's path is longer than %d bytes",
+                             FOH_PATH - 300) == FOH_OK;
+    /* A folder reached twice (two extensions of one base) is loaded once. */
+    snprintf(real, sizeof real, "%s", dir);
+    normalize_path(real);
+    for (int i = 0; i < sl->nsets; i++)
+        if (!strcmp(sl->set_dir[i], real))
+            return 1;
+    if (sl->nsets >= MAX_SETS || depth > MAX_SETS || sl->ntrees >= MAX_TREES - MAX_CARD_FILES - 1)
+        return foh_error_set(ld->err, FOH_ERR_DATA, "%s: more than %d card set folders in one card set (the "
+                                                    "engine's limit)", dir, MAX_SETS) == FOH_OK;
+    snprintf(sl->set_dir[sl->nsets++], FOH_PATH, "%s", real);
+    snprintf(path, sizeof path, "%s/game.yaml", dir);
+    foh_yaml_node *game = foh_yaml_load(path, yerr, sizeof yerr);
+    if (!game)
+        return foh_error_set(ld->err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+    sl->trees[sl->ntrees++] = game;
+    const char *set_name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    char label[FOH_PATH + 16];
+    if (game->kind != FOH_YAML_MAP)
+        return foh_load_bad_node(ld, game, "game.yaml must be a map, not %s", foh_yaml_kind_name(game));
+    const foh_yaml_node *ext = foh_yaml_get(game, "extend");
+    if (ext && ext->kind != FOH_YAML_SEQ)
+        return foh_load_bad_node(ld, ext, "'extend' lists the card sets this one adds to (names or paths)");
+    if (ext) {
+        /* The sets it extends come first: their game.yaml is the base. */
+        sl->nsets--;
+        for (size_t i = 0; i < ext->n; i++) {
+            char base[FOH_PATH];
+            if (!find_set(ld, sl, dir, ext->items[i], base, sizeof base) ||
+                !load_set(ld, sl, cards, claims, base, depth + 1))
+                return 0;
+        }
+        snprintf(sl->set_dir[sl->nsets++], FOH_PATH, "%s", real);
+    }
+    /* Save files name the sources: the base set's files plainly, the others
+     * with their folder's name. */
+    snprintf(label, sizeof label, "%s%sgame.yaml", sl->game ? set_name : "", sl->game ? "/" : "");
+    if (!record_source(ld, label, path))
+        return 0;
+    if (!sl->game) {
+        sl->game = game;
+        ld->cs->merge_root = game;
+    } else if (!merge_game(ld, sl->game, game)) {
+        return 0;
     }
 
     /* The card files' entries, in file-name order. */
     char **files = NULL;
-    int nfiles = 0;
-    ok = ok && list_card_files(&ld, dir, &files, &nfiles);
+    int nfiles = 0, ok = list_card_files(ld, dir, &files, &nfiles);
     if (ok && nfiles > MAX_CARD_FILES)
-        ok = foh_error_set(err, FOH_ERR_DATA, "%s: more than %d card files (the engine's limit)", dir,
+        ok = foh_error_set(ld->err, FOH_ERR_DATA, "%s: more than %d card files (the engine's limit)", dir,
                            MAX_CARD_FILES) == FOH_OK;
     for (int i = 0; ok && i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
         if (!doc) {
-            ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+            ok = foh_error_set(ld->err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
             break;
         }
-        docs[ndocs++] = doc;
-        ok = record_source(&ld, files[i], path);
+        sl->trees[sl->ntrees++] = doc;
+        snprintf(label, sizeof label, "%s%s%s", sl->game == game ? "" : set_name, sl->game == game ? "" : "/",
+                 files[i]);
+        ok = record_source(ld, label, path);
         if (ok && doc->kind != FOH_YAML_SEQ)
-            ok = foh_load_bad_node(&ld, doc, "a card file is a list of cards, not %s", foh_yaml_kind_name(doc));
+            ok = foh_load_bad_node(ld, doc, "a card file is a list of cards, not %s", foh_yaml_kind_name(doc));
         for (size_t k = 0; ok && k < doc->n; k++) {
             if (cards->n >= FOH_MAX_CARDS) {
-                ok = foh_load_bad_node(&ld, doc->items[k], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
+                ok = foh_load_bad_node(ld, doc->items[k], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
                 break;
             }
             cards->node[cards->n++] = doc->items[k];
@@ -449,6 +586,41 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     for (int i = 0; i < nfiles; i++)
         free(files[i]);
     free(files);
+    /* An extension's changes to inherited cards, like a variant's. */
+    foh_yaml_node *ops = foh_yaml_get(game, "cards");
+    if (ok && ops && sl->game != game)
+        ok = foh_variant_cards_apply(ops, set_name, cards, claims, ld->err);
+    else if (ok && ops)
+        ok = foh_load_bad_node(ld, ops, "'cards' (override, remove) is for a card set that extends another");
+    return ok;
+}
+
+foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
+                                   const char *const *search, int nsearch, foh_error *err)
+{
+    foh_cardset *cs = calloc(1, sizeof *cs);
+    foh_variant_cards *cards = calloc(1, sizeof *cards);
+    foh_variant_claims *claims = calloc(1, sizeof *claims);
+    set_loader *sl = calloc(1, sizeof *sl);
+    foh_yaml_node *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
+    foh_loader ld = {.cs = cs, .err = err};
+    int ok = cs && cards && claims && sl;
+    char path[FOH_PATH + 32], yerr[800];
+    if (!ok)
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    if (ok && nvariants > FOH_MAX_VARIANTS)
+        ok = foh_error_set(err, FOH_ERR_USAGE, "at most %d variants", FOH_MAX_VARIANTS) == FOH_OK;
+    if (ok && (ndirs < 1 || ndirs > MAX_SETS))
+        ok = foh_error_set(err, FOH_ERR_USAGE, "give 1 to %d card set folders", MAX_SETS) == FOH_OK;
+    if (ok) {
+        sl->search = search;
+        sl->nsearch = nsearch;
+        snprintf(cs->dir, sizeof cs->dir, "%s", dirs[0]);
+    }
+    /* Each further folder extends the ones before it. */
+    for (int i = 0; ok && i < ndirs; i++)
+        ok = load_set(&ld, sl, cards, claims, dirs[i], 0);
+    game = ok ? sl->game : NULL;
 
     /* Variants overlay game.yaml and the card entries, in order. */
     for (int v = 0; ok && v < nvariants; v++) {
@@ -486,7 +658,11 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     }
     const foh_yaml_node *base_scripts = ok ? foh_yaml_get(game, "scripts") : NULL;
     for (size_t i = 0; ok && base_scripts && i < base_scripts->n; i++)
-        ok = load_script(&ld, cs->dir, base_scripts->items[i]);
+    {
+        char from[FOH_PATH]; /* a script's path is relative to the game.yaml naming it */
+        dir_of(base_scripts->items[i]->file, from, sizeof from);
+        ok = load_script(&ld, from, base_scripts->items[i]);
+    }
     if (ok) {
         cs->players_allowed = 0;
         for (int p = cs->min_players; p <= cs->max_players; p++)
@@ -514,11 +690,11 @@ foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *varia
     ok = ok && read_deck_bottom(&ld, game);
     ok = ok && check_market_age(&ld, game);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
-    for (int i = 0; i < ndocs; i++)
-        foh_yaml_free(docs[i]);
-    foh_yaml_free(game);
+    for (int i = 0; sl && i < sl->ntrees; i++)
+        foh_yaml_free(sl->trees[i]);
     for (int v = 0; v < nvariants; v++)
         foh_yaml_free(vdocs[v]);
+    free(sl);
     free(cards);
     free(claims);
     ok = ok && foh_lua_check_cardset(cs, err) == FOH_OK;

@@ -152,6 +152,7 @@ typedef struct {
 
 struct foh_cardset {
     char dir[FOH_PATH];
+    const struct foh_yaml_node *merge_root; /* while loading: the merged game.yaml */
     int nicons;
     char icon[FOH_MAX_ICONS][FOH_NAME];
     int ntypes;

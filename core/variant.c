@@ -344,6 +344,12 @@ static int apply_cards(foh_yaml_node *spec, const char *variant, foh_variant_car
     return 1;
 }
 
+int foh_variant_cards_apply(foh_yaml_node *spec, const char *owner, foh_variant_cards *cards,
+                            foh_variant_claims *claims, foh_error *err)
+{
+    return apply_cards(spec, owner, cards, claims, err);
+}
+
 static char *dup_text(const char *s)
 {
     char *d = malloc(strlen(s) + 1);

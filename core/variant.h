@@ -33,4 +33,9 @@ typedef struct {
 int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
                       foh_variant_claims *claims, foh_error *err);
 
+/* cards: {remove, add, override} of OWNER (a variant, or a card set that
+ * extends another) applied to CARDS. 0 on error. */
+int foh_variant_cards_apply(foh_yaml_node *spec, const char *owner, foh_variant_cards *cards,
+                            foh_variant_claims *claims, foh_error *err);
+
 #endif

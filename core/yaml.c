@@ -287,6 +287,8 @@ int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node 
     return 1;
 }
 
+int foh_yaml_push(foh_yaml_node *seq, foh_yaml_node *v) { return append(seq, NULL, 0, 0, v); }
+
 foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key)
 {
     if (!m || m->kind != FOH_YAML_MAP)

@@ -28,7 +28,8 @@ static const struct {
     [OPT_SEATS] = {"seats", "SPECS",
                    "the players: random, greedy, ismcts[:ITERATIONS|:MSms], one for all seats or one per\n"
                    "seat, comma-separated (default random)"},
-    [OPT_CARDS] = {"cards", "DIR", "card set folder (default: the base set)"},
+    [OPT_CARDS] = {"cards", "DIR", "card set folder or name (default: the base set); repeat it to add sets that\n"
+                                   "extend the first (docs/card-format.md, \"Expansions\")"},
     [OPT_VARIANT] = {"variant", "V", "apply variant V (a name from 'foh variants', or a folder); repeat to combine"},
     [OPT_THREADS] = {"threads", "T", "worker threads (default 1); the report does not depend on T"},
     [OPT_SHARD] = {"shard", "i/k", "play only the i-th of k equal parts of the G games"},
@@ -66,6 +67,9 @@ static const struct {
                               "work they do)"},
     [OPT_LUA_MEMORY] = {"lua-memory", "MIB", "memory cap of each engine's Lua state (default 64)"},
     [OPT_ACTION_TIME] = {"action-time", "MS", "wall-clock milliseconds one action's scripts may take (default 5000)"},
+    [OPT_MODS] = {"mods", "DIR",
+                  "look up named card sets and variants in DIR too (after the project's folders and\n"
+                  "$FOH_MODS, a ':'-separated list of folders); repeatable"},
     [OPT_HELP] = {"help", NULL, "print this help"},
 };
 
@@ -75,6 +79,62 @@ void cli_variant_dir(const char *name, char *out, size_t len)
         snprintf(out, len, "%s", name);
     else
         snprintf(out, len, "%s/%s", FOH_DEFAULT_VARIANTS, name);
+}
+
+int cli_search_path(const cli_options *o, const char *kind, const char **out, int max)
+{
+    int n = 0;
+    static const char *const own_cards = FOH_DEFAULT_CARDS;
+    static char cards_root[1024];
+    if (!strcmp(kind, "cards")) {
+        /* The folder holding the base set (cards/). */
+        const char *slash = strrchr(own_cards, '/');
+        snprintf(cards_root, sizeof cards_root, "%.*s", slash ? (int)(slash - own_cards) : 1, slash ? own_cards : ".");
+        out[n++] = cards_root;
+    } else {
+        out[n++] = FOH_DEFAULT_VARIANTS;
+    }
+    static char env_copy[CLI_MAX_VARIANTS][1024];
+    const char *env = o->mods_env;
+    for (const char *p = env; *p && n < max;) {
+        size_t len = strcspn(p, ":");
+        if (len > 0 && len < sizeof env_copy[0] && n - 1 < CLI_MAX_VARIANTS) {
+            /* o->mods_env is split on the fly: each entry copied once. */
+            snprintf(env_copy[n - 1], sizeof env_copy[0], "%.*s", (int)len, p);
+            out[n] = env_copy[n - 1];
+            n++;
+        }
+        p += len + (p[len] == ':');
+    }
+    for (int i = 0; i < o->nmods && n < max; i++)
+        out[n++] = o->mods[i];
+    return n;
+}
+
+int cli_find(const cli_options *o, const char *kind, const char *name, const char *file, char *out, size_t len)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, len, "%s", name);
+        char probe[2200];
+        snprintf(probe, sizeof probe, "%s/%s", name, file);
+        FILE *f = fopen(probe, "r");
+        if (f)
+            fclose(f);
+        return f != NULL;
+    }
+    const char *dirs[2 * CLI_MAX_VARIANTS + 2];
+    int n = cli_search_path(o, kind, dirs, 2 * CLI_MAX_VARIANTS + 2);
+    for (int i = 0; i < n; i++) {
+        char probe[2200];
+        snprintf(probe, sizeof probe, "%s/%s/%s", dirs[i], name, file);
+        FILE *f = fopen(probe, "r");
+        if (f) {
+            fclose(f);
+            snprintf(out, len, "%s/%s", dirs[i], name);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 void cli_defaults(cli_options *o)
@@ -87,6 +147,8 @@ void cli_defaults(cli_options *o)
     o->seats = "random";
     o->threads = 1;
     o->shard = o->shards = 1;
+    const char *env = getenv("FOH_MODS");
+    snprintf(o->mods_env, sizeof o->mods_env, "%s", env ? env : "");
 }
 
 /* Escape control characters of TEXT into OUT (at most LEN bytes). */
@@ -251,27 +313,33 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         }
         o->skip_errors = !strcmp(v, "skip");
         return 1;
-    case OPT_VARIANT: {
-        if (!add_variant(c, v, o->variant, &o->nvariants))
-            return 0;
-        int i = o->nvariants - 1;
-        cli_variant_dir(v, o->variant_dir[i], sizeof o->variant_dir[i]);
-        char probe[1100];
-        snprintf(probe, sizeof probe, "%s/variant.yaml", o->variant_dir[i]);
-        FILE *f = fopen(probe, "r");
-        if (!f) {
-            cli_error(c, "unknown variant '%s' ('foh variants' lists them)", v);
-            return 0;
-        }
-        fclose(f);
-        return 1;
-    }
+    case OPT_VARIANT:
+        /* Resolved once every option is read (--mods may come later). */
+        return add_variant(c, v, o->variant, &o->nvariants);
     case OPT_A_VARIANT:
     case OPT_B_VARIANT: {
         int side = id == OPT_B_VARIANT;
         return add_variant(c, v, o->side_variant[side], &o->side_nvariants[side]);
     }
-    case OPT_CARDS: o->cards = v; return 1;
+    case OPT_CARDS:
+        if (o->given >> OPT_CARDS & 1 && o->cards_seen) {
+            if (o->nmore_cards >= CLI_MAX_VARIANTS) {
+                cli_error(c, "at most %d more card sets", CLI_MAX_VARIANTS);
+                return 0;
+            }
+            o->more_cards[o->nmore_cards++] = v;
+        } else {
+            o->cards = v;
+        }
+        o->cards_seen = 1;
+        return 1;
+    case OPT_MODS:
+        if (o->nmods >= CLI_MAX_VARIANTS) {
+            cli_error(c, "at most %d --mods folders", CLI_MAX_VARIANTS);
+            return 0;
+        }
+        o->mods[o->nmods++] = v;
+        return 1;
     case OPT_SEATS: o->seats = v; return 1;
     case OPT_JSON: o->json = v; return 1;
     case OPT_HTML: o->html = v; return 1;
@@ -327,6 +395,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
     o->nargs = argc + 1 - optind;
     if (o->help)
         return CLI_OK;
+    for (int i = 0; i < o->nvariants; i++)
+        if (!cli_find(o, "variants", o->variant[i], "variant.yaml", o->variant_dir[i], sizeof o->variant_dir[i])) {
+            cli_error(cmd->name, "unknown variant '%s' ('foh variants' lists them; --mods DIR and $FOH_MODS add "
+                                 "folders to look in)", o->variant[i]);
+            return CLI_USAGE;
+        }
     if (o->nargs < cmd->min_args || (!cmd->args && o->nargs > 0)) {
         if (o->nargs > 0 && !cmd->args)
             cli_error(cmd->name, "unexpected argument '%s' (see foh %s --help)", o->args[0], cmd->name);
@@ -478,7 +552,18 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
     const char *dirs[CLI_MAX_VARIANTS];
     for (int i = 0; i < o->nvariants; i++)
         dirs[i] = o->variant_dir[i];
-    *cs = foh_cardset_load_variants(o->cards, dirs, o->nvariants, &err);
+    char sets[CLI_MAX_VARIANTS + 1][1024];
+    const char *set_list[CLI_MAX_VARIANTS + 1], *search[2 * CLI_MAX_VARIANTS + 2];
+    int nsets = 0;
+    for (int i = 0; i <= o->nmore_cards; i++) {
+        const char *name = i ? o->more_cards[i - 1] : o->cards;
+        if (!cli_find(o, "cards", name, "game.yaml", sets[nsets], sizeof sets[0]))
+            snprintf(sets[nsets], sizeof sets[0], "%s", name); /* the loader names what is missing */
+        set_list[nsets] = sets[nsets];
+        nsets++;
+    }
+    int nsearch = cli_search_path(o, "cards", search, 2 * CLI_MAX_VARIANTS + 2);
+    *cs = foh_cardset_load_sets(set_list, nsets, dirs, o->nvariants, search, nsearch, &err);
     if (!*cs) {
         cli_error(NULL, "%s", err.msg);
         return 0;

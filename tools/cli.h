@@ -19,7 +19,7 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -38,6 +38,12 @@ typedef struct {
     uint64_t seed;
     long games;
     const char *cards;
+    int cards_seen;                           /* --cards was given once already */
+    int nmore_cards;                          /* --cards given again: sets extending the first */
+    const char *more_cards[CLI_MAX_VARIANTS];
+    int nmods;                                /* --mods DIR: named card sets and variants are looked up there too */
+    const char *mods[CLI_MAX_VARIANTS];
+    char mods_env[4096];                      /* $FOH_MODS (folders separated by ':') */
     int nvariants;
     const char *variant[CLI_MAX_VARIANTS];   /* as given: a name or a folder */
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
@@ -82,6 +88,15 @@ void cli_free_seats(foh_player **seats, int n);
 /* The folder of variant NAME: NAME itself if it contains a '/', else
  * NAME under the project's variants/ folder. */
 void cli_variant_dir(const char *name, char *out, size_t len);
+/* The folders where named card sets (KIND "cards") or variants ("variants")
+ * are looked up, in order: the project's, then $FOH_MODS's, then --mods.
+ * Returns how many (at most MAX) were written to OUT; they point into O or
+ * static text. */
+int cli_search_path(const cli_options *o, const char *kind, const char **out, int max);
+/* Find NAME (a name or a path) of KIND along the search path: a path (with
+ * a '/') as it is; a name as DIR/NAME holding FILE ("game.yaml",
+ * "variant.yaml"). 0 if not found. */
+int cli_find(const cli_options *o, const char *kind, const char *name, const char *file, char *out, size_t len);
 
 /* The entries of folder DIR whose names end in SUFFIX ("" for any; hidden
  * ones left out), sorted by name, as malloc'd strings in *NAMES (free with

@@ -13,7 +13,7 @@
 #include "save.h"
 #include "trace.h"
 
-static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_SAVE,
+static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_SAVE,
                                              OPT_LOAD, OPT_STOP_AFTER, OPT_TRACE, OPT_LUA_INSTRUCTIONS,
                                              OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
 static const cli_command PLAY = {

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "scenario_run.h"
 
-static const cli_option_id SCENARIO_OPTIONS[] = {OPT_COVERAGE, OPT_CARDS, OPT_VARIANT, OPT_COUNT};
+static const cli_option_id SCENARIO_OPTIONS[] = {OPT_COVERAGE, OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_COUNT};
 static const cli_command SCENARIO = {
     "scenario", "PATH...", 1,
     "Runs every scenario in the YAML files given (a folder means every .yaml file in it, by\n"
@@ -99,7 +99,10 @@ int cmd_scenario(int argc, char **argv)
     char root[1024];
     cli_variant_dir(".", root, sizeof root);
     root[strlen(root) - 2] = '\0';
-    scenario_options opt = {.cards = o.cards, .variants_root = root, .nvariants = o.nvariants};
+    char cards[1024];
+    if (!cli_find(&o, "cards", o.cards, "game.yaml", cards, sizeof cards))
+        snprintf(cards, sizeof cards, "%s", o.cards);
+    scenario_options opt = {.cards = cards, .variants_root = root, .nvariants = o.nvariants, .cli = &o};
     for (int i = 0; i < o.nvariants; i++)
         opt.variant[i] = o.variant_dir[i];
     scenario_stats stats = {0};

@@ -260,7 +260,11 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
     r->eng = NULL;
     r->cs_key = NULL;
     foh_error e;
-    r->cs = foh_cardset_load_variants(path, variants, nvariants, &e);
+    const char *search[2 * CLI_MAX_VARIANTS + 2];
+    int nsearch = 0;
+    if (r->opt->cli)
+        nsearch = cli_search_path(r->opt->cli, "cards", search, 2 * CLI_MAX_VARIANTS + 2);
+    r->cs = foh_cardset_load_sets(&path, 1, variants, nvariants, search, nsearch, &e);
     if (r->cs)
         r->eng = foh_engine_new(r->cs, &e);
     if (!r->cs || !r->eng) {
@@ -435,7 +439,10 @@ static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
         const char *t = text_of(r, cards, "cards (a card set folder)");
         if (!t)
             return 0;
-        snprintf(path, sizeof path, "%s%s%s", t[0] == '/' ? "" : file_dir, t[0] == '/' ? "" : "/", t);
+        /* A name is looked up along the search path; a path is relative to this file. */
+        if (strchr(t, '/') || t[0] == '.' || !r->opt->cli ||
+            !cli_find(r->opt->cli, "cards", t, "game.yaml", path, sizeof path))
+            snprintf(path, sizeof path, "%s%s%s", t[0] == '/' ? "" : file_dir, t[0] == '/' ? "" : "/", t);
     } else {
         snprintf(path, sizeof path, "%s", r->opt->cards);
     }
@@ -460,8 +467,8 @@ static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
             snprintf(vdirs[nv++], sizeof vdirs[0], "%s", t);
         else if (strchr(t, '/'))
             snprintf(vdirs[nv++], sizeof vdirs[0], "%s/%s", file_dir, t);
-        else
-            snprintf(vdirs[nv++], sizeof vdirs[0], "%s/%s", r->opt->variants_root, t);
+        else if (!r->opt->cli || !cli_find(r->opt->cli, "variants", t, "variant.yaml", vdirs[nv++], sizeof vdirs[0]))
+            snprintf(vdirs[r->opt->cli ? nv - 1 : nv++], sizeof vdirs[0], "%s/%s", r->opt->variants_root, t);
     }
     for (int i = 0; i < nv; i++)
         vlist[i] = vdirs[i];

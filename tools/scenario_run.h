@@ -24,6 +24,7 @@ typedef struct {
     const char *variants_root; /* folder of the variants named in scenarios */
     int nvariants;             /* variants (folders) applied to every scenario first */
     const char *variant[CLI_MAX_VARIANTS];
+    const cli_options *cli;    /* the search path for named card sets and variants (--mods, $FOH_MODS); may be NULL */
 } scenario_options;
 
 /* Run every scenario of the YAML file PATH: PASS/FAIL lines (and each

@@ -28,6 +28,14 @@ FOH_API foh_cardset *foh_cardset_load(const char *dir, foh_error *err);
  * changing the same parameter or card field are refused, naming both. */
 FOH_API foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err);
 
+/* The general form: the card set folders DIRS (NDIRS of them; each further
+ * one extends those before it, as if its game.yaml said `extend`), then the
+ * VARIANTS. A folder's game.yaml may `extend` other card sets, by path
+ * (relative to it) or by name, looked up as SEARCH[i]/NAME (NSEARCH folders,
+ * in order): see docs/card-format.md, "Expansions". */
+FOH_API foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants,
+                                           int nvariants, const char *const *search, int nsearch, foh_error *err);
+
 FOH_API void foh_cardset_free(foh_cardset *cs);
 
 /* Name and one-line description of the variant in folder VARIANT_DIR. */

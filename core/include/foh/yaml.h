@@ -43,6 +43,9 @@ FOH_API void foh_yaml_free(foh_yaml_node *n);
  * the old value is freed. Returns 0 if out of memory. */
 FOH_API int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node *v);
 
+/* Append V to sequence SEQ, which then owns it. 0 if out of memory. */
+FOH_API int foh_yaml_push(foh_yaml_node *seq, foh_yaml_node *v);
+
 /* Value for KEY in map M (NULL if M is not a map or has no KEY). */
 FOH_API foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key);
 
