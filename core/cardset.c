@@ -409,7 +409,9 @@ typedef struct {
     int ntrees;
     foh_yaml_node *game; /* the first folder's game.yaml, the others merged in */
     int nsets;
-    char set_dir[MAX_SETS][FOH_PATH];
+    char set_dir[MAX_SETS][FOH_PATH]; /* folders loaded */
+    int nloading;
+    char loading[MAX_SETS][FOH_PATH]; /* folders whose `extend` is being loaded: a cycle returns to one */
     const char *const *search;
     int nsearch;
 } set_loader;
@@ -428,15 +430,15 @@ static void dir_of(const char *file, char *dir, size_t len)
  * sections merge key by key, lists of names (icons, events, scripts) and
  * of named entries (card types, ages, timings, actions) gain the new ones,
  * any other value is replaced. `extend` and `cards` are not game.yaml's. */
-static int merge_game(foh_loader *ld, foh_yaml_node *base, foh_yaml_node *ext)
+static int merge_game(foh_loader *ld, foh_yaml_node *base, foh_yaml_node *ext, int top)
 {
     for (size_t i = 0; i < ext->n; i++) {
         const char *key = ext->keys[i];
         foh_yaml_node *v = ext->items[i], *b = foh_yaml_get(base, key);
-        if (!v || (base == ld->cs->merge_root && (!strcmp(key, "extend") || !strcmp(key, "cards"))))
+        if (!v || (top && (!strcmp(key, "extend") || !strcmp(key, "cards"))))
             continue;
         if (b && b->kind == FOH_YAML_MAP && v->kind == FOH_YAML_MAP) {
-            if (!merge_game(ld, b, v))
+            if (!merge_game(ld, b, v, 0))
                 return 0;
             continue;
         }
@@ -505,22 +507,30 @@ static int find_set(foh_loader *ld, set_loader *sl, const char *dir, const foh_y
  * SL and CARDS: its game.yaml merged into the set's, its card files' entries
  * added, its `cards` operations (override, remove) applied. */
 static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, foh_variant_claims *claims,
-                    const char *dir, int depth)
+                    const char *dir)
 {
     char path[FOH_PATH + 64], yerr[800], real[FOH_PATH];
     if (strlen(dir) >= FOH_PATH - 300)
         return foh_error_set(ld->err, FOH_ERR_USAGE, "the card set folder's path is longer than %d bytes",
                              FOH_PATH - 300) == FOH_OK;
-    /* A folder reached twice (two extensions of one base) is loaded once. */
+    /* A folder reached twice (two extensions of one base) is loaded once;
+     * one reached again while its `extend` loads is a cycle. */
     snprintf(real, sizeof real, "%s", dir);
     normalize_path(real);
     for (int i = 0; i < sl->nsets; i++)
         if (!strcmp(sl->set_dir[i], real))
             return 1;
-    if (sl->nsets >= MAX_SETS || depth > MAX_SETS || sl->ntrees >= MAX_TREES - MAX_CARD_FILES - 1)
+    for (int i = 0; i < sl->nloading; i++)
+        if (!strcmp(sl->loading[i], real)) {
+            char chain[1200] = "";
+            for (int k = i; k < sl->nloading; k++)
+                snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "%s -> ", sl->loading[k]);
+            return foh_error_set(ld->err, FOH_ERR_DATA, "card sets extend each other in a cycle: %s%s", chain,
+                                 real) == FOH_OK;
+        }
+    if (sl->nsets + sl->nloading >= MAX_SETS || sl->ntrees >= MAX_TREES - MAX_CARD_FILES - 1)
         return foh_error_set(ld->err, FOH_ERR_DATA, "%s: more than %d card set folders in one card set (the "
                                                     "engine's limit)", dir, MAX_SETS) == FOH_OK;
-    snprintf(sl->set_dir[sl->nsets++], FOH_PATH, "%s", real);
     snprintf(path, sizeof path, "%s/game.yaml", dir);
     foh_yaml_node *game = foh_yaml_load(path, yerr, sizeof yerr);
     if (!game)
@@ -533,17 +543,15 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
     const foh_yaml_node *ext = foh_yaml_get(game, "extend");
     if (ext && ext->kind != FOH_YAML_SEQ)
         return foh_load_bad_node(ld, ext, "'extend' lists the card sets this one adds to (names or paths)");
-    if (ext) {
-        /* The sets it extends come first: their game.yaml is the base. */
-        sl->nsets--;
-        for (size_t i = 0; i < ext->n; i++) {
-            char base[FOH_PATH];
-            if (!find_set(ld, sl, dir, ext->items[i], base, sizeof base) ||
-                !load_set(ld, sl, cards, claims, base, depth + 1))
-                return 0;
-        }
-        snprintf(sl->set_dir[sl->nsets++], FOH_PATH, "%s", real);
+    /* The sets it extends come first: their game.yaml is the base. */
+    snprintf(sl->loading[sl->nloading++], FOH_PATH, "%s", real);
+    for (size_t i = 0; ext && i < ext->n; i++) {
+        char base[FOH_PATH];
+        if (!find_set(ld, sl, dir, ext->items[i], base, sizeof base) || !load_set(ld, sl, cards, claims, base))
+            return 0;
     }
+    sl->nloading--;
+    snprintf(sl->set_dir[sl->nsets++], FOH_PATH, "%s", real);
     /* Save files name the sources: the base set's files plainly, the others
      * with their folder's name. */
     snprintf(label, sizeof label, "%s%sgame.yaml", sl->game ? set_name : "", sl->game ? "/" : "");
@@ -551,8 +559,7 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
         return 0;
     if (!sl->game) {
         sl->game = game;
-        ld->cs->merge_root = game;
-    } else if (!merge_game(ld, sl->game, game)) {
+    } else if (!merge_game(ld, sl->game, game, 1)) {
         return 0;
     }
 
@@ -619,7 +626,7 @@ foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const cha
     }
     /* Each further folder extends the ones before it. */
     for (int i = 0; ok && i < ndirs; i++)
-        ok = load_set(&ld, sl, cards, claims, dirs[i], 0);
+        ok = load_set(&ld, sl, cards, claims, dirs[i]);
     game = ok ? sl->game : NULL;
 
     /* Variants overlay game.yaml and the card entries, in order. */

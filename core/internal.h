@@ -152,7 +152,6 @@ typedef struct {
 
 struct foh_cardset {
     char dir[FOH_PATH];
-    const struct foh_yaml_node *merge_root; /* while loading: the merged game.yaml */
     int nicons;
     char icon[FOH_MAX_ICONS][FOH_NAME];
     int ntypes;
@@ -327,11 +326,13 @@ struct foh_engine {
                                    * (outside one, a failed allocation would abort the process) */
     long charged;                 /* library work charged since the clock was last read */
     int event_depth;              /* reactions in progress, nested (FOH_MAX_EVENT_DEPTH) */
+    int react_card, react_hook;   /* the innermost reaction running (a card, or a variant's hook; -1: none) */
     int call_card;                /* the card whose script the next call runs (-1: none), for the watchdog */
     struct foh_watchdog *watchdog; /* stops the program if one Lua step runs long past the deadline */
     int sealed;                   /* helpers loaded: no script may create a global */
     char mem_where[256];          /* script line whose allocation hit the memory cap */
     char errbuf[400];             /* a formatted error message */
+    foh_error nested_error;       /* a nested reaction's error on its way to the outermost call */
     foh_game *g;                  /* the game a script is acting on */
     int need_choice;              /* a script asked a question with no answer yet */
     int counting;                 /* evaluating counting Permanent effects */

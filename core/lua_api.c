@@ -120,7 +120,11 @@ static int raise_status(lua_State *L, foh_status s, const foh_error *err)
         lua_pushlightuserdata(L, (void *)&foh_lua_need_choice_tag);
         return lua_error(L);
     }
-    return luaL_error(L, "%s", err->msg);
+    /* The message names the reaction already: it goes up as it is. */
+    foh_engine *e = foh_lua_engine_of(L);
+    e->nested_error = *err;
+    lua_pushlightuserdata(L, (void *)&foh_lua_nested_error_tag);
+    return lua_error(L);
 }
 
 /* ---- The `game` API (see scripts/API.md) ---- */

@@ -421,6 +421,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
         e->hook_ref[h] = LUA_NOREF;
     e->call_card = -1;
+    e->react_card = e->react_hook = -1;
     if (!foh_lua_watchdog_start(e))
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot start the thread that watches the scripts' time limit");
     if (!foh_lua_sandbox_open(e))

@@ -52,6 +52,12 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     e->counting = prev_counting;
     if (st == LUA_OK)
         return FOH_OK;
+    if (lua_touserdata(L, -1) == (void *)&foh_lua_nested_error_tag) {
+        lua_settop(L, top);
+        if (err)
+            *err = e->nested_error;
+        return e->nested_error.code;
+    }
     char who[160];
     caller_name(e, card, hook, vhook, who, sizeof who);
     if (e->need_choice && lua_touserdata(L, -1) == (void *)&foh_lua_need_choice_tag) {
@@ -211,12 +217,16 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
     foh_engine *e = g->eng;
     const foh_cardset *cs = e->cs;
     lua_State *L = e->L;
-    if (e->event_depth >= FOH_MAX_EVENT_DEPTH)
+    if (e->event_depth >= FOH_MAX_EVENT_DEPTH) {
+        char who[160];
+        caller_name(e, e->react_card, "reaction", e->react_hook, who, sizeof who);
         return foh_error_set(err, FOH_ERR_SCRIPT,
-                             "event '%s': reactions nested more than %d deep (the engine's limit: a reaction that "
-                             "fires the event it reacts to, directly or through others)",
-                             cs->event[event], FOH_MAX_EVENT_DEPTH);
+                             "%s: event '%s': reactions nested more than %d deep (the engine's limit: a reaction "
+                             "that fires the event it reacts to, directly or through others)",
+                             who, cs->event[event], FOH_MAX_EVENT_DEPTH);
+    }
     ev = lua_absindex(L, ev);
+    int outer_card = e->react_card, outer_hook = e->react_hook;
     e->event_depth++;
     foh_status s = FOH_OK;
     for (int h = 0; h < cs->nhooks && s == FOH_OK; h++) {
@@ -225,6 +235,8 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
         int top = lua_gettop(L);
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->hook_ref[h]);
         lua_pushvalue(L, ev);
+        e->react_card = -1;
+        e->react_hook = h;
         s = call_pushed(g, top, 1, 0, 0, -1, NULL, h, err);
     }
     char hook[FOH_NAME + 8];
@@ -245,12 +257,16 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
             lua_pushinteger(L, q + 1);
             lua_pushstring(L, cs->card[c].id);
             lua_pushvalue(L, ev);
+            e->react_card = c;
+            e->react_hook = -1;
             s = call_pushed(g, top, 3, 0, 0, c, hook, -1, err);
             if (s != FOH_ERR_SCRIPT)
                 e->exercised[c]++;
         }
     }
     e->event_depth--;
+    e->react_card = outer_card;
+    e->react_hook = outer_hook;
     return s;
 }
 

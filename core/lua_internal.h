@@ -32,6 +32,10 @@
 
 /* Raised (as a light userdata to this byte) when a choice has no answer yet. */
 extern const char foh_lua_need_choice_tag;
+/* Raised (as a light userdata) when a reaction nested inside a script call
+ * failed: its message, already naming the reaction, file and line, waits in
+ * the engine's nested_error and reaches the outermost call unwrapped. */
+extern const char foh_lua_nested_error_tag;
 
 /* ---- lua_sandbox.c ---- */
 

@@ -24,6 +24,7 @@
 #define SLOW_HOOK_NS 1000000 /* an interval slower than this makes the hook 10 times more frequent */
 
 const char foh_lua_need_choice_tag = 0;
+const char foh_lua_nested_error_tag = 0;
 
 static int64_t now_ns(void)
 {

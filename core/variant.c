@@ -97,8 +97,9 @@ static foh_yaml_node *named_item(const foh_yaml_node *l, const char *name)
     return NULL;
 }
 
-/* "there (did you mean ...)": the keys of map M, or the names of list M. */
-static void path_hint(const foh_yaml_node *m, const char *seg, char *hint, size_t len)
+/* "there (did you mean ...)": the keys of map M, or the names of list M,
+ * and the fields EXTRA (NULL-terminated, may be NULL) M may also hold. */
+static void path_hint(const foh_yaml_node *m, const char *seg, const char *const *extra, char *hint, size_t len)
 {
     const char *names[64];
     int n = 0;
@@ -113,6 +114,9 @@ static void path_hint(const foh_yaml_node *m, const char *seg, char *hint, size_
                 names[n++] = nm->text;
         }
     }
+    for (; extra && *extra && n < 64; extra++)
+        if (!foh_yaml_get(m, *extra))
+            names[n++] = *extra;
     hint[0] = 0;
     foh_error_hint(hint, len, seg, "there", names, n);
 }
@@ -189,7 +193,7 @@ static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *gam
             }
             if (!child || (child->kind != FOH_YAML_MAP && child->kind != FOH_YAML_SEQ)) {
                 char hint[600];
-                path_hint(m, seg, hint, sizeof hint);
+                path_hint(m, seg, NULL, hint, sizeof hint);
                 return fail_key(err, set, i, "'%s': %s has no section '%s'%s", key, where, seg, hint);
             }
             m = child;
@@ -203,7 +207,7 @@ static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *gam
             foh_yaml_node *item = named_item(m, seg);
             if (!item) {
                 char hint[600];
-                path_hint(m, seg, hint, sizeof hint);
+                path_hint(m, seg, NULL, hint, sizeof hint);
                 return fail_key(err, set, i, "'%s': the list has no entry named '%s'%s", key, seg, hint);
             }
             for (size_t k = 0; k < m->n; k++)
@@ -223,15 +227,8 @@ static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *gam
         int is_params = strlen(parent) > 7 && !strcmp(parent + strlen(parent) - 7, ".params");
         int may_add = (numeric && strspn(seg, "0123456789") == strlen(seg)) || listed(known_fields(parent), seg);
         if (!foh_yaml_get(m, seg) && !may_add) {
-            const char *names[64];
-            int n = 0;
-            for (size_t k = 0; k < m->n && n < 64; k++)
-                names[n++] = m->keys[k];
-            for (const char *const *f = known_fields(parent); f && *f && n < 64; f++)
-                if (!foh_yaml_get(m, *f))
-                    names[n++] = *f;
-            char hint[600] = "";
-            foh_error_hint(hint, sizeof hint, seg, "there", names, n);
+            char hint[600];
+            path_hint(m, seg, known_fields(parent), hint, sizeof hint);
             if (is_params)
                 return fail_key(err, set, i, "'%s': the card has no param '%s'%s", key, seg, hint);
             return fail_key(err, set, i, "%s has no '%s' to set%s", where, key, hint);
@@ -358,6 +355,32 @@ static char *dup_text(const char *s)
     return d;
 }
 
+/* Keep the Lua text SRC (of hook or reaction WHAT) as CS's next hook at
+ * POINT (a reaction: to event EVENT, resolved later). */
+static int add_hook(foh_cardset *cs, foh_hook_point point, const char *event, const foh_yaml_node *src,
+                    const char *what, int variant, foh_error *err)
+{
+    if (src->kind != FOH_YAML_SCALAR)
+        return fail_node(err, src, "%s '%s' must be Lua text, not %s", event ? "reaction to" : "hook", what,
+                         foh_yaml_kind_name(src));
+    if (cs->nhooks >= FOH_MAX_HOOKS)
+        return fail_node(err, src, "more than %d hooks and reactions in all (the engine's limit)", FOH_MAX_HOOKS);
+    if (strlen(src->file) >= sizeof cs->hook[0].file)
+        return fail_node(err, src, "the file's path is longer than %zu bytes", sizeof cs->hook[0].file - 1);
+    int h = cs->nhooks;
+    cs->hook[h].point = point;
+    cs->hook[h].event = -1;
+    snprintf(cs->hook[h].event_name, sizeof cs->hook[h].event_name, "%s", event ? event : "");
+    cs->hook[h].src = dup_text(src->text);
+    snprintf(cs->hook[h].file, sizeof cs->hook[0].file, "%s", src->file);
+    cs->hook[h].line = src->line + src->block_scalar;
+    cs->hook[h].variant = variant;
+    cs->nhooks++; /* from here on foh_cardset_free frees the text */
+    if (!cs->hook[h].src)
+        return fail_node(err, src, "out of memory");
+    return 1;
+}
+
 static int collect_hooks(foh_yaml_node *hooks, int variant, foh_cardset *cs, foh_error *err)
 {
     if (hooks->kind != FOH_YAML_MAP)
@@ -372,20 +395,8 @@ static int collect_hooks(foh_yaml_node *hooks, int variant, foh_cardset *cs, foh
             foh_error_hint(hint, sizeof hint, hooks->keys[i], "hooks", foh_hook_names, FOH_HOOK_COUNT);
             return fail_key(err, hooks, i, "unknown hook '%s'%s", hooks->keys[i], hint);
         }
-        const foh_yaml_node *src = hooks->items[i];
-        if (src->kind != FOH_YAML_SCALAR)
-            return fail_node(err, src, "hook '%s' must be Lua text, not %s", hooks->keys[i], foh_yaml_kind_name(src));
-        if (cs->nhooks >= FOH_MAX_HOOKS)
-            return fail_node(err, src, "more than %d hooks in all (the engine's limit)", FOH_MAX_HOOKS);
-        if (strlen(src->file) >= sizeof cs->hook[0].file)
-            return fail_node(err, src, "the file's path is longer than %zu bytes", sizeof cs->hook[0].file - 1);
-        cs->hook[cs->nhooks].point = (foh_hook_point)point;
-        cs->hook[cs->nhooks].src = dup_text(src->text);
-        snprintf(cs->hook[cs->nhooks].file, sizeof cs->hook[0].file, "%s", src->file);
-        cs->hook[cs->nhooks].line = src->line + src->block_scalar;
-        cs->hook[cs->nhooks].variant = variant;
-        if (!cs->hook[cs->nhooks++].src)
-            return fail_node(err, src, "out of memory");
+        if (!add_hook(cs, (foh_hook_point)point, NULL, hooks->items[i], hooks->keys[i], variant, err))
+            return 0;
     }
     return 1;
 }
@@ -397,25 +408,10 @@ static int collect_reactions(foh_yaml_node *on, int variant, foh_cardset *cs, fo
     if (on->kind != FOH_YAML_MAP)
         return fail_node(err, on, "'on' maps event names to Lua returning a function(event)");
     for (size_t i = 0; i < on->n; i++) {
-        const foh_yaml_node *src = on->items[i];
-        if (src->kind != FOH_YAML_SCALAR)
-            return fail_node(err, src, "reaction to '%s' must be Lua text, not %s", on->keys[i],
-                             foh_yaml_kind_name(src));
-        if (cs->nhooks >= FOH_MAX_HOOKS)
-            return fail_node(err, src, "more than %d hooks and reactions in all (the engine's limit)", FOH_MAX_HOOKS);
-        if (strlen(src->file) >= sizeof cs->hook[0].file || strlen(on->keys[i]) >= FOH_NAME)
-            return fail_key(err, on, i, "the file's path or the event's name is too long");
-        int h = cs->nhooks;
-        cs->hook[h].point = FOH_HOOK_REACTION;
-        cs->hook[h].event = -1;
-        snprintf(cs->hook[h].event_name, sizeof cs->hook[h].event_name, "%s", on->keys[i]);
-        cs->hook[h].src = dup_text(src->text);
-        snprintf(cs->hook[h].file, sizeof cs->hook[0].file, "%s", src->file);
-        cs->hook[h].variant = variant;
-        cs->nhooks++;
-        if (!cs->hook[h].src)
-            return fail_node(err, src, "out of memory");
-        cs->hook[h].line = src->line + src->block_scalar;
+        if (strlen(on->keys[i]) >= FOH_NAME)
+            return fail_key(err, on, i, "the event's name is longer than %d bytes", FOH_NAME - 1);
+        if (!add_hook(cs, FOH_HOOK_REACTION, on->keys[i], on->items[i], on->keys[i], variant, err))
+            return 0;
     }
     return 1;
 }

@@ -29,3 +29,23 @@ execute_process(COMMAND ${FOH} play --cards ${exp} --players 4 --seed 3 --seats 
 if(NOT out MATCHES "Insurance Guild|Toll Gate|Mercenaries")
   message(FATAL_ERROR "a game with the expansion never showed its cards:\n${out}")
 endif()
+
+# Card sets extending each other in a cycle, and a chain longer than the
+# engine's limit of 8 folders, are refused with a message naming them.
+set(bad ${OUT}/expansion-copy/bad)
+file(WRITE ${bad}/a/game.yaml "name: a\nextend: [../b]\n")
+file(WRITE ${bad}/b/game.yaml "name: b\nextend: [../a]\n")
+execute_process(COMMAND ${FOH} play --cards ${bad}/a RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "card sets extend each other in a cycle: .*/a -> .*/b -> .*/a")
+  message(FATAL_ERROR "an extend cycle: exit ${rc}: ${err}")
+endif()
+file(WRITE ${bad}/c0/game.yaml "name: c0\nextend: [base]\n")
+foreach(i RANGE 1 8)
+  math(EXPR j "${i} - 1")
+  file(WRITE ${bad}/c${i}/game.yaml "name: c${i}\nextend: [../c${j}]\n")
+endforeach()
+execute_process(COMMAND ${FOH} play --cards ${bad}/c8 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "more than 8 card set folders in one card set \\(the engine's limit\\)")
+  message(FATAL_ERROR "a chain of 10 card set folders: exit ${rc}: ${err}")
+endif()
+message(STATUS "cycle and folder limit refused")

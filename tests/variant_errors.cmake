@@ -32,3 +32,11 @@ expect(VARIANTS deck-bottom-market
        TEXT "deck-bottom-market/variant.yaml:4:35: setup.deck_bottom: card 'warriors' is of the age dealt to the Market")
 expect(VARIANTS market-too-small
        TEXT "market-too-small/variant.yaml:4:24: setup.market_size: the Market holds 2 cards with 3 players, but the 5 cards of the Market age 'A'")
+# Limits of issue 11's additions are refused, naming the limit.
+expect(VARIANTS too-many-params TEXT "too-many-params/variant.yaml:4:3: variant 'too-many-params': more than 16 params (the engine's limit)")
+expect(VARIANTS too-many-actions TEXT "too-many-actions/variant.yaml:12:5: more than 8 declared actions (the engine's limit)")
+expect(VARIANTS too-many-events TEXT "too-many-events/variant.yaml:4:11: 'events' lists at most 20 event names (the engine's limit)")
+expect(VARIANTS unknown-event TEXT "unknown-event/variant.yaml:5:1: variant 'unknown-event': unknown event 'snipd' (did you mean 'snipe'?")
+expect(VARIANTS unknown-param TEXT "unknown-param/variant.yaml:4:3: 'cards.irrigation.params.tokns': the card has no param 'tokns' (did you mean 'tokens'?")
+expect(VARIANTS reaction-depth
+       TEXT "variant 'reaction-depth' reaction to 'gain': event 'gain': reactions nested more than 8 deep (the engine's limit")

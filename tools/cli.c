@@ -84,31 +84,33 @@ void cli_variant_dir(const char *name, char *out, size_t len)
 int cli_search_path(const cli_options *o, const char *kind, const char **out, int max)
 {
     int n = 0;
-    static const char *const own_cards = FOH_DEFAULT_CARDS;
-    static char cards_root[1024];
-    if (!strcmp(kind, "cards")) {
-        /* The folder holding the base set (cards/). */
-        const char *slash = strrchr(own_cards, '/');
-        snprintf(cards_root, sizeof cards_root, "%.*s", slash ? (int)(slash - own_cards) : 1, slash ? own_cards : ".");
-        out[n++] = cards_root;
-    } else {
-        out[n++] = FOH_DEFAULT_VARIANTS;
-    }
-    static char env_copy[CLI_MAX_VARIANTS][1024];
-    const char *env = o->mods_env;
-    for (const char *p = env; *p && n < max;) {
-        size_t len = strcspn(p, ":");
-        if (len > 0 && len < sizeof env_copy[0] && n - 1 < CLI_MAX_VARIANTS) {
-            /* o->mods_env is split on the fly: each entry copied once. */
-            snprintf(env_copy[n - 1], sizeof env_copy[0], "%.*s", (int)len, p);
-            out[n] = env_copy[n - 1];
-            n++;
-        }
-        p += len + (p[len] == ':');
-    }
+    if (n < max)
+        out[n++] = !strcmp(kind, "cards") ? o->cards_root : FOH_DEFAULT_VARIANTS;
+    for (int i = 0; i < o->nenv_mods && n < max; i++)
+        out[n++] = o->env_mods[i];
     for (int i = 0; i < o->nmods && n < max; i++)
         out[n++] = o->mods[i];
     return n;
+}
+
+/* $FOH_MODS (folders separated by ':') into O's env_mods; a list longer
+ * than the options hold is refused, naming the limit. */
+static int read_mods_env(const char *command, cli_options *o)
+{
+    const char *env = getenv("FOH_MODS");
+    for (const char *p = env ? env : ""; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len > 0) {
+            if (o->nenv_mods >= CLI_MAX_VARIANTS || len >= sizeof o->env_mods[0]) {
+                cli_error(command, "$FOH_MODS: at most %d folders of at most %zu bytes each", CLI_MAX_VARIANTS,
+                          sizeof o->env_mods[0] - 1);
+                return 0;
+            }
+            snprintf(o->env_mods[o->nenv_mods++], sizeof o->env_mods[0], "%.*s", (int)len, p);
+        }
+        p += len + (p[len] == ':');
+    }
+    return 1;
 }
 
 int cli_find(const cli_options *o, const char *kind, const char *name, const char *file, char *out, size_t len)
@@ -147,8 +149,10 @@ void cli_defaults(cli_options *o)
     o->seats = "random";
     o->threads = 1;
     o->shard = o->shards = 1;
-    const char *env = getenv("FOH_MODS");
-    snprintf(o->mods_env, sizeof o->mods_env, "%s", env ? env : "");
+    /* Named card sets are looked up beside the base set (cards/). */
+    const char *slash = strrchr(FOH_DEFAULT_CARDS, '/');
+    snprintf(o->cards_root, sizeof o->cards_root, "%.*s", slash ? (int)(slash - FOH_DEFAULT_CARDS) : 1,
+             slash ? FOH_DEFAULT_CARDS : ".");
 }
 
 /* Escape control characters of TEXT into OUT (at most LEN bytes). */
@@ -360,7 +364,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
 {
     cli_defaults(o);
-    if (!exact_names(cmd, argc, argv))
+    if (!exact_names(cmd, argc, argv) || !read_mods_env(cmd->name, o))
         return CLI_USAGE;
     struct option longs[OPT_COUNT + 1];
     int n = 0;

@@ -43,7 +43,9 @@ typedef struct {
     const char *more_cards[CLI_MAX_VARIANTS];
     int nmods;                                /* --mods DIR: named card sets and variants are looked up there too */
     const char *mods[CLI_MAX_VARIANTS];
-    char mods_env[4096];                      /* $FOH_MODS (folders separated by ':') */
+    int nenv_mods;                            /* $FOH_MODS, split at ':' */
+    char env_mods[CLI_MAX_VARIANTS][1024];
+    char cards_root[1024];                    /* the folder of the project's card sets (cards/) */
     int nvariants;
     const char *variant[CLI_MAX_VARIANTS];   /* as given: a name or a folder */
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */
@@ -90,8 +92,7 @@ void cli_free_seats(foh_player **seats, int n);
 void cli_variant_dir(const char *name, char *out, size_t len);
 /* The folders where named card sets (KIND "cards") or variants ("variants")
  * are looked up, in order: the project's, then $FOH_MODS's, then --mods.
- * Returns how many (at most MAX) were written to OUT; they point into O or
- * static text. */
+ * Returns how many (at most MAX) were written to OUT; they point into O. */
 int cli_search_path(const cli_options *o, const char *kind, const char **out, int max);
 /* Find NAME (a name or a path) of KIND along the search path: a path (with
  * a '/') as it is; a name as DIR/NAME holding FILE ("game.yaml",
