@@ -813,6 +813,16 @@ int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
 int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }
 int foh_cardset_other_icons_per_vp(const foh_cardset *cs) { return cs->other_icons_per_vp; }
+
+void foh_cardset_scoring_rules(const foh_cardset *cs, foh_scoring_rules *out)
+{
+    out->full_vp_icons = cs->full_vp_icons;
+    out->vp_per_full_icon = cs->vp_per_full_icon;
+    out->other_icons_per_vp = cs->other_icons_per_vp;
+    out->ntie_break = cs->ntie_break;
+    out->tie_break[0] = cs->tie_break[0];
+    out->tie_break[1] = cs->tie_break[1];
+}
 int foh_cardset_variant_count(const foh_cardset *cs) { return cs->nvariants; }
 int foh_cardset_source_count(const foh_cardset *cs) { return cs->nsources; }
 

@@ -55,3 +55,46 @@ run(1 bad sim --games 100000 --games-csv /nonexistent-folder/games.csv)
 if(NOT bad MATCHES "cannot write /nonexistent-folder/games.csv" OR bad MATCHES "games, 4 players")
   message(FATAL_ERROR "foh sim --games-csv into no folder: ${bad}")
 endif()
+
+# The score table follows the card set's scoring rules: a variant that
+# breaks ties by tokens first and gives 2 VP per Culture icon is described
+# as such (seed 4: P1 and P4 tie on 26 VP; P1 has more tokens, P4 more cards).
+if(NOT OUT)
+  message(FATAL_ERROR "OUT (a folder for the test's files) is not set")
+endif()
+file(WRITE ${OUT}/tokens-first/variant.yaml
+     "name: tokens-first\ndescription: ties broken by tokens, then cards\nset:\n  rules.tie_break: [tokens, cards]\n")
+run(0 default play --players 4 --seed 4 --seats random)
+run(0 reordered play --players 4 --seed 4 --seats random --variant ${OUT}/tokens-first)
+run(0 culture play --players 4 --seed 4 --seats random --variant culture-2vp)
+if(NOT default MATCHES "Winner: P4 \\(tie on VP broken by most cards in the Nation\\)"
+   OR NOT reordered MATCHES "Winner: P1 \\(tie on VP broken by most resource tokens\\)"
+   OR NOT default MATCHES "Culture icons 1 VP each; other icons halved"
+   OR NOT culture MATCHES "Culture icons 2 VP each; other icons halved")
+  message(FATAL_ERROR "scoring rules in the score table:\n${default}\n${reordered}\n${culture}")
+endif()
+
+# The search path's limits: 8 --mods, 8 folders in $FOH_MODS, 8 added card
+# sets; one more is refused with the limit named, never skipped.
+set(nine "")
+set(nine_cards "")
+set(env "")
+foreach(i RANGE 1 9)
+  list(APPEND nine --mods ${OUT}/m${i})
+  list(APPEND nine_cards --cards base)
+  string(APPEND env "${OUT}/m${i}:")
+endforeach()
+run(2 err play ${nine})
+if(NOT err MATCHES "at most 8 --mods folders")
+  message(FATAL_ERROR "9 --mods: ${err}")
+endif()
+run(2 err play ${nine_cards} --cards base)
+if(NOT err MATCHES "at most 8 more card sets")
+  message(FATAL_ERROR "10 --cards: ${err}")
+endif()
+set(ENV{FOH_MODS} "${env}")
+run(2 err play)
+if(NOT err MATCHES "\\$FOH_MODS: at most 8 folders")
+  message(FATAL_ERROR "9 folders in FOH_MODS: ${err}")
+endif()
+unset(ENV{FOH_MODS})

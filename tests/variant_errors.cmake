@@ -38,5 +38,6 @@ expect(VARIANTS too-many-actions TEXT "too-many-actions/variant.yaml:12:5: more 
 expect(VARIANTS too-many-events TEXT "too-many-events/variant.yaml:4:11: 'events' lists at most 20 event names (the engine's limit)")
 expect(VARIANTS unknown-event TEXT "unknown-event/variant.yaml:5:1: variant 'unknown-event': unknown event 'snipd' (did you mean 'snipe'?")
 expect(VARIANTS unknown-param TEXT "unknown-param/variant.yaml:4:3: 'cards.irrigation.params.tokns': the card has no param 'tokns' (did you mean 'tokens'?")
+expect(VARIANTS long-param TEXT "long-param/variant.yaml:4:9: variant 'long-param': param 'note' must be a single printable value of at most 63 bytes")
 expect(VARIANTS reaction-depth
        TEXT "variant 'reaction-depth' reaction to 'gain': event 'gain': reactions nested more than 8 deep (the engine's limit")

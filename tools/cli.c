@@ -1,4 +1,5 @@
 /* Shared pieces of the foh command-line program (see cli.h). */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -73,14 +74,6 @@ static const struct {
     [OPT_HELP] = {"help", NULL, "print this help"},
 };
 
-void cli_variant_dir(const char *name, char *out, size_t len)
-{
-    if (strchr(name, '/'))
-        snprintf(out, len, "%s", name);
-    else
-        snprintf(out, len, "%s/%s", FOH_DEFAULT_VARIANTS, name);
-}
-
 int cli_search_path(const cli_options *o, const char *kind, const char **out, int max)
 {
     int n = 0;
@@ -124,8 +117,8 @@ int cli_find(const cli_options *o, const char *kind, const char *name, const cha
             fclose(f);
         return f != NULL;
     }
-    const char *dirs[2 * CLI_MAX_VARIANTS + 2];
-    int n = cli_search_path(o, kind, dirs, 2 * CLI_MAX_VARIANTS + 2);
+    const char *dirs[CLI_MAX_SEARCH];
+    int n = cli_search_path(o, kind, dirs, CLI_MAX_SEARCH);
     for (int i = 0; i < n; i++) {
         char probe[2200];
         snprintf(probe, sizeof probe, "%s/%s/%s", dirs[i], name, file);
@@ -557,7 +550,7 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
     for (int i = 0; i < o->nvariants; i++)
         dirs[i] = o->variant_dir[i];
     char sets[CLI_MAX_VARIANTS + 1][1024];
-    const char *set_list[CLI_MAX_VARIANTS + 1], *search[2 * CLI_MAX_VARIANTS + 2];
+    const char *set_list[CLI_MAX_VARIANTS + 1], *search[CLI_MAX_SEARCH];
     int nsets = 0;
     for (int i = 0; i <= o->nmore_cards; i++) {
         const char *name = i ? o->more_cards[i - 1] : o->cards;
@@ -566,7 +559,7 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
         set_list[nsets] = sets[nsets];
         nsets++;
     }
-    int nsearch = cli_search_path(o, "cards", search, 2 * CLI_MAX_VARIANTS + 2);
+    int nsearch = cli_search_path(o, "cards", search, CLI_MAX_SEARCH);
     *cs = foh_cardset_load_sets(set_list, nsets, dirs, o->nvariants, search, nsearch, &err);
     if (!*cs) {
         cli_error(NULL, "%s", err.msg);
@@ -582,6 +575,58 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
     return 1;
 }
 
+/* "Culture icons 1 VP each; other icons halved, rounded down", from the
+ * card set's scoring rules (a variant may change every number). */
+static void print_scoring_rules(FILE *out, const foh_cardset *cs, const foh_scoring_rules *r)
+{
+    int k = 0, nfull = 0;
+    for (int i = 0; i < foh_cardset_icon_count(cs); i++)
+        nfull += r->full_vp_icons >> i & 1;
+    for (int i = 0; i < foh_cardset_icon_count(cs); i++) {
+        if (!(r->full_vp_icons >> i & 1))
+            continue;
+        const char *name = foh_cardset_icon_name(cs, i);
+        fprintf(out, "%s%c%s", k == 0 ? "" : k == nfull - 1 ? " and " : ", ", toupper((unsigned char)name[0]),
+                name + 1);
+        k++;
+    }
+    if (nfull)
+        fprintf(out, " icons %d VP each; other icons ", r->vp_per_full_icon);
+    else
+        fprintf(out, "icons ");
+    if (r->other_icons_per_vp == 2)
+        fprintf(out, "halved, rounded down");
+    else if (r->other_icons_per_vp == 1)
+        fprintf(out, "1 VP each");
+    else
+        fprintf(out, "1 VP per %d, rounded down", r->other_icons_per_vp);
+}
+
+/* Why the winners won: "most VP", "tie on VP broken by most cards in the
+ * Nation", ..., following the card set's tie-break order. */
+static void print_tie_break(FILE *out, const foh_scoring_rules *r, foh_tiebreak tb)
+{
+    static const char *const word[] = {[FOH_TIE_CARDS] = "cards", [FOH_TIE_TOKENS] = "tokens"};
+    static const char *const most[] = {[FOH_TIE_CARDS] = "most cards in the Nation",
+                                       [FOH_TIE_TOKENS] = "most resource tokens"};
+    if (tb == FOH_TIE_NONE) {
+        fprintf(out, "most VP");
+        return;
+    }
+    /* The criteria tied on: every one before the deciding one, or all. */
+    int tied = r->ntie_break;
+    for (int i = 0; i < r->ntie_break; i++)
+        if (tb != FOH_TIE_SHARED && r->tie_break[i] == (int)tb)
+            tied = i;
+    fprintf(out, "tie on VP");
+    for (int i = 0; i < tied; i++)
+        fprintf(out, "%s%s", i == tied - 1 ? " and " : ", ", word[r->tie_break[i]]);
+    if (tb == FOH_TIE_SHARED)
+        fprintf(out, ": shared win");
+    else
+        fprintf(out, " broken by %s", most[tb]);
+}
+
 void cli_print_scores(FILE *out, foh_game *g)
 {
     const foh_cardset *cs = foh_game_cardset(g);
@@ -593,7 +638,11 @@ void cli_print_scores(FILE *out, foh_game *g)
         cli_error(NULL, "scoring failed: %s", err.msg);
         return;
     }
-    fprintf(out, "\nFinal scores (obsolete effects off; Culture icons 1 VP each; other icons halved, rounded down)\n");
+    foh_scoring_rules rules;
+    foh_cardset_scoring_rules(cs, &rules);
+    fprintf(out, "\nFinal scores (obsolete effects off; ");
+    print_scoring_rules(out, cs, &rules);
+    fprintf(out, ")\n");
     fprintf(out, "%-4s %8s %12s %9s %6s %6s %7s  %s\n", "", "Culture", "Other icons", "Other VP", "Total", "Cards",
             "Tokens", "End-game effects");
     for (int p = 0; p < n; p++) {
@@ -619,14 +668,13 @@ void cli_print_scores(FILE *out, foh_game *g)
         fprintf(out, "P%d: %d (%d Culture icons) + %d (%d other icons) + %d end-game = %d VP\n", p + 1,
                 sc[p].culture_vp, sc[p].culture_icons, sc[p].other_vp, sc[p].other_icons, end_vp, sc[p].total);
     }
-    static const char *const why[] = {"most VP", "tie on VP broken by most cards in the Nation",
-                                      "tie on VP and cards broken by most resource tokens",
-                                      "tie on VP, cards and tokens: shared win"};
     fprintf(out, "Winner:");
     for (int p = 0; p < n; p++)
         if (sc[p].winner)
             fprintf(out, " P%d", p + 1);
-    fprintf(out, " (%s)\n", why[tb]);
+    fprintf(out, " (");
+    print_tie_break(out, &rules, tb);
+    fprintf(out, ")\n");
 }
 
 int cli_can_write(const char *path)

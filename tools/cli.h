@@ -13,6 +13,10 @@
 enum { CLI_OK = 0, CLI_DATA = 1, CLI_USAGE = 2 };
 
 #define CLI_MAX_VARIANTS 8
+/* Folders of the mod search path: $FOH_MODS and --mods, 8 each. */
+#define CLI_MAX_MODS (2 * CLI_MAX_VARIANTS)
+/* The whole search path: the project's folder, then the mod folders. */
+#define CLI_MAX_SEARCH (1 + CLI_MAX_MODS)
 
 /* Every option of every command (one row each in cli.c's table). */
 typedef enum {
@@ -42,7 +46,7 @@ typedef struct {
     int nmore_cards;                          /* --cards given again: sets extending the first */
     const char *more_cards[CLI_MAX_VARIANTS];
     int nmods;                                /* --mods DIR: named card sets and variants are looked up there too */
-    const char *mods[CLI_MAX_VARIANTS];
+    const char *mods[CLI_MAX_MODS];           /* at most CLI_MAX_VARIANTS from the command line */
     int nenv_mods;                            /* $FOH_MODS, split at ':' */
     char env_mods[CLI_MAX_VARIANTS][1024];
     char cards_root[1024];                    /* the folder of the project's card sets (cards/) */
@@ -87,9 +91,6 @@ void cli_help(const cli_command *cmd, FILE *out);
 int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats);
 void cli_free_seats(foh_player **seats, int n);
 
-/* The folder of variant NAME: NAME itself if it contains a '/', else
- * NAME under the project's variants/ folder. */
-void cli_variant_dir(const char *name, char *out, size_t len);
 /* The folders where named card sets (KIND "cards") or variants ("variants")
  * are looked up, in order: the project's, then $FOH_MODS's, then --mods.
  * Returns how many (at most MAX) were written to OUT; they point into O. */

@@ -8,7 +8,8 @@
 
 static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
                                                 OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
-                                                OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
+                                                OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_MODS,
+                                                OPT_COUNT};
 static const cli_command COMPARE = {
     "compare", NULL, 0,
     "Simulates configuration A and configuration B (a card folder and variants each; the\n"
@@ -36,17 +37,15 @@ int cmd_compare(int argc, char **argv)
         if (common.side_cards[k])
             o[k].cards = common.side_cards[k];
         for (int i = 0; i < common.side_nvariants[k]; i++) {
-            char probe[1100];
             o[k].variant[i] = common.side_variant[k][i];
-            cli_variant_dir(o[k].variant[i], o[k].variant_dir[i], sizeof o[k].variant_dir[i]);
-            snprintf(probe, sizeof probe, "%s/variant.yaml", o[k].variant_dir[i]);
-            FILE *f = fopen(probe, "r");
-            if (!f) {
-                cli_error("compare", "unknown variant '%s' ('foh variants' lists them)", o[k].variant[i]);
+            /* Like --variant: a path, or a name along the search path. */
+            if (!cli_find(&common, "variants", o[k].variant[i], "variant.yaml", o[k].variant_dir[i],
+                          sizeof o[k].variant_dir[i])) {
+                cli_error("compare", "unknown variant '%s' ('foh variants' lists them; --mods DIR and $FOH_MODS "
+                                     "add folders to look in)", o[k].variant[i]);
                 status = CLI_USAGE;
                 break;
             }
-            fclose(f);
             o[k].nvariants++;
         }
         foh_engine *eng;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "origin.h"
 #include "sim_stats.h"
 
 static const cli_option_id MERGE_OPTIONS[] = {OPT_JSON, OPT_HTML, OPT_COUNT};
@@ -60,24 +61,27 @@ int cmd_merge(int argc, char **argv)
         if (!seen[i])
             cli_error("merge", "warning: part %d of %d is missing", i + 1, shards);
     free(seen);
+    /* The card set as the shards recorded it (checked by sim_stats_load_shard). */
     cli_options o;
     cli_defaults(&o);
-    o.cards = json_string_value(json_object_get(meta, "cards"));
     o.players = (int)json_integer_value(json_object_get(meta, "players"));
     o.seats = json_string_value(json_object_get(meta, "seats"));
     o.seed = (uint64_t)json_integer_value(json_object_get(meta, "seed"));
-    json_t *vs = json_object_get(meta, "variants");
-    const char *dirs[CLI_MAX_VARIANTS];
-    int nv = 0;
-    for (size_t i = 0; i < json_array_size(vs) && nv < CLI_MAX_VARIANTS; i++)
-        dirs[nv++] = json_string_value(json_array_get(vs, i));
-    foh_error err;
-    foh_cardset *cs = o.cards && o.seats ? foh_cardset_load_variants(o.cards, dirs, nv, &err) : NULL;
+    origin *og = malloc(sizeof *og);
+    char why[ORIGIN_PATH + 64];
+    foh_cardset *cs = NULL;
+    foh_engine *eng = NULL;
     int status = CLI_OK;
-    if (!cs) {
-        cli_error("merge", "%s", o.cards && o.seats ? err.msg : "a shard lacks its description");
+    if (!og || !origin_read(meta, og, why, sizeof why)) {
+        cli_error("merge", "%s", og ? why : "out of memory");
         status = CLI_DATA;
     } else {
+        origin_apply(og, &o);
+        if (!cli_load(&o, &cs, &eng))
+            status = CLI_DATA;
+        foh_engine_free(eng);
+    }
+    if (status == CLI_OK) {
         long expected = (long)json_integer_value(json_object_get(meta, "total_games"));
         if (total->games != expected)
             cli_error("merge", "warning: the shards hold %ld of the run's %ld games", total->games, expected);
@@ -87,6 +91,7 @@ int cmd_merge(int argc, char **argv)
             status = CLI_DATA;
         foh_cardset_free(cs);
     }
+    free(og);
     free(total);
     json_decref(meta);
     return status;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "origin.h"
 #include "save.h"
 #include "trace.h"
 
@@ -231,12 +232,7 @@ static int print_legal(foh_game *g, const char *json_path)
 /* Fill O from save file SV (what the command line did not override). */
 static void options_from_save(cli_options *o, const save_file *sv)
 {
-    o->cards = sv->cards;
-    o->nvariants = sv->nvariants;
-    for (int i = 0; i < sv->nvariants; i++) {
-        snprintf(o->variant_dir[i], sizeof o->variant_dir[i], "%s", sv->variant[i]);
-        o->variant[i] = o->variant_dir[i];
-    }
+    origin_apply(&sv->origin, o);
     o->players = sv->players;
     o->seed = sv->seed;
     if (!(o->given >> OPT_SEATS & 1))
@@ -251,8 +247,9 @@ static void options_from_save(cli_options *o, const save_file *sv)
 
 static void print_header(const cli_options *o, const foh_cardset *cs, foh_game *g)
 {
-    printf("The Flow of History: %d players, seed %llu, card set %s, players:", o->players,
-           (unsigned long long)o->seed, o->cards);
+    printf("The Flow of History: %d players, seed %llu, ", o->players, (unsigned long long)o->seed);
+    origin_print_cards(stdout, o);
+    printf(", players:");
     /* One spec for all seats, or one per seat (as cli_seats reads them). */
     const char *spec = o->seats;
     for (int p = 0; p < o->players; p++) {

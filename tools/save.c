@@ -1,7 +1,6 @@
 /* save: writing and reading save files (see save.h, docs/save-format.md).
  * Everything read is checked: a corrupt or hand-edited file gets a message
  * with its position, never a crash. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "save.h"
 
 #include <inttypes.h>
@@ -41,14 +40,18 @@ void save_entry_free(save_entry *e)
 int save_write(const char *path, const cli_options *o, const foh_cardset *cs, const foh_game *g,
                const save_entry *entries, int n)
 {
-    json_t *root = json_object(), *vs = json_array(), *sources = json_array(), *acts = json_array();
-    json_object_set_new(root, "format", json_string(SAVE_FORMAT));
     /* Absolute folders: the save loads from any working directory. */
-    char full[PATH_MAX];
-    json_object_set_new(root, "cards", json_string(realpath(o->cards, full) ? full : o->cards));
-    for (int i = 0; i < o->nvariants; i++)
-        json_array_append_new(vs, json_string(realpath(o->variant_dir[i], full) ? full : o->variant_dir[i]));
-    json_object_set_new(root, "variants", vs);
+    origin *og = malloc(sizeof *og);
+    char why[ORIGIN_PATH + 64];
+    if (!og || !origin_of(o, og, why, sizeof why)) {
+        cli_error(NULL, "%s: %s", path, og ? why : "out of memory");
+        free(og);
+        return 0;
+    }
+    json_t *root = json_object(), *sources = json_array(), *acts = json_array();
+    json_object_set_new(root, "format", json_string(SAVE_FORMAT));
+    origin_write(root, og);
+    free(og);
     json_object_set_new(root, "card_set_hash", hex64(foh_cardset_hash(cs)));
     for (int i = 0; i < foh_cardset_source_count(cs); i++) {
         uint64_t h;
@@ -182,24 +185,15 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
     }
     char format[32];
     long long x;
-    json_t *opts = json_object_get(root, "options"), *vs = json_object_get(root, "variants");
+    json_t *opts = json_object_get(root, "options");
     json_t *acts = json_object_get(root, "actions"), *sources = json_object_get(root, "sources");
     int ok = json_is_object(root) || bad(r, "top level", "must be an object");
     ok = ok && get_string(r, root, "format", "", format, sizeof format);
     if (ok && strcmp(format, SAVE_FORMAT))
         ok = bad(r, "format", "is not " SAVE_FORMAT " (not a save file of this version)");
-    ok = ok && get_string(r, root, "cards", "", s->cards, sizeof s->cards);
-    if (ok && (!json_is_array(vs) || json_array_size(vs) > CLI_MAX_VARIANTS))
-        ok = bad(r, "variants", "must be a list of at most 8 variant folders");
-    for (size_t i = 0; ok && i < json_array_size(vs); i++) {
-        json_t *v = json_array_get(vs, i);
-        char at[32];
-        snprintf(at, sizeof at, "variants[%zu]", i);
-        if (!json_is_string(v) || json_string_length(v) >= sizeof s->variant[0])
-            ok = bad(r, at, "must be a folder name");
-        else
-            snprintf(s->variant[s->nvariants++], sizeof s->variant[0], "%s", json_string_value(v));
-    }
+    char why[ORIGIN_PATH + 64];
+    if (ok && !origin_read(root, &s->origin, why, sizeof why))
+        ok = bad(r, "top level", why);
     if (ok && !json_is_array(sources))
         ok = bad(r, "sources", "must be a list of the card set's files");
     if (ok && !json_is_object(opts))

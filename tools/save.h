@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "origin.h"
 #include "foh/foh.h"
 
 #define SAVE_FORMAT "foh-save/1"
@@ -15,9 +16,7 @@
 /* A save file as read: what produced the game and its actions. */
 typedef struct {
     const char *path;
-    char cards[4096]; /* PATH_MAX: any folder the card set could be read from */
-    int nvariants;
-    char variant[CLI_MAX_VARIANTS][1024];
+    origin origin; /* card sets, variants and mod folders */
     int players;
     uint64_t seed;
     char seats[512]; /* any --seats cli_seats accepts (6 specs of at most 63 bytes) */

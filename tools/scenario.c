@@ -53,38 +53,35 @@ static int run_path(const char *path, const scenario_options *opt, scenario_stat
     return 1;
 }
 
-/* Print which cards of the card set CARDS the passing scenarios exercised. */
-static int report_coverage(const char *cards, const scenario_stats *stats)
+/* Print which cards of every card set and variant the scenarios loaded
+ * were exercised by a passing scenario: a total, a line per folder the
+ * cards come from (base set, expansion, variant) and the cards missed. */
+static int report_coverage(const scenario_stats *stats)
 {
-    foh_error err;
-    foh_cardset *cs = foh_cardset_load(cards, &err);
-    if (!cs) {
-        cli_error("scenario", "%s", err.msg);
-        return 0;
-    }
-    int n = foh_cardset_card_count(cs), covered = 0, listed = 0;
-    for (int c = 0; c < n; c++) {
-        foh_card_info ci;
-        foh_cardset_card(cs, c, &ci);
-        int seen = 0;
-        for (int k = 0; k < stats->ncovered && !seen; k++)
-            seen = !strcmp(stats->covered[k], ci.id);
-        covered += seen;
-    }
-    printf("coverage: card effects exercised by passing scenarios: %d of %d\n", covered, n);
-    for (int c = 0; c < n && covered < n; c++) {
-        foh_card_info ci;
-        foh_cardset_card(cs, c, &ci);
-        int seen = 0;
-        for (int k = 0; k < stats->ncovered && !seen; k++)
-            seen = !strcmp(stats->covered[k], ci.id);
-        if (!seen)
-            printf("%s %s", listed++ ? "" : "not exercised:", ci.id);
-    }
-    if (listed)
+    int covered = 0;
+    for (int k = 0; k < stats->ncards; k++)
+        covered += stats->cards[k].covered;
+    printf("coverage: card effects exercised by passing scenarios: %d of %d\n", covered, stats->ncards);
+    for (int k = 0; k < stats->ncards; k++) {
+        const char *origin = stats->cards[k].origin;
+        int first = 1;
+        for (int j = 0; j < k && first; j++)
+            first = strcmp(stats->cards[j].origin, origin) != 0;
+        if (!first)
+            continue;
+        int n = 0, seen = 0;
+        for (int j = k; j < stats->ncards; j++)
+            if (!strcmp(stats->cards[j].origin, origin)) {
+                n++;
+                seen += stats->cards[j].covered;
+            }
+        printf("  %s: %d of %d", origin, seen, n);
+        for (int j = k, listed = 0; j < stats->ncards && seen < n; j++)
+            if (!strcmp(stats->cards[j].origin, origin) && !stats->cards[j].covered)
+                printf("%s %s", listed++ ? "" : "; not exercised:", stats->cards[j].id);
         printf("\n");
-    foh_cardset_free(cs);
-    return covered == n;
+    }
+    return covered == stats->ncards;
 }
 
 int cmd_scenario(int argc, char **argv)
@@ -96,13 +93,10 @@ int cmd_scenario(int argc, char **argv)
             cli_help(&SCENARIO, stdout);
         return st;
     }
-    char root[1024];
-    cli_variant_dir(".", root, sizeof root);
-    root[strlen(root) - 2] = '\0';
     char cards[1024];
     if (!cli_find(&o, "cards", o.cards, "game.yaml", cards, sizeof cards))
         snprintf(cards, sizeof cards, "%s", o.cards);
-    scenario_options opt = {.cards = cards, .variants_root = root, .nvariants = o.nvariants, .cli = &o};
+    scenario_options opt = {.cards = cards, .nvariants = o.nvariants, .cli = &o};
     for (int i = 0; i < o.nvariants; i++)
         opt.variant[i] = o.variant_dir[i];
     scenario_stats stats = {0};
@@ -114,7 +108,7 @@ int cmd_scenario(int argc, char **argv)
         printf(", %d malformed", stats.malformed);
     printf("\n");
     if (o.coverage)
-        ok &= report_coverage(o.cards, &stats);
+        ok &= report_coverage(&stats);
     ok &= stats.failed == 0 && stats.malformed == 0;
     scenario_stats_free(&stats);
     return ok ? CLI_OK : CLI_DATA;

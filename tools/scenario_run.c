@@ -3,7 +3,9 @@
  * through the match loop exactly as a real game does (a scripted seat
  * picks each step's action among the legal ones), and compares what it
  * expects with what the public read functions say. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +239,53 @@ static int vocabulary_key(runner *r, const foh_yaml_node *m, size_t i, int icons
 
 /* ---- Card set ---- */
 
+/* The coverage entry of card C of the loaded set (added when missing);
+ * NULL when out of memory. */
+static scenario_card *coverage_entry(runner *r, int c)
+{
+    scenario_stats *st = r->stats;
+    foh_card_info ci;
+    if (foh_cardset_card(r->cs, c, &ci) != FOH_OK)
+        return NULL;
+    /* The folder of the card's file, canonical so that one folder reached
+     * by two paths ("merchants", "scenarios/..") counts once. */
+    char dir[4096], canon[PATH_MAX];
+    const char *slash = ci.file ? strrchr(ci.file, '/') : NULL;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - ci.file) : 1, slash ? ci.file : ".");
+    const char *origin = realpath(dir, canon) ? canon : dir;
+    for (int k = 0; k < st->ncards; k++)
+        if (!strcmp(st->cards[k].id, ci.id) && !strcmp(st->cards[k].origin, origin))
+            return &st->cards[k];
+    if (st->ncards == st->cap) {
+        int cap = st->cap ? st->cap * 2 : 128;
+        scenario_card *grown = realloc(st->cards, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        st->cards = grown;
+        st->cap = cap;
+    }
+    scenario_card *e = &st->cards[st->ncards];
+    e->id = strdup(ci.id);
+    e->origin = strdup(origin);
+    e->covered = 0;
+    if (!e->id || !e->origin) {
+        free(e->id);
+        free(e->origin);
+        return NULL;
+    }
+    st->ncards++;
+    return e;
+}
+
+/* Count every card of the freshly loaded set (coverage's denominator). */
+static int note_cards(runner *r)
+{
+    for (int c = 0; c < foh_cardset_card_count(r->cs); c++)
+        if (!coverage_entry(r, c))
+            return 0;
+    return 1;
+}
+
 /* Load (or keep) the card set PATH with the variant folders VARIANTS. */
 static int use_cardset(runner *r, const char *path, const char *const *variants, int nvariants,
                        const foh_yaml_node *at)
@@ -260,10 +309,10 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
     r->eng = NULL;
     r->cs_key = NULL;
     foh_error e;
-    const char *search[2 * CLI_MAX_VARIANTS + 2];
+    const char *search[CLI_MAX_SEARCH];
     int nsearch = 0;
     if (r->opt->cli)
-        nsearch = cli_search_path(r->opt->cli, "cards", search, 2 * CLI_MAX_VARIANTS + 2);
+        nsearch = cli_search_path(r->opt->cli, "cards", search, CLI_MAX_SEARCH);
     r->cs = foh_cardset_load_sets(&path, 1, variants, nvariants, search, nsearch, &e);
     if (r->cs)
         r->eng = foh_engine_new(r->cs, &e);
@@ -274,6 +323,8 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
         return malformed(r, at, "card set '%s': %s", path, e.msg);
     }
     r->cs_key = key;
+    if (!note_cards(r))
+        return malformed(r, at, "out of memory");
     return 1;
 }
 
@@ -418,6 +469,34 @@ static int setup_deck(runner *r, const foh_yaml_node *s, int seed)
     return 1;
 }
 
+/* The folder a scenario names (NAME under AT) for KIND "cards" or
+ * "variants": a name is looked up along the search path (the project's
+ * folder, $FOH_MODS, --mods), then beside this file; a path is relative to
+ * this file (FILE_DIR) unless absolute. The folder must hold FILE. */
+static int find_folder(runner *r, const foh_yaml_node *at, const char *name, const char *kind, const char *file,
+                       const char *file_dir, char *out, size_t len)
+{
+    int is_path = strchr(name, '/') || name[0] == '.';
+    if (!is_path && cli_find(r->opt->cli, kind, name, file, out, len))
+        return 1;
+    if ((size_t)snprintf(out, len, "%s%s%s", name[0] == '/' ? "" : file_dir, name[0] == '/' ? "" : "/", name) >= len)
+        return malformed(r, at, "the path '%s' is too long", name);
+    char probe[2200];
+    snprintf(probe, sizeof probe, "%s/%s", out, file);
+    FILE *f = fopen(probe, "r");
+    if (f) {
+        fclose(f);
+        return 1;
+    }
+    if (is_path)
+        return malformed(r, at, "%s has no %s", out, file);
+    if (!strcmp(kind, "cards"))
+        return malformed(r, at, "unknown card set '%s': not in the project's cards/ folder, $FOH_MODS or --mods, "
+                         "nor beside this file", name);
+    return malformed(r, at, "unknown variant '%s': not in the project's variants/ folder, $FOH_MODS or --mods, nor "
+                     "beside this file ('foh variants' lists them)", name);
+}
+
 static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
 {
     static const char *const keys[] = {"name", "source", "ruling", "cards", "variants", "start", "players",
@@ -437,17 +516,12 @@ static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
     const foh_yaml_node *cards = foh_yaml_get(s, "cards");
     if (cards) {
         const char *t = text_of(r, cards, "cards (a card set folder)");
-        if (!t)
+        if (!t || !find_folder(r, cards, t, "cards", "game.yaml", file_dir, path, sizeof path))
             return 0;
-        /* A name is looked up along the search path; a path is relative to this file. */
-        if (strchr(t, '/') || t[0] == '.' || !r->opt->cli ||
-            !cli_find(r->opt->cli, "cards", t, "game.yaml", path, sizeof path))
-            snprintf(path, sizeof path, "%s%s%s", t[0] == '/' ? "" : file_dir, t[0] == '/' ? "" : "/", t);
     } else {
         snprintf(path, sizeof path, "%s", r->opt->cards);
     }
-    /* Variants: those given to every scenario, then the scenario's own; a
-     * name is a variant of the project, a path is relative to this file. */
+    /* Variants: those given to every scenario, then the scenario's own. */
     const foh_yaml_node *variants = foh_yaml_get(s, "variants");
     if (variants && !want_kind(r, variants, FOH_YAML_SEQ, "variants (a list of variant names)"))
         return 0;
@@ -461,14 +535,9 @@ static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
         snprintf(vdirs[nv++], sizeof vdirs[0], "%s", r->opt->variant[i]);
     for (size_t i = 0; variants && i < variants->n; i++) {
         const char *t = text_of(r, variants->items[i], "a variant (a name or a folder)");
-        if (!t)
+        if (!t || !find_folder(r, variants->items[i], t, "variants", "variant.yaml", file_dir, vdirs[nv++],
+                               sizeof vdirs[0]))
             return 0;
-        if (t[0] == '/')
-            snprintf(vdirs[nv++], sizeof vdirs[0], "%s", t);
-        else if (strchr(t, '/'))
-            snprintf(vdirs[nv++], sizeof vdirs[0], "%s/%s", file_dir, t);
-        else if (!r->opt->cli || !cli_find(r->opt->cli, "variants", t, "variant.yaml", vdirs[nv++], sizeof vdirs[0]))
-            snprintf(vdirs[r->opt->cli ? nv - 1 : nv++], sizeof vdirs[0], "%s/%s", r->opt->variants_root, t);
     }
     for (int i = 0; i < nv; i++)
         vlist[i] = vdirs[i];
@@ -1140,26 +1209,12 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
 
 static void note_coverage(runner *r, const long *before)
 {
-    scenario_stats *st = r->stats;
     for (int c = 0; c < foh_cardset_card_count(r->cs); c++) {
         if (foh_engine_exercised(r->eng, c) <= before[c])
             continue;
-        const char *id = card_id(r, c);
-        int seen = 0;
-        for (int k = 0; k < st->ncovered && !seen; k++)
-            seen = !strcmp(st->covered[k], id);
-        if (seen)
-            continue;
-        if (st->ncovered == st->cap) {
-            int cap = st->cap ? st->cap * 2 : 128;
-            char **grown = realloc(st->covered, (size_t)cap * sizeof *grown);
-            if (!grown)
-                return;
-            st->covered = grown;
-            st->cap = cap;
-        }
-        if ((st->covered[st->ncovered] = strdup(id)))
-            st->ncovered++;
+        scenario_card *e = coverage_entry(r, c);
+        if (e)
+            e->covered = 1;
     }
 }
 
@@ -1247,9 +1302,11 @@ void scenario_run_file(const char *path, const scenario_options *opt, scenario_s
 
 void scenario_stats_free(scenario_stats *stats)
 {
-    for (int i = 0; i < stats->ncovered; i++)
-        free(stats->covered[i]);
-    free(stats->covered);
-    stats->covered = NULL;
-    stats->ncovered = stats->cap = 0;
+    for (int i = 0; i < stats->ncards; i++) {
+        free(stats->cards[i].id);
+        free(stats->cards[i].origin);
+    }
+    free(stats->cards);
+    stats->cards = NULL;
+    stats->ncards = stats->cap = 0;
 }

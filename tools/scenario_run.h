@@ -7,24 +7,32 @@
 
 #include "cli.h"
 
+/* One card for coverage: its id and the folder of the file defining it
+ * (the card set, expansion or variant that brought it). */
+typedef struct {
+    char *id, *origin;
+    int covered;
+} scenario_card;
+
 /* Totals of a run over one or more files. */
 typedef struct {
     int scenarios; /* scenarios run to their end (passed or failed) */
     int failed;    /* ... with a failed step or expectation */
     int malformed; /* scenarios (or files) that could not be run */
-    /* Coverage: ids of the cards whose rule took effect in a passing
-     * scenario (see foh_engine_exercised), each once. */
-    int ncovered, cap;
-    char **covered;
+    /* Coverage: every card of every card set (with its variants) a
+     * scenario loaded, once per id and folder of its definition, and
+     * whether its rule took effect in a passing scenario (see
+     * foh_engine_exercised). */
+    int ncards, cap;
+    scenario_card *cards;
 } scenario_stats;
 
 /* Where scenarios find their card set and variants. */
 typedef struct {
     const char *cards;         /* card set folder for scenarios that name none */
-    const char *variants_root; /* folder of the variants named in scenarios */
     int nvariants;             /* variants (folders) applied to every scenario first */
     const char *variant[CLI_MAX_VARIANTS];
-    const cli_options *cli;    /* the search path for named card sets and variants (--mods, $FOH_MODS); may be NULL */
+    const cli_options *cli;    /* the search path for named card sets and variants (--mods, $FOH_MODS) */
 } scenario_options;
 
 /* Run every scenario of the YAML file PATH: PASS/FAIL lines (and each

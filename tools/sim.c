@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "origin.h"
 #include "sim_stats.h"
 #include "trace.h"
 
@@ -233,8 +234,9 @@ static double now_s(void)
 /* The report's first line; foh merge prints the same for merged shards. */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
 {
-    fprintf(out, "%ld games, %d players, seed %llu, players %s, card set %s", games, o->players,
-            (unsigned long long)o->seed, o->seats, o->cards);
+    fprintf(out, "%ld games, %d players, seed %llu, players %s, ", games, o->players, (unsigned long long)o->seed,
+            o->seats);
+    origin_print_cards(out, o);
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
     fprintf(out, "\n");
@@ -374,6 +376,22 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     return status;
 }
 
+/* Write the raw sums of the run O to --save-shard's file, with where its
+ * card set comes from; 0 after saying why not. */
+static int save_shard(const cli_options *o, const sim_stats *total)
+{
+    origin *og = malloc(sizeof *og);
+    char why[ORIGIN_PATH + 64];
+    int ok = og && origin_of(o, og, why, sizeof why);
+    if (!ok)
+        cli_error("sim", "%s: %s", o->save_shard, og ? why : "out of memory");
+    else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, o->players, o->seats, o->seed, o->games, o->shard,
+                                         o->shards)))
+        cli_error("sim", "cannot write %s", o->save_shard);
+    free(og);
+    return ok;
+}
+
 int cmd_sim(int argc, char **argv)
 {
     cli_options o;
@@ -415,14 +433,8 @@ int cmd_sim(int argc, char **argv)
     if (status == CLI_OK && total) {
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
-        const char *vdirs[CLI_MAX_VARIANTS];
-        for (int i = 0; i < o.nvariants; i++)
-            vdirs[i] = o.variant_dir[i];
-        if (o.save_shard && !sim_stats_save_shard(o.save_shard, total, o.cards, vdirs, o.nvariants, o.players,
-                                                  o.seats, o.seed, o.games, o.shard, o.shards)) {
-            cli_error("sim", "cannot write %s", o.save_shard);
+        if (o.save_shard && !save_shard(&o, total))
             status = CLI_DATA;
-        }
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed))
             status = CLI_DATA;
     }

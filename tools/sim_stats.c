@@ -352,20 +352,16 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
     fprintf(out, "\n");
 }
 
-int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards, const char *const *variants,
-                         int nvariants, int players, const char *seats, uint64_t seed, long total_games, int shard,
-                         int shards)
+int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, int players, const char *seats,
+                         uint64_t seed, long total_games, int shard, int shards)
 {
-    json_t *root = json_object(), *sums = json_array(), *vs = json_array();
+    json_t *root = json_object(), *sums = json_array();
     const long *x = (const long *)s;
     for (size_t i = 0; i < sizeof *s / sizeof(long); i++)
         json_array_append_new(sums, json_integer(x[i]));
-    for (int i = 0; i < nvariants; i++)
-        json_array_append_new(vs, json_string(variants[i]));
     json_object_set_new(root, "format", json_string("foh-sim-shard/3"));
     json_object_set_new(root, "shard", json_pack("[i,i]", shard, shards));
-    json_object_set_new(root, "cards", json_string(cards));
-    json_object_set_new(root, "variants", vs);
+    origin_write(root, og);
     json_object_set_new(root, "players", json_integer(players));
     json_object_set_new(root, "seats", json_string(seats));
     json_object_set_new(root, "seed", json_integer((json_int_t)seed));
@@ -380,9 +376,16 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards
 static const char *bad_description(json_t *root, char *why, size_t len)
 {
     json_t *players = json_object_get(root, "players"), *games = json_object_get(root, "total_games");
-    json_t *shard = json_object_get(root, "shard"), *vs = json_object_get(root, "variants");
-    if (!json_is_string(json_object_get(root, "cards")) || !json_is_string(json_object_get(root, "seats")))
-        return "'cards' and 'seats' must be strings";
+    json_t *shard = json_object_get(root, "shard");
+    origin *og = malloc(sizeof *og);
+    if (!og)
+        return "out of memory";
+    int ok = origin_read(root, og, why, len);
+    free(og);
+    if (!ok)
+        return why;
+    if (!json_is_string(json_object_get(root, "seats")))
+        return "'seats' must be a string";
     if (!json_is_integer(players) || json_integer_value(players) < 1 ||
         json_integer_value(players) > FOH_MAX_PLAYERS) {
         snprintf(why, len, "'players' must be a whole number from 1 to %d", FOH_MAX_PLAYERS);
@@ -390,13 +393,6 @@ static const char *bad_description(json_t *root, char *why, size_t len)
     }
     if (!json_is_integer(json_object_get(root, "seed")) || !json_is_integer(games) || json_integer_value(games) < 0)
         return "'seed' and 'total_games' must be whole numbers";
-    if (!json_is_array(vs) || json_array_size(vs) > CLI_MAX_VARIANTS) {
-        snprintf(why, len, "'variants' must list at most %d folders", CLI_MAX_VARIANTS);
-        return why;
-    }
-    for (size_t i = 0; i < json_array_size(vs); i++)
-        if (!json_is_string(json_array_get(vs, i)))
-            return "'variants' must list folder names";
     json_int_t i = json_integer_value(json_array_get(shard, 0)), k = json_integer_value(json_array_get(shard, 1));
     if (json_array_size(shard) != 2 || !json_is_integer(json_array_get(shard, 0)) ||
         !json_is_integer(json_array_get(shard, 1)) || k < 1 || k > 100000 || i < 1 || i > k)
@@ -420,7 +416,7 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
         json_decref(root);
         return 0;
     }
-    char why[100];
+    char why[200];
     const char *bad = bad_description(root, why, sizeof why);
     if (bad) {
         cli_error("merge", "%s: %s", path, bad);
@@ -430,13 +426,18 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
     *shard = (int)json_integer_value(json_array_get(json_object_get(root, "shard"), 0));
     *shards = (int)json_integer_value(json_array_get(json_object_get(root, "shard"), 1));
     if (*meta) {
-        static const char *const same[] = {"cards", "variants", "players", "seats", "seed", "total_games"};
-        for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
-            if (!json_equal(json_object_get(root, same[k]), json_object_get(*meta, same[k]))) {
-                cli_error("merge", "%s: '%s' differs from the first shard's", path, same[k]);
-                json_decref(root);
-                return 0;
-            }
+        static const char *const same[] = {"players", "seats", "seed", "total_games"};
+        char differs[64] = "";
+        if (!origin_equal(root, *meta))
+            snprintf(differs, sizeof differs, "the card sets, variants or mod folders differ");
+        for (size_t k = 0; !differs[0] && k < sizeof same / sizeof same[0]; k++)
+            if (!json_equal(json_object_get(root, same[k]), json_object_get(*meta, same[k])))
+                snprintf(differs, sizeof differs, "'%s' differs", same[k]);
+        if (differs[0]) {
+            cli_error("merge", "%s: %s from the first shard's", path, differs);
+            json_decref(root);
+            return 0;
+        }
     }
     /* All or nothing: a bad number leaves S as it was. */
     long *x = (long *)s, *sum = malloc(n * sizeof *sum);

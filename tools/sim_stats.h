@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "foh/foh.h"
+#include "origin.h"
 
 #define WIN_UNITS 60
 #define SCORE_BINS 128
@@ -72,11 +73,11 @@ struct json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int p
 int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
                             const foh_cardset *cs, int players, const char *seats, uint64_t seed);
 
-/* The raw sums with what produced them (card set, variants, players,
- * seats, seed, games range), so that shards can be merged exactly. */
-int sim_stats_save_shard(const char *path, const sim_stats *s, const char *cards, const char *const *variants,
-                         int nvariants, int players, const char *seats, uint64_t seed, long total_games, int shard,
-                         int shards);
+/* The raw sums with what produced them (card sets, variants and mod
+ * folders as in OG, players, seats, seed, games range), so that shards can
+ * be merged exactly, from any working directory. */
+int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, int players, const char *seats,
+                         uint64_t seed, long total_games, int shard, int shards);
 /* Add the shard file PATH into S; on the first file fill the description
  * (strings owned by *META, a jansson object to json_decref); later files
  * must match it; *SHARD and *SHARDS: which part of the run it holds (i/k).

@@ -5,25 +5,33 @@
 
 #include "cli.h"
 
-static const cli_option_id VARIANTS_OPTIONS[] = {OPT_COUNT};
+static const cli_option_id VARIANTS_OPTIONS[] = {OPT_MODS, OPT_COUNT};
 static const cli_command VARIANTS = {
     "variants", NULL, 0,
-    "Lists the variants in the project's variants/ folder: the name to give to --variant\n"
-    "and a one-line description.\n",
+    "Lists the variants that --variant finds by name: the project's variants/ folder, then\n"
+    "the folders of $FOH_MODS and --mods, each variant with a one-line description. A\n"
+    "name found in an earlier folder hides the same name in a later one.\n",
     VARIANTS_OPTIONS, NULL};
 
-int cmd_variants(int argc, char **argv)
+/* Whether NAME holds a variant in a folder of DIRS before the Kth. */
+static int hidden(const char *const *dirs, int k, const char *name)
 {
-    cli_options o;
-    int st = cli_parse(&VARIANTS, argc, argv, &o);
-    if (st != CLI_OK || o.help) {
-        if (o.help)
-            cli_help(&VARIANTS, stdout);
-        return st;
+    for (int i = 0; i < k; i++) {
+        char probe[2200];
+        snprintf(probe, sizeof probe, "%s/%s/variant.yaml", dirs[i], name);
+        FILE *f = fopen(probe, "r");
+        if (f) {
+            fclose(f);
+            return 1;
+        }
     }
-    char root[1024];
-    cli_variant_dir(".", root, sizeof root);
-    root[strlen(root) - 2] = '\0'; /* the variants folder itself */
+    return 0;
+}
+
+/* Print the variants of folder ROOT (the Kth of the search path DIRS). */
+static int list_folder(const char *const *dirs, int k, int heading)
+{
+    const char *root = dirs[k];
     char **names;
     int n = cli_list_dir(root, "", &names);
     if (n < 0) {
@@ -32,13 +40,20 @@ int cmd_variants(int argc, char **argv)
     }
     int status = CLI_OK;
     for (int i = 0; i < n; i++) {
-        char dir[1100], probe[1200], name[64], desc[512];
+        char dir[2100], probe[2200], name[64], desc[512];
         snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
         snprintf(probe, sizeof probe, "%s/variant.yaml", dir);
         FILE *f = fopen(probe, "r");
-        if (!f)
+        if (!f || hidden(dirs, k, names[i])) {
+            if (f)
+                fclose(f);
             continue;
+        }
         fclose(f);
+        if (heading) {
+            printf("in %s:\n", root);
+            heading = 0;
+        }
         foh_error err;
         if (foh_variant_describe(dir, name, sizeof name, desc, sizeof desc, &err) == FOH_OK) {
             char line[700];
@@ -50,5 +65,24 @@ int cmd_variants(int argc, char **argv)
         }
     }
     cli_free_list(names, n);
+    return status;
+}
+
+int cmd_variants(int argc, char **argv)
+{
+    cli_options o;
+    int st = cli_parse(&VARIANTS, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&VARIANTS, stdout);
+        return st;
+    }
+    const char *dirs[CLI_MAX_SEARCH];
+    int n = cli_search_path(&o, "variants", dirs, CLI_MAX_SEARCH);
+    int status = CLI_OK;
+    /* The project's own variants without a heading, as before; mod folders under theirs. */
+    for (int k = 0; k < n; k++)
+        if (list_folder(dirs, k, k > 0) != CLI_OK)
+            status = CLI_DATA;
     return status;
 }

@@ -28,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fwrite(data, 1, size, f);
     fclose(f);
-    scenario_options opt = {.cards = FOH_FUZZ_CARDS, .variants_root = FOH_FUZZ_VARIANTS};
+    cli_options cli; /* the search path: the project's cards/ and variants/ */
+    cli_defaults(&cli);
+    scenario_options opt = {.cards = FOH_FUZZ_CARDS, .cli = &cli};
     scenario_stats stats = {0};
     scenario_run_file(path, &opt, &stats);
     scenario_stats_free(&stats);

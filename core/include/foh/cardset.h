@@ -114,6 +114,17 @@ FOH_API int foh_cardset_max_players(const foh_cardset *cs);
  * rulebook "End of Game"): bots value icons before the rounding. */
 FOH_API int foh_cardset_other_icons_per_vp(const foh_cardset *cs);
 
+/* The scoring rules (rulebook 2nd ed. "End of Game"; game.yaml
+ * rules.full_vp_icons, vp_per_full_icon, other_icons_per_vp, tie_break). */
+typedef struct {
+    uint32_t full_vp_icons;  /* bit i: icon i is worth full VP (Culture) */
+    int vp_per_full_icon;    /* VP per such icon (1) */
+    int other_icons_per_vp;  /* other icons per VP, rounded down (2) */
+    int ntie_break;          /* criteria after VP, in order: FOH_TIE_CARDS, FOH_TIE_TOKENS (game.h) */
+    int tie_break[2];
+} foh_scoring_rules;
+FOH_API void foh_cardset_scoring_rules(const foh_cardset *cs, foh_scoring_rules *out);
+
 /* Resource tokens in the box (72 in the base game). */
 FOH_API int foh_cardset_tokens_in_box(const foh_cardset *cs);
 
