@@ -235,11 +235,9 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
     /* rules.snipe: the Trade step, then a share of the Supply. */
     int first = cs->snipe_icon >= 0 ? foh_tokens_from_supply(st, q, icons[cs->snipe_icon] * cs->snipe_per_icon) : 0;
     int half = foh_tokens_from_supply(st, q, foh_share_of(cs->snipe_share, st->supply));
-    char share[48];
-    foh_share_text(cs->snipe_share, share, sizeof share);
     foh_log(g, "P%d snipes %s from P%d: pays %d tokens, %d to the Supply; P%d takes %d (%s) then %d (%s)",
             p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first,
-            cs->snipe_icon >= 0 ? cs->icon[cs->snipe_icon] : "no Trade step", half, share);
+            cs->snipe_icon >= 0 ? cs->icon[cs->snipe_icon] : "no Trade step", half, cs->snipe_share_text);
     foh_market_take(g, card);
     if ((s = foh_nation_gain(g, p, card, "snipe", err)) != FOH_OK)
         return s;
@@ -271,11 +269,9 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
         if ((s = foh_tokens_from_reserve(st, p, from_reserve, err)) != FOH_OK)
             return s;
     }
-    char share[48];
-    foh_share_text(cs->harvest_share, share, sizeof share);
     foh_log(g, "P%d harvests: %d token%s from the Reserve to the Supply (%d %s icon%s), takes %d (%s)",
             p + 1, h, h == 1 ? "" : "s", n_icons, cs->harvest_icon >= 0 ? cs->icon[cs->harvest_icon] : "Harvest",
-            n_icons == 1 ? "" : "s", half, share);
+            n_icons == 1 ? "" : "s", half, cs->harvest_share_text);
     if ((from_supply || from_reserve) && cs->harvest_top_up == FOH_TOP_UP_AGE)
         foh_log(g, "  tops up to the Current Age %d: %d from the Supply, %d from the Reserve", age, from_supply,
                 from_reserve);

@@ -259,6 +259,7 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
         return foh_load_bad_node(ld, m, "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
     foh_card_def *c = &cs->card[cs->ncards];
     memset(c, 0, sizeof *c);
+    memset(&cs->card_params[cs->ncards], 0, sizeof cs->card_params[0]);
     memcpy(c->id, id, sizeof id);
     cs->ncards++; /* from here on foh_cardset_free frees what the card holds */
     ld->card = c->id;
@@ -328,7 +329,7 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
     const foh_yaml_node *params = foh_yaml_get(m, "params");
     char owner[FOH_NAME + 16];
     snprintf(owner, sizeof owner, "card '%s'", c->id);
-    if (params && !foh_params_read(params, owner, &c->params, ld->err))
+    if (params && !foh_params_read(params, owner, &cs->card_params[c - cs->card], ld->err))
         return 0;
 
     const foh_yaml_node *eff = foh_yaml_get(m, "effect");

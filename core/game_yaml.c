@@ -398,7 +398,7 @@ static int read_rules(foh_loader *ld, const foh_yaml_node *root)
     cs->attacker_icons = a >= 0 ? 1u << a : 0;
     cs->defender_icons = cs->attacker_icons | (d >= 0 ? 1u << d : 0);
     cs->full_vp_icons = c >= 0 ? 1u << c : 0;
-    return read_harvest(ld, rules) && read_snipe(ld, rules) && read_bonus(ld, rules) && read_tie_break(ld, rules) &&
+    int ok = read_harvest(ld, rules) && read_snipe(ld, rules) && read_bonus(ld, rules) && read_tie_break(ld, rules) &&
            (!foh_yaml_get(rules, "attacker_strength") ||
             foh_load_icon_mask(ld, rules, "attacker_strength", &cs->attacker_icons)) &&
            (!foh_yaml_get(rules, "defender_strength") ||
@@ -410,6 +410,10 @@ static int read_rules(foh_loader *ld, const foh_yaml_node *root)
            foh_load_int_field(ld, rules, "vp_per_full_icon", 0, 100, &cs->vp_per_full_icon, 0) &&
            foh_load_int_field(ld, rules, "other_icons_per_vp", 1, 100, &cs->other_icons_per_vp, 0) &&
            foh_load_int_field(ld, rules, "turn_limit", 1, FOH_MAX_TURN_LIMIT, &cs->turn_limit, 0);
+    /* Written once for the log, not at every Harvest and Snipe. */
+    foh_share_text(cs->harvest_share, cs->harvest_share_text, sizeof cs->harvest_share_text);
+    foh_share_text(cs->snipe_share, cs->snipe_share_text, sizeof cs->snipe_share_text);
+    return ok;
 }
 
 /* The engine's events, then `events`: the ones scripts fire (game.fire). */

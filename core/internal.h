@@ -141,7 +141,6 @@ typedef struct {
     char *effect_src;  /* Lua chunk returning the effect table (may be NULL) */
     char effect_file[FOH_PATH]; /* where the chunk is (a variant may override it) */
     int effect_line;   /* line of the chunk's first line in effect_file */
-    foh_params params; /* the effect's named numbers (the chunk's `params`) */
     /* Filled when the scripts are checked at load time: */
     int16_t provides[FOH_MAX_ICONS]; /* constant Permanent icons (0..FOH_MAX_ICON_COUNT each) */
     int counting;      /* Permanent effect is a function of the Nation */
@@ -184,10 +183,12 @@ struct foh_cardset {
     int harvest_icon;    /* Harvest: each icon moves harvest_per_icon tokens Reserve -> Supply (-1: none) */
     int harvest_per_icon;
     foh_share harvest_share; /* then the harvester takes this share of the Supply */
+    char harvest_share_text[48]; /* ... as the log says it (foh_share_text) */
     int harvest_top_up;  /* then tops up to: FOH_TOP_UP_AGE (the Current Age), or a number of tokens */
     int snipe_icon;      /* Snipe, Trade step: the investor takes snipe_per_icon per icon (-1: none) */
     int snipe_per_icon;
     foh_share snipe_share; /* then this share of the Supply */
+    char snipe_share_text[48];
     int bonus_per_icon;  /* investor bonus: tokens per icon of the card type's bonus icon */
     int bonus_from_reserve; /* taken from the Reserve instead of the Supply */
     int ntie_break;      /* criteria after VP, in order (FOH_TIE_CARDS, FOH_TIE_TOKENS) */
@@ -236,6 +237,9 @@ struct foh_cardset {
     } script[FOH_MAX_SCRIPTS];
     int ncards;
     foh_card_def card[FOH_MAX_CARDS];
+    /* Each card's named numbers (its chunk's `params`); beside the cards,
+     * not in them, so that the hot loops over cards stay compact. */
+    foh_params card_params[FOH_MAX_CARDS];
     /* Every file read, for save files' identity check. */
     int nsources;
     struct {

@@ -295,7 +295,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
         snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
         if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
             return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
-        if (run_chunk(e, &d->params, 1, who, err) != FOH_OK)
+        if (run_chunk(e, &cs->card_params[c], 1, who, err) != FOH_OK)
             return FOH_ERR_DATA;
         if (!lua_istable(L, -1)) {
             lua_pop(L, 1);
