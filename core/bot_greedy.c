@@ -5,12 +5,15 @@
 #include <stdlib.h>
 
 #include "bot_eval.h"
+#include "bot_explain.h"
 #include "foh/bot.h"
 #include "rng.h"
 
 typedef struct {
     foh_player base;
     uint64_t seed;
+    foh_weighed weighed; /* the last decision's actions and values */
+    int chosen;
 } greedy_bot;
 
 /* Invest amounts worth trying with HAVE tokens: small bids, and all in. */
@@ -114,12 +117,18 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
     }
     int have = foh_game_tokens(g, p), pick = 0;
     double best = -1e18;
+    foh_weighed_clear(&b->weighed);
     for (int i = 0; i < n; i++) {
         if (legal[i].kind == FOH_ACT_INVEST && !sensible_amount(legal[i].tokens, have))
             continue;
         double v;
         if (value_after(det, &legal[i], &cx, 1, &v, err) != FOH_OK) {
             foh_game_free(det);
+            return -1;
+        }
+        if (!foh_weighed_add(&b->weighed, i, v, 0)) {
+            foh_game_free(det);
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
             return -1;
         }
         if (v > best + 1e-9) {
@@ -134,10 +143,22 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
                  best);
     }
     foh_game_free(det);
+    b->chosen = pick;
     return pick;
 }
 
-static void greedy_free(foh_player *self) { free(self); }
+static int greedy_explain(foh_player *self, foh_alternative *out, int max)
+{
+    greedy_bot *b = (greedy_bot *)self;
+    return foh_weighed_top(&b->weighed, b->chosen, out, max);
+}
+
+static void greedy_free(foh_player *self)
+{
+    greedy_bot *b = (greedy_bot *)self;
+    foh_weighed_free(&b->weighed);
+    free(b);
+}
 
 foh_player *foh_bot_greedy_new(uint64_t seed)
 {
@@ -147,6 +168,7 @@ foh_player *foh_bot_greedy_new(uint64_t seed)
     b->base.name = "greedy";
     b->base.decide = greedy_decide;
     b->base.free = greedy_free;
+    b->base.explain = greedy_explain;
     b->seed = seed;
     return &b->base;
 }

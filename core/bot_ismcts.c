@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bot_eval.h"
+#include "bot_explain.h"
 #include "foh/bot.h"
 #include "foh/match.h"
 #include "rng.h"
@@ -39,6 +40,8 @@ typedef struct {
     foh_action *legal;
     int legal_cap;
     int *untried; /* indices into legal, as many as legal */
+    foh_weighed weighed; /* the root's moves at the last decision */
+    int chosen;
 } ismcts_bot;
 
 static int same_move(const foh_action *a, const foh_action *b)
@@ -194,6 +197,8 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
                          foh_error *err)
 {
     ismcts_bot *b = (ismcts_bot *)self;
+    foh_weighed_clear(&b->weighed);
+    b->chosen = 0;
     if (n == 1)
         return 0;
     b->nnodes = 0;
@@ -218,12 +223,20 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
     int pick = 0, most = -1;
     double value = 0;
     for (int c = b->nodes[0].first_child; c >= 0; c = b->nodes[c].next_sibling)
-        for (int i = 0; i < n; i++)
-            if (same_move(&b->nodes[c].move, &legal[i]) && b->nodes[c].visits > most) {
+        for (int i = 0; i < n; i++) {
+            if (!same_move(&b->nodes[c].move, &legal[i]))
+                continue;
+            if (!foh_weighed_add(&b->weighed, i, b->nodes[c].reward / b->nodes[c].visits, b->nodes[c].visits)) {
+                foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+                return -1;
+            }
+            if (b->nodes[c].visits > most) {
                 most = b->nodes[c].visits;
                 pick = i;
                 value = b->nodes[c].reward / b->nodes[c].visits;
             }
+        }
+    b->chosen = pick;
     if (why) {
         char what[128];
         foh_game_describe_action(g, &legal[pick], what, sizeof what);
@@ -238,7 +251,14 @@ static void ismcts_free(foh_player *self)
     free(b->nodes);
     free(b->legal);
     free(b->untried);
+    foh_weighed_free(&b->weighed);
     free(b);
+}
+
+static int ismcts_explain(foh_player *self, foh_alternative *out, int max)
+{
+    ismcts_bot *b = (ismcts_bot *)self;
+    return foh_weighed_top(&b->weighed, b->chosen, out, max);
 }
 
 foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms)
@@ -249,6 +269,7 @@ foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms)
     b->base.name = "ismcts";
     b->base.decide = ismcts_decide;
     b->base.free = ismcts_free;
+    b->base.explain = ismcts_explain;
     b->iterations = iterations > 0 ? iterations : FOH_ISMCTS_DEFAULT_ITERATIONS;
     b->ms = ms;
     foh_rng_seed(b->rng, seed);

@@ -773,6 +773,11 @@ foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out)
     out->age_value = cs->age[c->age].value;
     out->type = cs->type[c->type].name;
     out->timing = cs->timing[c->timing].name;
+    static const char *const fires[] = {[FOH_FIRE_NEVER] = "never", [FOH_FIRE_ON_GAIN] = "on_gain",
+                                        [FOH_FIRE_PERMANENT] = "permanent", [FOH_FIRE_TURN_ACTION] = "turn_action",
+                                        [FOH_FIRE_END_GAME] = "end_game"};
+    out->fires = fires[cs->timing[c->timing].fire];
+    out->type_index = c->type;
     out->obsolete = c->obsolete;
     for (int i = 0; i < FOH_MAX_ICONS; i++)
         out->stripe[i] = c->stripe[i];
@@ -814,6 +819,22 @@ int foh_cardset_min_players(const foh_cardset *cs) { return cs->min_players; }
 int foh_cardset_max_players(const foh_cardset *cs) { return cs->max_players; }
 int foh_cardset_tokens_in_box(const foh_cardset *cs) { return cs->tokens_in_box; }
 int foh_cardset_other_icons_per_vp(const foh_cardset *cs) { return cs->other_icons_per_vp; }
+
+const char *foh_cardset_type_placement(const foh_cardset *cs, int type)
+{
+    static const char *const names[] = {"stack", "single", "side_by_side", "none"};
+    return type >= 0 && type < cs->ntypes ? names[cs->type[type].place] : NULL;
+}
+
+int foh_cardset_type_bonus_icon(const foh_cardset *cs, int type)
+{
+    return type >= 0 && type < cs->ntypes ? cs->type[type].bonus_icon : -1;
+}
+
+const char *foh_cardset_icon_symbol(const foh_cardset *cs, int icon)
+{
+    return icon >= 0 && icon < cs->nicons && cs->icon_symbol[icon][0] ? cs->icon_symbol[icon] : NULL;
+}
 
 void foh_cardset_scoring_rules(const foh_cardset *cs, foh_scoring_rules *out)
 {

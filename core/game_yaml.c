@@ -7,7 +7,9 @@
 #include "loader.h"
 
 /* The fields of each section (a variant may add a missing one). */
-static const char *const TYPE_KEYS[] = {"name", "placement", "investor_bonus", NULL};
+static const char *const TYPE_KEYS[] = {"name", "placement", "investor_bonus", "colour", NULL};
+/* Terminal colours a card type may be shown in (foh play). */
+static const char *const COLOURS[] = {"red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey"};
 static const char *const HARVEST_KEYS[] = {"icon", "tokens_per_icon", "share", "rounding", "top_up", NULL};
 static const char *const SNIPE_KEYS[] = {"trade_icon", "tokens_per_icon", "share", "rounding", NULL};
 static const char *const BONUS_KEYS[] = {"tokens_per_icon", "from", NULL};
@@ -130,6 +132,14 @@ static int read_names(foh_loader *ld, const foh_yaml_node *root)
         cs->type[i].bonus_icon = -1;
         if (foh_yaml_get(t, "investor_bonus") &&
             (cs->type[i].bonus_icon = foh_load_icon_value(ld, foh_yaml_get(t, "investor_bonus"), "investor_bonus")) < 0)
+            return 0;
+        cs->type[i].colour = -1;
+        const char *colours[sizeof COLOURS / sizeof COLOURS[0]];
+        for (size_t k = 0; k < sizeof COLOURS / sizeof COLOURS[0]; k++)
+            colours[k] = COLOURS[k];
+        if (foh_yaml_get(t, "colour") &&
+            (cs->type[i].colour = foh_load_named_value(ld, foh_yaml_get(t, "colour"), "colour", "colours", colours,
+                                                       (int)(sizeof COLOURS / sizeof COLOURS[0]))) < 0)
             return 0;
         cs->ntypes = (int)i + 1;
     }
@@ -514,14 +524,38 @@ int foh_actions_read(const foh_yaml_node *list, int variant, foh_cardset *cs, fo
     return 1;
 }
 
+/* icon_symbols: {icon: "symbol"}, how a terminal that shows UTF-8 draws
+ * each icon (foh play); icons without one are shown by name. */
+static int read_icon_symbols(foh_loader *ld, const foh_yaml_node *root)
+{
+    foh_cardset *cs = ld->cs;
+    const foh_yaml_node *m = foh_yaml_get(root, "icon_symbols");
+    if (!m)
+        return 1;
+    if (m->kind != FOH_YAML_MAP)
+        return foh_load_bad_node(ld, m, "icon_symbols is a map {icon: symbol}, not %s", foh_yaml_kind_name(m));
+    for (size_t i = 0; i < m->n; i++) {
+        int icon = foh_cardset_icon_find(cs, m->keys[i]);
+        const foh_yaml_node *v = m->items[i];
+        if (icon < 0)
+            return foh_load_bad_node(ld, v, "icon_symbols: '%s' is not an icon of game.yaml's icons", m->keys[i]);
+        if (v->kind != FOH_YAML_SCALAR || !v->text[0] || strlen(v->text) >= sizeof cs->icon_symbol[0] ||
+            strchr(v->text, '\033') || strchr(v->text, '\n'))
+            return foh_load_bad_node(ld, v, "icon_symbols: the symbol of '%s' must be 1 to %zu bytes of text",
+                                     m->keys[i], sizeof cs->icon_symbol[0] - 1);
+        snprintf(cs->icon_symbol[icon], sizeof cs->icon_symbol[0], "%s", v->text);
+    }
+    return 1;
+}
+
 int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
 {
-    static const char *const top[] = {"name",    "players", "icons", "ages",    "card_types",
-                                      "timings", "setup",   "rules", "scripts", "events", "actions", NULL};
+    static const char *const top[] = {"name",    "players", "icons",   "ages",   "card_types",   "timings",
+                                      "setup",   "rules",   "scripts", "events", "actions", "icon_symbols", NULL};
     if (root->kind != FOH_YAML_MAP)
         return foh_load_bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
     if (!foh_load_only_keys(ld, root, top) || !read_players(ld, root) || !read_names(ld, root) || !read_events(ld, root) ||
-        !read_setup(ld, root) || !read_rules(ld, root))
+        !read_setup(ld, root) || !read_rules(ld, root) || !read_icon_symbols(ld, root))
         return 0;
     const foh_yaml_node *actions = foh_yaml_get(root, "actions");
     if (actions && !foh_actions_read(actions, -1, ld->cs, ld->err))
@@ -530,4 +564,11 @@ int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
     if (scripts && scripts->kind != FOH_YAML_SEQ)
         return foh_load_bad_node(ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
     return 1;
+}
+
+const char *foh_cardset_type_colour(const foh_cardset *cs, int type)
+{
+    if (type < 0 || type >= cs->ntypes || cs->type[type].colour < 0)
+        return NULL;
+    return COLOURS[cs->type[type].colour];
 }

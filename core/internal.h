@@ -153,11 +153,13 @@ struct foh_cardset {
     char dir[FOH_PATH];
     int nicons;
     char icon[FOH_MAX_ICONS][FOH_NAME];
+    char icon_symbol[FOH_MAX_ICONS][16]; /* icon_symbols (UTF-8), "" for none */
     int ntypes;
     struct {
         char name[FOH_NAME];
         foh_placement place;
         int bonus_icon; /* investor bonus icon, -1 for none */
+        int colour;     /* index of its terminal colour (game_yaml.c), -1 for none */
     } type[FOH_MAX_TYPES];
     int nages;
     struct {

@@ -68,6 +68,10 @@ static const struct {
                               "work they do)"},
     [OPT_LUA_MEMORY] = {"lua-memory", "MIB", "memory cap of each engine's Lua state (default 64)"},
     [OPT_ACTION_TIME] = {"action-time", "MS", "wall-clock milliseconds one action's scripts may take (default 5000)"},
+    [OPT_EXPLAIN] = {"explain", NULL,
+                     "after each bot decision, log its 3 best alternatives with their values (greedy:\n"
+                     "position value; ISMCTS: simulations and mean reward)"},
+    [OPT_REVEAL] = {"reveal", NULL, "designer mode: also show the Civilization deck's order"},
     [OPT_MODS] = {"mods", "DIR",
                   "look up named card sets and variants in DIR too (after the project's folders and\n"
                   "$FOH_MODS, a ':'-separated list of folders); repeatable"},
@@ -348,6 +352,8 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_A_CARDS: o->side_cards[0] = v; return 1;
     case OPT_B_CARDS: o->side_cards[1] = v; return 1;
     case OPT_COVERAGE: o->coverage = 1; return 1;
+    case OPT_EXPLAIN: o->explain = 1; return 1;
+    case OPT_REVEAL: o->reveal = 1; return 1;
     case OPT_HELP: o->help = 1; return 1;
     case OPT_COUNT: break;
     }
@@ -408,9 +414,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
     return CLI_OK;
 }
 
-/* TEXT word-wrapped to 80 columns from column COL, continuation lines
- * indented by INDENT; a blank line in TEXT starts a new paragraph. */
-static void wrap(FILE *out, const char *text, int indent, int col)
+/* See cli.h. */
+void cli_wrap(FILE *out, const char *text, int indent, int col)
 {
     for (const char *h = text; *h;) {
         if (h[0] == '\n' && h[1] == '\n') {
@@ -438,7 +443,7 @@ static void wrap(FILE *out, const char *text, int indent, int col)
 void cli_help(const cli_command *cmd, FILE *out)
 {
     fprintf(out, "usage: foh %s [options]%s%s\n\n", cmd->name, cmd->args ? " " : "", cmd->args ? cmd->args : "");
-    wrap(out, cmd->about, 0, 0);
+    cli_wrap(out, cmd->about, 0, 0);
     fprintf(out, "\noptions:\n");
     for (const cli_option_id *id = cmd->options;; id++) {
         int k = *id == OPT_COUNT ? OPT_HELP : (int)*id;
@@ -446,19 +451,19 @@ void cli_help(const cli_command *cmd, FILE *out)
         snprintf(left, sizeof left, "--%s%s%s", OPTIONS[k].name, OPTIONS[k].arg ? " " : "",
                  OPTIONS[k].arg ? OPTIONS[k].arg : "");
         fprintf(out, "  %-24s ", left);
-        wrap(out, OPTIONS[k].help, 27, 27);
+        cli_wrap(out, OPTIONS[k].help, 27, 27);
         if (*id == OPT_COUNT)
             break;
     }
     if (cmd->footer) {
         putc('\n', out);
-        wrap(out, cmd->footer, 0, 0);
+        cli_wrap(out, cmd->footer, 0, 0);
     }
 }
 
-int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
+int cli_seat_specs(const cli_options *o, char specs[FOH_MAX_PLAYERS][64])
 {
-    char specs[FOH_MAX_PLAYERS][64];
+    char given[FOH_MAX_PLAYERS][64];
     int n = 0;
     const char *s = o->seats;
     while (*s) {
@@ -467,20 +472,37 @@ int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
             cli_error(NULL, "--seats: '%s' has an empty player (a comma too many)", o->seats);
             return 0;
         }
-        if (n >= FOH_MAX_PLAYERS || len >= sizeof specs[0]) {
+        if (n >= FOH_MAX_PLAYERS || len >= sizeof given[0]) {
             cli_error(NULL, "--seats: '%s' names more than %d players or a spec too long", o->seats, FOH_MAX_PLAYERS);
             return 0;
         }
-        snprintf(specs[n++], sizeof specs[0], "%.*s", (int)len, s);
+        snprintf(given[n++], sizeof given[0], "%.*s", (int)len, s);
         s += len + (s[len] == ',');
     }
     if (n != 1 && n != o->players) {
         cli_error(NULL, "--seats names %d players for a %d-player game", n, o->players);
         return 0;
     }
+    for (int p = 0; p < o->players; p++)
+        memcpy(specs[p], given[n == 1 ? 0 : p], sizeof specs[p]);
+    return 1;
+}
+
+int cli_seat_is_human(const char *spec) { return !strncmp(spec, "human", 5) && (!spec[5] || spec[5] == ':'); }
+
+int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
+{
+    char specs[FOH_MAX_PLAYERS][64];
+    if (!cli_seat_specs(o, specs))
+        return 0;
     for (int p = 0; p < o->players; p++) {
         foh_error err;
-        seats[p] = foh_bot_from_spec(specs[n == 1 ? 0 : p], foh_seed_for(seed, 1000 + (uint64_t)p), &err);
+        if (cli_seat_is_human(specs[p])) {
+            cli_error(NULL, "--seats: '%s': human players play in foh play only", specs[p]);
+            cli_free_seats(seats, p);
+            return 0;
+        }
+        seats[p] = foh_bot_from_spec(specs[p], cli_seat_seed(seed, p), &err);
         if (!seats[p]) {
             cli_error(NULL, "--seats: %s", err.msg);
             cli_free_seats(seats, p);
@@ -489,6 +511,8 @@ int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
     }
     return 1;
 }
+
+uint64_t cli_seat_seed(uint64_t seed, int player) { return foh_seed_for(seed, 1000 + (uint64_t)player); }
 
 void cli_free_seats(foh_player **seats, int n)
 {

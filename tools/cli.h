@@ -23,7 +23,7 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -63,6 +63,7 @@ typedef struct {
     const char *save, *load;      /* save files (play) */
     long stop_after;              /* --stop-after N actions (play) */
     int coverage;                 /* --coverage (scenario) */
+    int explain, reveal;          /* --explain, --reveal (play) */
     /* compare: configuration A (0) and B (1) */
     const char *side_cards[2];
     int side_nvariants[2];
@@ -88,6 +89,13 @@ void cli_help(const cli_command *cmd, FILE *out);
 /* Players for every seat from o->seats (one spec for all seats, or one per
  * seat); the seat of player p is seeded from SEED. Prints and returns 0 on
  * a bad spec. */
+/* Each seat's spec of --seats (one for all, or one per player) into
+ * SPECS[0..players); 0 after saying what is wrong. */
+int cli_seat_specs(const cli_options *o, char specs[FOH_MAX_PLAYERS][64]);
+/* Whether SPEC is a human seat ("human" or "human:NAME"; foh play only). */
+int cli_seat_is_human(const char *spec);
+/* The seed of PLAYER's bot in a game seeded SEED. */
+uint64_t cli_seat_seed(uint64_t seed, int player);
 int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats);
 void cli_free_seats(foh_player **seats, int n);
 
@@ -120,6 +128,10 @@ void cli_error(const char *command, const char *fmt, ...) __attribute__((format(
 /* Write TEXT and a newline to OUT, control characters written visibly
  * ("\x1b"): for lines whose text comes from data (log lines). */
 void cli_line(FILE *out, const char *text);
+/* TEXT word-wrapped to 80 columns from column COL, continuation lines
+ * indented by INDENT; a blank line in TEXT starts a new paragraph. Ends
+ * with a newline. */
+void cli_wrap(FILE *out, const char *text, int indent, int col);
 /* Whether PATH can be written (created in its folder, or replaced) without
  * touching it; errno tells why not. */
 int cli_can_write(const char *path);

@@ -3,7 +3,7 @@
 # renders the HTML report in a test), if any is missing. Runs apt-get as
 # root (or through sudo).
 set -euo pipefail
-packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium)
+packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev tmux)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

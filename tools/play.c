@@ -10,19 +10,26 @@
 #include <string.h>
 
 #include "cli.h"
+#include "human.h"
 #include "origin.h"
 #include "save.h"
 #include "trace.h"
 
-static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_SAVE,
-                                             OPT_LOAD, OPT_STOP_AFTER, OPT_TRACE, OPT_LUA_INSTRUCTIONS,
-                                             OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
+static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED,    OPT_SEATS, OPT_CARDS, OPT_VARIANT,
+                                             OPT_MODS,    OPT_SAVE,    OPT_LOAD,  OPT_STOP_AFTER, OPT_TRACE,
+                                             OPT_EXPLAIN, OPT_REVEAL,  OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY,
+                                             OPT_ACTION_TIME, OPT_COUNT};
 static const cli_command PLAY = {
     "play", NULL, 0,
-    "Plays one full game between bots and prints each action, the tokens it moves, the\n"
-    "cards gained and discarded, attacks with their strengths, and the final score table\n"
-    "with each player's VP breakdown. The same seed prints the same game, byte for byte.\n"
-    "With --load, --players, --seed, --cards and --variant come from the save file.\n",
+    "Plays one full game and prints each action, the tokens it moves, the cards gained and\n"
+    "discarded, attacks with their strengths, and the final score table with each\n"
+    "player's VP breakdown. The same seed prints the same game, byte for byte.\n"
+    "\n"
+    "A seat 'human' (or 'human:NAME') is played at the terminal: the board before each\n"
+    "decision, the legal actions numbered, and commands help CARD, board, score, log,\n"
+    "hint, undo, save FILE, quit (docs/play.md). Several human seats play hot-seat.\n"
+    "With --load, --players, --seed, --cards, --variant and --mods come from the save\n"
+    "file.\n",
     PLAY_OPTIONS, NULL};
 
 static const cli_option_id REPLAY_OPTIONS[] = {OPT_TRACE, OPT_COUNT};
@@ -47,6 +54,10 @@ typedef struct {
     const char *cmd;        /* "play", "replay" or "legal" */
     const cli_options *o;
     const foh_cardset *cs;
+    foh_game *g;            /* the game being played */
+    human_table *table;     /* the human seats' table, or NULL (bots only) */
+    foh_player *const *seats;
+    char explained[2048];   /* --explain: the lines for the decision being applied */
     const char *save;       /* written after every action, or NULL */
     save_file sv;           /* the loaded file's actions (none without --load) */
     int next;               /* the next recorded action to replay */
@@ -61,6 +72,7 @@ typedef struct {
     foh_player base;
     session *ss;
     foh_player *seat;
+    int replayed; /* the last decision came from the recording */
 } recorded_seat;
 
 static int recorded_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
@@ -68,6 +80,7 @@ static int recorded_decide(foh_player *self, foh_game *g, const foh_action *lega
 {
     recorded_seat *rs = (recorded_seat *)self;
     session *ss = rs->ss;
+    rs->replayed = ss->next < ss->sv.nactions;
     if (ss->next >= ss->sv.nactions) {
         if (!rs->seat) {
             foh_error_set(err, FOH_ERR_USAGE, "the recording has no more actions");
@@ -101,6 +114,12 @@ static void recorded_free(foh_player *self)
     free(rs);
 }
 
+static int recorded_explain(foh_player *self, foh_alternative *out, int max)
+{
+    recorded_seat *rs = (recorded_seat *)self;
+    return !rs->replayed && rs->seat && rs->seat->explain ? rs->seat->explain(rs->seat, out, max) : 0;
+}
+
 static recorded_seat *recorded_new(session *ss, foh_player *seat)
 {
     recorded_seat *rs = calloc(1, sizeof *rs);
@@ -109,14 +128,163 @@ static recorded_seat *recorded_new(session *ss, foh_player *seat)
     rs->base.name = seat ? seat->name : "recording";
     rs->base.decide = recorded_decide;
     rs->base.free = recorded_free;
+    rs->base.explain = recorded_explain;
     rs->ss = ss;
     rs->seat = seat;
     return rs;
 }
 
-static void print_line(void *ud, const char *line) { cli_line(ud, line); }
+/* A bot seat of a game with humans: the bot is made anew from its spec at
+ * each decision, seeded by the seat and the number of actions applied, so
+ * that after an undo the bots replay exactly what they played before. */
+typedef struct {
+    foh_player base;
+    char spec[64];
+    uint64_t seed;
+    const human_table *t;
+    foh_player *bot; /* the last decision's, for explain */
+} fresh_seat;
 
-static void print_setup(foh_game *g)
+static int fresh_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                        foh_error *err)
+{
+    fresh_seat *fs = (fresh_seat *)self;
+    foh_player_free(fs->bot);
+    fs->bot = foh_bot_from_spec(fs->spec, foh_seed_for(fs->seed, (uint64_t)fs->t->done), err);
+    return fs->bot ? fs->bot->decide(fs->bot, g, legal, n, why, whylen, err) : -1;
+}
+
+static int fresh_explain(foh_player *self, foh_alternative *out, int max)
+{
+    fresh_seat *fs = (fresh_seat *)self;
+    return fs->bot && fs->bot->explain ? fs->bot->explain(fs->bot, out, max) : 0;
+}
+
+static void fresh_free(foh_player *self)
+{
+    fresh_seat *fs = (fresh_seat *)self;
+    foh_player_free(fs->bot);
+    free(fs);
+}
+
+/* SPEC's bot for seat P, or NULL after saying what is wrong. */
+static foh_player *fresh_new(const char *spec, uint64_t seed, const human_table *t)
+{
+    foh_error err;
+    foh_player *probe = foh_bot_from_spec(spec, seed, &err);
+    if (!probe) {
+        cli_error("play", "--seats: %s", err.msg);
+        return NULL;
+    }
+    foh_player_free(probe);
+    fresh_seat *fs = calloc(1, sizeof *fs);
+    if (!fs)
+        return NULL;
+    snprintf(fs->spec, sizeof fs->spec, "%s", spec);
+    fs->base.name = fs->spec;
+    fs->base.decide = fresh_decide;
+    fs->base.explain = fresh_explain;
+    fs->base.free = fresh_free;
+    fs->seed = seed;
+    fs->t = t;
+    return &fs->base;
+}
+
+/* Every line of the log: printed, or (a game with humans) kept for the
+ * board's recap of what happened since a player's last decision. */
+static void log_line(void *ud, const char *line)
+{
+    session *ss = ud;
+    if (ss->table) {
+        if (!human_table_log(ss->table, line))
+            cli_error(ss->cmd, "out of memory keeping the log");
+    } else {
+        cli_line(stdout, line);
+    }
+}
+
+/* The seats of O: humans at a table (then the bots are fresh_seats), or
+ * bots only. 0 after saying what is wrong. */
+static int make_seats(session *ss, const cli_options *o, foh_player **seats)
+{
+    char specs[FOH_MAX_PLAYERS][64];
+    if (!cli_seat_specs(o, specs))
+        return 0;
+    int humans = 0;
+    for (int p = 0; p < o->players; p++)
+        humans += cli_seat_is_human(specs[p]);
+    if (!humans)
+        return cli_seats(o, o->seed, seats);
+    if (!(ss->table = human_table_new(stdin, stdout, ss->cs, o->seed))) {
+        cli_error("play", "out of memory");
+        return 0;
+    }
+    ss->table->style.reveal = o->reveal;
+    for (int p = 0; p < o->players; p++) {
+        if (cli_seat_is_human(specs[p])) {
+            const char *name = specs[p][5] == ':' ? specs[p] + 6 : "";
+            seats[p] = human_new(ss->table, name);
+            ss->table->names[p] = seats[p] ? seats[p]->name : NULL;
+            if (!name[0] && seats[p])
+                ss->table->names[p] = NULL;
+        } else {
+            seats[p] = fresh_new(specs[p], cli_seat_seed(o->seed, p), ss->table);
+        }
+        if (!seats[p]) {
+            cli_free_seats(seats, p);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The human table's save: the game as it stands. */
+static int save_now(void *ud, const char *path, char *err, size_t len)
+{
+    session *ss = ud;
+    if (!save_write(path, ss->o, ss->cs, ss->g, ss->done, ss->ndone)) {
+        snprintf(err, len, "cannot write %s", path);
+        return 0;
+    }
+    return 1;
+}
+
+/* --explain: the 3 best alternatives SEAT weighed for decision D at G, as
+ * log lines kept in ss->explained until the action's own lines are out. */
+static void explain(session *ss, foh_game *g, foh_player *seat)
+{
+    ss->explained[0] = '\0';
+    foh_alternative alt[3];
+    if (!seat || !seat->explain)
+        return;
+    int k = seat->explain(seat, alt, 3);
+    foh_action *legal = NULL;
+    int cap = 0;
+    foh_error err;
+    int n = foh_match_legal(g, &legal, &cap, &err);
+    size_t used = 0;
+    if (n == 1 && k <= 1)
+        snprintf(ss->explained, sizeof ss->explained, "    why: the only legal action\n");
+    for (int i = 0; i < k && n > 1; i++) {
+        char text[200];
+        if (alt[i].index < 0 || alt[i].index >= n)
+            continue;
+        foh_game_describe_action(g, &legal[alt[i].index], text, sizeof text);
+        if (alt[i].visits > 0)
+            used += (size_t)snprintf(ss->explained + used, sizeof ss->explained - used,
+                                     "    %s %d. %s: %ld simulations, mean reward %.3f\n", i ? "   " : "why", i + 1,
+                                     text, alt[i].visits, alt[i].value);
+        else
+            used += (size_t)snprintf(ss->explained + used, sizeof ss->explained - used,
+                                     "    %s %d. %s: value %.2f\n", i ? "   " : "why", i + 1, text, alt[i].value);
+        if (used >= sizeof ss->explained)
+            break;
+    }
+    free(legal);
+}
+
+
+static void print_setup(foh_game *g, int reveal)
 {
     const foh_cardset *cs = foh_game_cardset(g);
     foh_card_info ci;
@@ -137,6 +305,14 @@ static void print_setup(foh_game *g)
         }
     printf("Civilization deck: %d cards. Supply %d, Reserve %d. First player: P%d\n", foh_game_deck_size(g),
            foh_game_supply(g), foh_game_reserve(g), foh_game_first_player(g) + 1);
+    if (reveal) {
+        printf("Civilization deck order (--reveal), top first:");
+        for (int i = 0; i < foh_game_deck_size(g); i++) {
+            foh_cardset_card(cs, foh_game_deck_card(g, i), &ci);
+            printf("%s %s (%s)", i ? "," : "", ci.name, ci.age);
+        }
+        printf("\n");
+    }
 }
 
 /* Observer: the turn header before each turn action, and the record of
@@ -144,10 +320,18 @@ static void print_setup(foh_game *g)
 static foh_status session_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
 {
     session *ss = ud;
-    if (!ss->quiet && !foh_game_choice(g))
-        printf("\nTurn %d: P%d (tokens %d; Supply %d, Reserve %d, Current Age %d, deck %d)\n", foh_game_turn(g) + 1,
-               foh_game_current_player(g) + 1, foh_game_tokens(g, foh_game_current_player(g)), foh_game_supply(g),
-               foh_game_reserve(g), foh_game_current_age(g), foh_game_deck_size(g));
+    if (!ss->quiet && !foh_game_choice(g)) {
+        char head[200];
+        if (!ss->table)
+            printf("\n");
+        snprintf(head, sizeof head, "Turn %d: P%d (tokens %d; Supply %d, Reserve %d, Current Age %d, deck %d)",
+                 foh_game_turn(g) + 1, foh_game_current_player(g) + 1,
+                 foh_game_tokens(g, foh_game_current_player(g)), foh_game_supply(g), foh_game_reserve(g),
+                 foh_game_current_age(g), foh_game_deck_size(g));
+        log_line(ss, head);
+    }
+    if (ss->o->explain && ss->seats)
+        explain(ss, g, ss->seats[d->player]);
     if (ss->ndone == ss->cap) {
         int cap = ss->cap ? ss->cap * 2 : 1024;
         save_entry *grown = realloc(ss->done, (size_t)cap * sizeof *grown);
@@ -166,6 +350,15 @@ static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, fo
     session *ss = ud;
     (void)d;
     ss->ndone++;
+    if (ss->table)
+        ss->table->done = ss->ndone;
+    /* --explain: the alternatives after the action's own lines. */
+    for (char *line = ss->explained, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        *nl = '\0';
+        log_line(ss, line);
+    }
+    ss->explained[0] = '\0';
     /* Once the recording is replayed, the game must be where it was. */
     if (ss->ndone == ss->sv.nactions && ss->sv.has_digest && foh_game_digest(g) != ss->sv.digest)
         return foh_error_set(err, FOH_ERR_DATA,
@@ -261,7 +454,7 @@ static void print_header(const cli_options *o, const foh_cardset *cs, foh_game *
     printf("\n");
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         printf("Variant: %s\n", foh_cardset_variant_name(cs, i));
-    print_setup(g);
+    print_setup(g, o->reveal);
 }
 
 static void print_end(const session *ss, foh_game *g)
@@ -280,6 +473,24 @@ static void print_end(const session *ss, foh_game *g)
         printf("\nStopped after %d actions, turn %d%s%s; the scores if the game ended now:\n", ss->ndone,
                foh_game_turn(g) + 1, ss->save ? "; resume with foh play --load " : "", ss->save ? ss->save : "");
     cli_print_scores(stdout, g);
+}
+
+/* A human's undo: back to decision point K of the table (the position,
+ * the actions recorded, the log and the save file as they were there). */
+static void undo(session *ss, foh_game *g, int k)
+{
+    human_table *t = ss->table;
+    const human_mark *m = &t->marks[k];
+    foh_game_copy(g, m->at);
+    while (ss->ndone > m->done)
+        save_entry_free(&ss->done[--ss->ndone]);
+    char name[80] = "";
+    if (t->names[m->player])
+        snprintf(name, sizeof name, " %s", t->names[m->player]);
+    fprintf(t->out, "\nUndone: back to P%d%s's decision of turn %d.\n", m->player + 1, name, foh_game_turn(g) + 1);
+    human_table_rewind(t, k);
+    if (ss->save && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone))
+        cli_error(ss->cmd, "cannot write the save file %s", ss->save);
 }
 
 static int run_session(cli_options *o, session *ss)
@@ -319,8 +530,14 @@ static int run_session(cli_options *o, session *ss)
      * continue differently). */
     foh_player *bots[FOH_MAX_PLAYERS] = {0}, *seats[FOH_MAX_PLAYERS] = {0};
     int playing = !strcmp(cmd, "play");
-    if (status == CLI_OK && playing && !cli_seats(o, o->seed, bots))
+    ss->g = g;
+    if (status == CLI_OK && playing && !make_seats(ss, o, bots))
         status = CLI_USAGE;
+    if (ss->table) {
+        ss->table->save = save_now;
+        ss->table->save_ud = ss;
+        ss->table->save_path = ss->save;
+    }
     for (int p = 0; status == CLI_OK && p < o->players; p++)
         if (!(seats[p] = (foh_player *)recorded_new(ss, bots[p])))
             status = CLI_DATA;
@@ -339,8 +556,9 @@ static int run_session(cli_options *o, session *ss)
     }
     if (status == CLI_OK && !ss->quiet) {
         print_header(o, cs, g);
-        foh_game_set_log(g, print_line, stdout);
+        foh_game_set_log(g, log_line, ss);
     }
+    ss->seats = seats;
     if (status == CLI_OK && trace_file && trace_start(&tr, trace_file, 0, o->seed, g, &err) != FOH_OK) {
         cli_error(cmd, "%s", err.msg);
         status = CLI_DATA;
@@ -357,9 +575,19 @@ static int run_session(cli_options *o, session *ss)
             steps = ss->sv.nactions;
         foh_match m;
         foh_match_init(&m, g, seats, obs, nobs);
-        if ((steps > 0 || playing) && foh_match_run(&m, steps, &err) != FOH_OK) {
-            cli_error(cmd, "%s", err.msg);
-            status = CLI_DATA;
+        for (;;) {
+            if (!(steps > 0 || playing) || foh_match_run(&m, steps, &err) == FOH_OK)
+                break;
+            human_table *t = ss->table;
+            if (t && t->undo_to >= 0) {
+                undo(ss, g, t->undo_to);
+                continue;
+            }
+            if (!t || !t->quit) {
+                cli_error(cmd, "%s", err.msg);
+                status = CLI_DATA;
+            }
+            break;
         }
         foh_match_free(&m);
     }
@@ -390,6 +618,7 @@ static int run_session(cli_options *o, session *ss)
             foh_player_free(seats[p]);
         else
             foh_player_free(bots[p]);
+    human_table_free(ss->table);
     foh_game_free(g);
     foh_engine_free(eng);
     foh_cardset_free(cs);
@@ -406,10 +635,10 @@ int cmd_play(int argc, char **argv)
             cli_help(&PLAY, stdout);
         return st;
     }
-    static const cli_option_id from_save[] = {OPT_PLAYERS, OPT_SEED, OPT_CARDS, OPT_VARIANT};
+    static const cli_option_id from_save[] = {OPT_PLAYERS, OPT_SEED, OPT_CARDS, OPT_VARIANT, OPT_MODS};
     for (size_t i = 0; o.load && i < sizeof from_save / sizeof from_save[0]; i++)
         if (o.given >> from_save[i] & 1) {
-            static const char *const names[] = {"--players", "--seed", "--cards", "--variant"};
+            static const char *const names[] = {"--players", "--seed", "--cards", "--variant", "--mods"};
             cli_error("play", "%s comes from the save file with --load", names[i]);
             return CLI_USAGE;
         }

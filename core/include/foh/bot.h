@@ -11,6 +11,14 @@
 
 #include "foh/game.h"
 
+/* One action a bot weighed at its last decision (foh_player.explain). */
+typedef struct {
+    int index;    /* into the legal actions its decide was given */
+    double value; /* greedy: the position value after it (VP and tokens, minus
+                   * the best opponent's); ISMCTS: mean reward, 0..1 */
+    long visits;  /* ISMCTS: simulations through it; 0 for greedy */
+} foh_alternative;
+
 typedef struct foh_player foh_player;
 struct foh_player {
     const char *name;
@@ -23,6 +31,10 @@ struct foh_player {
     int (*decide)(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
                   foh_error *err);
     void (*free)(foh_player *self);
+    /* The actions the last decide weighed, best first (the one it chose
+     * first), at most MAX into OUT; returns how many. NULL for players that
+     * weigh nothing (random, human). For `foh play --explain` and hints. */
+    int (*explain)(foh_player *self, foh_alternative *out, int max);
 };
 
 /* A bot that picks an action kind uniformly among the legal kinds, then an

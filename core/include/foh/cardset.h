@@ -73,6 +73,9 @@ typedef struct {
     int age_value;          /* its value: S and A are 0, I..V are 1..5 */
     const char *type;       /* card type name */
     const char *timing;     /* effect timing name */
+    const char *fires;      /* when the engine runs it: "never", "on_gain" (Instant, Attack), "permanent",
+                             * "turn_action", "end_game" */
+    int type_index;         /* the type as an index (foh_cardset_type_name) */
     int obsolete;           /* 1 if the effect is off at final scoring */
     int stripe[FOH_MAX_ICONS]; /* production stripe: icons per icon kind */
     const char *stripe_source; /* provenance of the stripe ("reconstructed") */
@@ -96,6 +99,16 @@ FOH_API int foh_cardset_type_count(const foh_cardset *cs);
 FOH_API const char *foh_cardset_type_name(const foh_cardset *cs, int type);
 /* Index of the card type named NAME, or -1. */
 FOH_API int foh_cardset_type_find(const foh_cardset *cs, const char *name);
+
+/* How cards of TYPE are shown and placed (game.yaml card_types):
+ * its placement ("stack", "single", "side_by_side", "none"; rulebook "Card
+ * Stacking"), its investor bonus icon (-1: none; rulebook "Complete") and
+ * its terminal colour ("red", ... or NULL: none given). */
+FOH_API const char *foh_cardset_type_placement(const foh_cardset *cs, int type);
+FOH_API int foh_cardset_type_bonus_icon(const foh_cardset *cs, int type);
+FOH_API const char *foh_cardset_type_colour(const foh_cardset *cs, int type);
+/* The symbol game.yaml's icon_symbols gives ICON (UTF-8), or NULL. */
+FOH_API const char *foh_cardset_icon_symbol(const foh_cardset *cs, int icon);
 
 /* Turn actions the card set and its variants declare (`actions:` in
  * game.yaml or variant.yaml; docs/card-format.md), played as FOH_ACT_CUSTOM
