@@ -144,6 +144,15 @@ static void recap(human_table *t, int p)
     t->seen[p] = t->nlog;
 }
 
+/* TEXT from a script (a choice's prompt or label) with control characters
+ * shown as '?', so that it cannot move the cursor or change colours. */
+static void plain(char *text)
+{
+    for (unsigned char *c = (unsigned char *)text; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 static int kind_rank(foh_action_kind k)
 {
     static const foh_action_kind order[] = {FOH_ACT_INVEST,  FOH_ACT_COMPLETE, FOH_ACT_SNIPE, FOH_ACT_ACTIVATE,
@@ -195,6 +204,7 @@ static void entry_text(const human_table *t, foh_game *g, const foh_action *lega
     } else if (e->kind == FOH_ACT_CHOOSE) {
         const foh_choice *ch = foh_game_choice(g);
         snprintf(buf, len, "%s", ch ? ch->label[legal[e->first].option] : "?");
+        plain(buf);
     } else {
         foh_game_describe_action(g, &legal[e->first], buf, len);
     }
@@ -208,10 +218,10 @@ static void print_list(human_table *t, foh_game *g, int p, const foh_action *leg
         char card[160] = "the variant";
         if (ch->card >= 0)
             board_card_name(foh_game_cardset(g), ch->card, &t->style, card, sizeof card);
-        char line[400];
-        snprintf(line, sizeof line, "%s, %s asks: %s", who(t, p, name, sizeof name), card, ch->prompt);
-        fprintf(t->out, "\n");
-        cli_line(t->out, line);
+        char prompt[FOH_PROMPT];
+        snprintf(prompt, sizeof prompt, "%s", ch->prompt);
+        plain(prompt);
+        fprintf(t->out, "\n%s, %s asks: %s\n", who(t, p, name, sizeof name), card, prompt);
     } else {
         fprintf(t->out, "\n%s, your %s:\n", who(t, p, name, sizeof name),
                 foh_game_in_bonus(g) ? "bonus action" : "action");
@@ -225,10 +235,9 @@ static void print_list(human_table *t, foh_game *g, int p, const foh_action *leg
         if ((int)e[i].kind != last && !ch)
             fprintf(t->out, "  %s\n", heads[e[i].kind]);
         last = (int)e[i].kind;
-        char text[400], line[420];
+        char text[400];
         entry_text(t, g, legal, &e[i], text, sizeof text);
-        snprintf(line, sizeof line, "  %3d  %s", i + 1, text);
-        cli_line(t->out, line);
+        fprintf(t->out, "  %3d  %s\n", i + 1, text);
     }
     fprintf(t->out, "Type a number, or help, board, score, log [N], hint, undo, save FILE, quit.\n");
 }
@@ -324,7 +333,7 @@ static void cmd_hint(human_table *t, foh_game *g, const foh_action *legal, int n
     }
     foh_alternative alt[3];
     int k = bot->explain(bot, alt, 3);
-    fprintf(t->out, "The greedy bot's best actions here (value: its VP and tokens after, minus the best "
+    fprintf(t->out, "The greedy bot's best actions here (value: VP and tokens after, minus the best\n"
                     "opponent's):\n");
     for (int i = 0; i < k; i++) {
         char text[200];
@@ -423,9 +432,13 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
         char word[32];
         size_t wl = strcspn(line, " \t");
         snprintf(word, sizeof word, "%.*s", (int)(wl < sizeof word ? wl : sizeof word - 1), line);
-        const char *arg = line + wl;
-        while (isspace((unsigned char)*arg))
-            arg++;
+        const char *from = line + wl;
+        while (isspace((unsigned char)*from))
+            from++;
+        char arg[256];
+        snprintf(arg, sizeof arg, "%s", from);
+        for (size_t al = strlen(arg); al > 0 && isspace((unsigned char)arg[al - 1]); al--)
+            arg[al - 1] = '\0';
         if (!word[0])
             continue;
         if (isdigit((unsigned char)word[0])) {

@@ -1,0 +1,101 @@
+# Human seats driven through a pipe (docs/play.md): a full 4-player game
+# with one human whose scripted inputs also try every command and bad
+# input; a hot-seat game of two humans with the Banker; end of input saving
+# the game; --explain and --reveal; human seats refused outside foh play.
+if(NOT OUT)
+  message(FATAL_ERROR "OUT (a folder for the test's files) is not set")
+endif()
+set(dir ${OUT}/human)
+file(REMOVE_RECURSE ${dir})
+file(MAKE_DIRECTORY ${dir})
+
+# The script: commands and mistakes first, then always the first action
+# (and 1 token when Invest asks how many).
+set(script "help\nhelp temple\nscore\nhint\nlog 2\nfoo\n99\n1\nabc\n99\n2\nundo\nboard\n")
+foreach(i RANGE 1 600)
+  string(APPEND script "1\n")
+endforeach()
+file(WRITE ${dir}/inputs.txt "${script}")
+execute_process(COMMAND ${FOH} play --players 4 --seed 3 --seats human:Ann,greedy,random,greedy --save ${dir}/game.json
+                INPUT_FILE ${dir}/inputs.txt OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+file(WRITE ${dir}/transcript.txt "${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "a piped human game exited with ${rc}: ${err}")
+endif()
+foreach(want "P1 Ann, your action:" "Invest in Barracks \\(1 to 4 tokens; asks how many\\)"
+        "Temple \\(temple\\): age I, construction" "Provides 2 Culture icons" "If the game ended now"
+        "The greedy bot's best actions here" "\n  1\\. [^\n]+: -?[0-9]+\\.[0-9]\n  2\\. " "Unknown command 'foo'"
+        "There is no action 99 here: type a number from 1 to 6" "'abc' is not a number of tokens"
+        "Invest: must place 1 to 4 tokens \\(P1 has 4\\), not 99" "Undone: back to P1 Ann's decision of turn 2"
+        "Since your last decision:" "Nations\n" "Game over after [0-9]+ turns")
+  if(NOT out MATCHES "${want}")
+    message(FATAL_ERROR "the piped human game's transcript (${dir}/transcript.txt) lacks: ${want}")
+  endif()
+endforeach()
+# The final score table is the game's: foh replay of the save prints the same.
+execute_process(COMMAND ${FOH} replay ${dir}/game.json OUTPUT_VARIABLE replayed RESULT_VARIABLE rc)
+string(REGEX MATCH "\nFinal scores.*Winner:[^\n]*" table "${out}")
+string(REGEX MATCH "\nFinal scores.*Winner:[^\n]*" table2 "${replayed}")
+if(NOT rc EQUAL 0 OR table STREQUAL "" OR NOT table STREQUAL table2 OR NOT table MATCHES "\nP1 +[0-9]+ +[0-9]+")
+  message(FATAL_ERROR "final score table of the human game:\n${table}\nreplayed:\n${table2}")
+endif()
+message(STATUS "piped human game: ok")
+
+# Hot-seat: two humans and the Banker, to the end.
+execute_process(COMMAND ${FOH} play --players 2 --variant two-player-banker --seed 4 --seats human:Ann,human:Bob
+                INPUT_FILE ${dir}/inputs.txt OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "P1 Ann, your action:" OR NOT out MATCHES "P2 Bob, your action:"
+   OR NOT out MATCHES "Game over after [0-9]+ turns" OR NOT out MATCHES "Winner:")
+  message(FATAL_ERROR "hot-seat Banker game: exit ${rc}: ${err}")
+endif()
+message(STATUS "hot-seat Banker game: ok")
+
+# End of input: the game is saved and exits cleanly; it resumes.
+file(WRITE ${dir}/short.txt "1\n1\n1\n")
+execute_process(COMMAND ${FOH} play --players 3 --seed 5 --seats human,greedy,greedy --save ${dir}/short.json
+                INPUT_FILE ${dir}/short.txt OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "End of input: the game is saved in [^\n]*short.json; resume with")
+  message(FATAL_ERROR "end of input: exit ${rc}: ${err}\n${out}")
+endif()
+execute_process(COMMAND ${FOH} play --load ${dir}/short.json --seats greedy OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "Game over after")
+  message(FATAL_ERROR "resuming the game saved at end of input: exit ${rc}")
+endif()
+
+# --explain: each bot decision followed by its 3 best alternatives.
+execute_process(COMMAND ${FOH} play --players 3 --seed 4 --seats greedy,ismcts:100,greedy --explain
+                OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+string(REGEX MATCHALL "\n    why 1\\. [^\n]+: (value -?[0-9.]+|[0-9]+ simulations, mean reward [0-9.]+)\n        2\\. [^\n]+\n        3\\. [^\n]+"
+       three "${out}")
+string(REGEX MATCHALL "\n    why 1\\. [^\n]+\n        2\\. " two "${out}")
+string(REGEX MATCHALL "\n    why" whys "${out}")
+string(REGEX MATCHALL "\n    why: the only legal action" only "${out}")
+string(REGEX MATCHALL "simulations, mean reward" ismcts "${out}")
+list(LENGTH three n3)
+list(LENGTH two n2)
+list(LENGTH whys nwhy)
+list(LENGTH only nonly)
+list(LENGTH ismcts nismcts)
+# Every bot decision is explained: forced ones say so, the others show
+# their alternatives (3, or 2 where there were only 2 legal actions).
+math(EXPR rest "${nwhy} - ${nonly}")
+if(NOT rc EQUAL 0 OR n3 LESS 50 OR nismcts LESS 10 OR NOT rest EQUAL n2)
+  message(FATAL_ERROR "--explain: ${n3} decisions with 3 alternatives, ${n2} with 2 or more, ${nwhy} explained, "
+                      "${nonly} forced")
+endif()
+message(STATUS "--explain: ${n3} of ${nwhy} decisions with 3 alternatives (${nonly} forced)")
+
+# --reveal: the deck order, every card of it.
+execute_process(COMMAND ${FOH} play --players 3 --seed 4 --seats greedy --reveal --stop-after 1 OUTPUT_VARIABLE out)
+string(REGEX MATCH "Civilization deck order \\(--reveal\\), top first:[^\n]*" order "${out}")
+string(REGEX MATCHALL "\\([IV]+\\)" cards "${order}")
+list(LENGTH cards ncards)
+if(NOT ncards EQUAL 56)
+  message(FATAL_ERROR "--reveal showed ${ncards} cards of 56: ${order}")
+endif()
+
+# Human seats only where a human can answer.
+execute_process(COMMAND ${FOH} sim --seats human --games 2 OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "'human': human players play in foh play only")
+  message(FATAL_ERROR "foh sim --seats human: exit ${rc}: ${err}")
+endif()
