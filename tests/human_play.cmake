@@ -99,3 +99,19 @@ execute_process(COMMAND ${FOH} sim --seats human --games 2 OUTPUT_QUIET ERROR_VA
 if(NOT rc EQUAL 2 OR NOT err MATCHES "'human': human players play in foh play only")
   message(FATAL_ERROR "foh sim --seats human: exit ${rc}: ${err}")
 endif()
+
+# A choice inside a card effect, answered by a human: Knights asks which
+# card to discard (seed 8; the script completes whenever it can).
+set(script "")
+foreach(i RANGE 1 300)
+  string(APPEND script "complete\n1\n1\n")
+endforeach()
+file(WRITE ${dir}/complete.txt "${script}")
+execute_process(COMMAND ${FOH} play --players 3 --seed 8 --seats human,greedy,greedy INPUT_FILE ${dir}/complete.txt
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "P1, Knights asks: card to discard\n    1  [^\n]+\n    2  "
+   OR NOT out MATCHES "P1 completes" OR NOT out MATCHES "complete: not one of the legal actions now"
+   OR NOT out MATCHES "Game over after")
+  message(FATAL_ERROR "a human answering a card's choice: exit ${rc}: ${err}")
+endif()
+message(STATUS "a human's choice inside an effect: ok")

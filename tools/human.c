@@ -267,6 +267,7 @@ static void cmd_help(human_table *t, foh_game *g, const char *arg)
     if (!arg[0]) {
         fprintf(t->out, "Commands:\n"
                         "  N            take action N of the list (Invest then asks how many tokens)\n"
+                        "  complete     (harvest, pass, ...) the action of that kind, when there is one\n"
                         "  help CARD    a card's full text and data (its id or name; Tab completes)\n"
                         "  board        the board again\n"
                         "  score        everyone's VP if the game ended now, broken down\n"
@@ -449,6 +450,27 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
                 continue;
             }
             int i = ask_amount(t, g, legal, n, &e[x - 1]);
+            if (i == -2) {
+                stop_saving(t, "End of input");
+                break;
+            }
+            if (i >= 0)
+                pick = i;
+        } else if (foh_action_kind_find(word) >= 0 && foh_action_kind_find(word) != FOH_ACT_CHOOSE) {
+            /* An action by its kind's name ("complete", "harvest"), when
+             * one entry of that kind is listed: scripts need no numbers. */
+            int kind = foh_action_kind_find(word), found = -1, count = 0;
+            for (int i = 0; i < k; i++)
+                if ((int)e[i].kind == kind) {
+                    found = i;
+                    count++;
+                }
+            if (count != 1) {
+                fprintf(t->out, "%s: %s; type its number.\n", word,
+                        count ? "there are several, one per card" : "not one of the legal actions now");
+                continue;
+            }
+            int i = ask_amount(t, g, legal, n, &e[found]);
             if (i == -2) {
                 stop_saving(t, "End of input");
                 break;
