@@ -117,7 +117,8 @@ static void recorded_free(foh_player *self)
 static int recorded_explain(foh_player *self, foh_alternative *out, int max)
 {
     recorded_seat *rs = (recorded_seat *)self;
-    return !rs->replayed && rs->seat && rs->seat->explain ? rs->seat->explain(rs->seat, out, max) : 0;
+    /* -1: nothing to say (a recorded action, a human, a random bot). */
+    return !rs->replayed && rs->seat && rs->seat->explain ? rs->seat->explain(rs->seat, out, max) : -1;
 }
 
 static recorded_seat *recorded_new(session *ss, foh_player *seat)
@@ -157,7 +158,7 @@ static int fresh_decide(foh_player *self, foh_game *g, const foh_action *legal, 
 static int fresh_explain(foh_player *self, foh_alternative *out, int max)
 {
     fresh_seat *fs = (fresh_seat *)self;
-    return fs->bot && fs->bot->explain ? fs->bot->explain(fs->bot, out, max) : 0;
+    return fs->bot && fs->bot->explain ? fs->bot->explain(fs->bot, out, max) : -1;
 }
 
 static void fresh_free(foh_player *self)
@@ -258,6 +259,8 @@ static void explain(session *ss, foh_game *g, foh_player *seat)
     if (!seat || !seat->explain)
         return;
     int k = seat->explain(seat, alt, 3);
+    if (k < 0)
+        return;
     foh_action *legal = NULL;
     int cap = 0;
     foh_error err;

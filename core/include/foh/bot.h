@@ -32,8 +32,9 @@ struct foh_player {
                   foh_error *err);
     void (*free)(foh_player *self);
     /* The actions the last decide weighed, best first (the one it chose
-     * first), at most MAX into OUT; returns how many. NULL for players that
-     * weigh nothing (random, human). For `foh play --explain` and hints. */
+     * first), at most MAX into OUT; returns how many (-1: nothing to say
+     * this time). NULL for players that weigh nothing (random, human). For
+     * `foh play --explain` and hints. */
     int (*explain)(foh_player *self, foh_alternative *out, int max);
 };
 
