@@ -773,10 +773,7 @@ foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out)
     out->age_value = cs->age[c->age].value;
     out->type = cs->type[c->type].name;
     out->timing = cs->timing[c->timing].name;
-    static const char *const fires[] = {[FOH_FIRE_NEVER] = "never", [FOH_FIRE_ON_GAIN] = "on_gain",
-                                        [FOH_FIRE_PERMANENT] = "permanent", [FOH_FIRE_TURN_ACTION] = "turn_action",
-                                        [FOH_FIRE_END_GAME] = "end_game"};
-    out->fires = fires[cs->timing[c->timing].fire];
+    out->fires = foh_fire_names[cs->timing[c->timing].fire];
     out->type_index = c->type;
     out->obsolete = c->obsolete;
     for (int i = 0; i < FOH_MAX_ICONS; i++)
@@ -822,8 +819,7 @@ int foh_cardset_other_icons_per_vp(const foh_cardset *cs) { return cs->other_ico
 
 const char *foh_cardset_type_placement(const foh_cardset *cs, int type)
 {
-    static const char *const names[] = {"stack", "single", "side_by_side", "none"};
-    return type >= 0 && type < cs->ntypes ? names[cs->type[type].place] : NULL;
+    return type >= 0 && type < cs->ntypes ? foh_placement_names[cs->type[type].place] : NULL;
 }
 
 int foh_cardset_type_bonus_icon(const foh_cardset *cs, int type)

@@ -8,6 +8,9 @@
 
 /* The fields of each section (a variant may add a missing one). */
 static const char *const TYPE_KEYS[] = {"name", "placement", "investor_bonus", "colour", NULL};
+const char *const foh_placement_names[4] = {"stack", "single", "side_by_side", "none"};
+const char *const foh_fire_names[5] = {"never", "on_gain", "permanent", "turn_action", "end_game"};
+
 /* Terminal colours a card type may be shown in (foh play). */
 static const char *const COLOURS[] = {"red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey"};
 static const char *const HARVEST_KEYS[] = {"icon", "tokens_per_icon", "share", "rounding", "top_up", NULL};
@@ -115,7 +118,6 @@ static int read_names(foh_loader *ld, const foh_yaml_node *root)
         return 0;
     for (size_t i = 0; i < types->n; i++) {
         const foh_yaml_node *t = types->items[i];
-        static const char *places[] = {"stack", "single", "side_by_side", "none"};
         if (t->kind != FOH_YAML_MAP)
             return foh_load_bad_node(ld, t, "a card type is a map {name, placement, investor_bonus}, not %s",
                                      foh_yaml_kind_name(t));
@@ -125,7 +127,7 @@ static int read_names(foh_loader *ld, const foh_yaml_node *root)
             return 0;
         if (foh_load_find_named(cs->type[0].name, sizeof cs->type[0], (int)i, cs->type[i].name) >= 0)
             return foh_load_bad_node(ld, name, "card type '%s' is listed twice", name->text);
-        int p = foh_load_named_value(ld, place, "placement", "placements", places, 4);
+        int p = foh_load_named_value(ld, place, "placement", "placements", foh_placement_names, 4);
         if (p < 0)
             return 0;
         cs->type[i].place = (foh_placement)p;
@@ -134,11 +136,8 @@ static int read_names(foh_loader *ld, const foh_yaml_node *root)
             (cs->type[i].bonus_icon = foh_load_icon_value(ld, foh_yaml_get(t, "investor_bonus"), "investor_bonus")) < 0)
             return 0;
         cs->type[i].colour = -1;
-        const char *colours[sizeof COLOURS / sizeof COLOURS[0]];
-        for (size_t k = 0; k < sizeof COLOURS / sizeof COLOURS[0]; k++)
-            colours[k] = COLOURS[k];
         if (foh_yaml_get(t, "colour") &&
-            (cs->type[i].colour = foh_load_named_value(ld, foh_yaml_get(t, "colour"), "colour", "colours", colours,
+            (cs->type[i].colour = foh_load_named_value(ld, foh_yaml_get(t, "colour"), "colour", "colours", COLOURS,
                                                        (int)(sizeof COLOURS / sizeof COLOURS[0]))) < 0)
             return 0;
         cs->ntypes = (int)i + 1;
@@ -150,7 +149,6 @@ static int read_names(foh_loader *ld, const foh_yaml_node *root)
     for (size_t i = 0; i < timings->n; i++) {
         const foh_yaml_node *t = timings->items[i];
         static const char *const keys[] = {"name", "fires", NULL};
-        static const char *kinds[] = {"never", "on_gain", "permanent", "turn_action", "end_game"};
         if (t->kind != FOH_YAML_MAP)
             return foh_load_bad_node(ld, t, "a timing is a map {name, fires}, not %s", foh_yaml_kind_name(t));
         const foh_yaml_node *name = foh_load_field(ld, t, "name", 1), *fires = foh_load_field(ld, t, "fires", 1);
@@ -159,7 +157,7 @@ static int read_names(foh_loader *ld, const foh_yaml_node *root)
             return 0;
         if (foh_load_find_named(cs->timing[0].name, sizeof cs->timing[0], (int)i, cs->timing[i].name) >= 0)
             return foh_load_bad_node(ld, name, "timing '%s' is listed twice", name->text);
-        int f = foh_load_named_value(ld, fires, "fires", "kinds", kinds, 5);
+        int f = foh_load_named_value(ld, fires, "fires", "kinds", foh_fire_names, 5);
         if (f < 0)
             return 0;
         cs->timing[i].fire = (foh_fire)f;
@@ -255,7 +253,7 @@ static int share_field(foh_loader *ld, const foh_yaml_node *m, const char *key, 
     }
     const foh_yaml_node *r = foh_yaml_get(m, "rounding");
     if (r) {
-        static const char *rounds[] = {"down", "up", "nearest"};
+        static const char *const rounds[] = {"down", "up", "nearest"};
         int k = foh_load_named_value(ld, r, "rounding", "roundings", rounds, 3);
         if (k < 0)
             return 0;
@@ -325,7 +323,7 @@ static int read_snipe(foh_loader *ld, const foh_yaml_node *rules)
 static int read_bonus(foh_loader *ld, const foh_yaml_node *rules)
 {
     foh_cardset *cs = ld->cs;
-    static const char *froms[] = {"supply", "reserve"};
+    static const char *const froms[] = {"supply", "reserve"};
     const foh_yaml_node *b;
     if (!section(ld, rules, "investor_bonus", BONUS_KEYS, &b) ||
         !foh_load_int_field(ld, b, "tokens_per_icon", 0, 1000, &cs->bonus_per_icon, 0))
@@ -341,7 +339,7 @@ static int read_tie_break(foh_loader *ld, const foh_yaml_node *rules)
     const foh_yaml_node *t = foh_yaml_get(rules, "tie_break");
     if (!t)
         return 1;
-    static const char *names[] = {"cards", "tokens"};
+    static const char *const names[] = {"cards", "tokens"};
     if (t->kind != FOH_YAML_SEQ || t->n > 2)
         return foh_load_bad_node(ld, t,
                                  "rules.tie_break lists up to 2 criteria among "

@@ -97,6 +97,8 @@ typedef enum {
     FOH_PLACE_SIDE,   /* side by side, all effects active (Wonder) */
     FOH_PLACE_NONE    /* never placed in a Nation (The Future) */
 } foh_placement;
+/* Their names in game.yaml (`placement:`), in enum order. */
+extern const char *const foh_placement_names[4];
 
 /* When an effect timing makes the engine call the card's script. */
 typedef enum {
@@ -106,6 +108,8 @@ typedef enum {
     FOH_FIRE_TURN_ACTION, /* as the Activate action */
     FOH_FIRE_END_GAME     /* at final scoring */
 } foh_fire;
+/* Their names in game.yaml (`fires:`), in enum order. */
+extern const char *const foh_fire_names[5];
 
 /* Named numbers of a card or variant (`params:` in YAML), read by its
  * scripts as the table `params` (docs/card-format.md). Values are kept as

@@ -57,7 +57,8 @@ int foh_load_bool_field(foh_loader *ld, const foh_yaml_node *m, const char *key,
 
 /* Index of the name in scalar V (field KEY) among N names, or -1 after an
  * error listing them (WHAT: "icons", "ages"...). */
-int foh_load_named_value(foh_loader *ld, const foh_yaml_node *v, const char *key, const char *what, const char **names,
+int foh_load_named_value(foh_loader *ld, const foh_yaml_node *v, const char *key, const char *what,
+                         const char *const *names,
                          int n);
 
 int foh_load_icon_value(foh_loader *ld, const foh_yaml_node *v, const char *key);
