@@ -95,7 +95,7 @@ static void bonus_text(const foh_cardset *cs, const foh_card_info *ci, const boa
         snprintf(buf, len, "investor bonus per %s", board_icon(cs, icon, st));
 }
 
-static const char *player_name(const board_style *st, int p, char *buf, size_t len)
+const char *board_player_name(const board_style *st, int p, char *buf, size_t len)
 {
     if (st->names && st->names[p] && st->names[p][0])
         snprintf(buf, len, "P%d %s", p + 1, st->names[p]);
@@ -118,7 +118,7 @@ static void print_market(FILE *out, foh_game *g, const board_style *st)
         bonus_text(cs, &ci, st, bonus, sizeof bonus);
         int inv = foh_game_investor(g, c);
         if (inv >= 0 && inv < FOH_NEUTRAL_INVESTOR)
-            snprintf(who, sizeof who, "; %s invested %d", player_name(st, inv, pn, sizeof pn),
+            snprintf(who, sizeof who, "; %s invested %d", board_player_name(st, inv, pn, sizeof pn),
                      foh_game_invested_tokens(g, c));
         else if (inv >= FOH_NEUTRAL_INVESTOR)
             snprintf(who, sizeof who, "; the Banker invested %d", foh_game_invested_tokens(g, c));
@@ -141,7 +141,7 @@ static void print_nation(FILE *out, foh_game *g, int p, int viewer, const board_
     board_icons_text(cs, icons, st, text, sizeof text);
     char line[900];
     snprintf(line, sizeof line, "%s%s%s%s: %d tokens; icons %s; attack %d, defence %d%s", st->colour ? TERM_BOLD : "",
-             player_name(st, p, pn, sizeof pn), p == viewer ? " (you)" : "", st->colour ? TERM_RESET : "",
+             board_player_name(st, p, pn, sizeof pn), p == viewer ? " (you)" : "", st->colour ? TERM_RESET : "",
              foh_game_tokens(g, p), ok ? text : "?", attack, defence,
              p == foh_game_current_player(g) ? "; to act" : "");
     board_wrap(out, 0, 6, line);
@@ -196,7 +196,7 @@ void board_print(FILE *out, foh_game *g, int viewer, const board_style *st)
     const foh_cardset *cs = foh_game_cardset(g);
     char pn[80];
     fprintf(out, "\n%s== Turn %d: %s to act%s ==%s\n", st->colour ? TERM_BOLD : "", foh_game_turn(g) + 1,
-            player_name(st, foh_game_to_act(g) >= 0 ? foh_game_to_act(g) : 0, pn, sizeof pn),
+            board_player_name(st, foh_game_to_act(g) >= 0 ? foh_game_to_act(g) : 0, pn, sizeof pn),
             foh_game_in_bonus(g) ? " (a bonus action)" : "", st->colour ? TERM_RESET : "");
     /* Cards left in the deck per age (public: the backs show the age). */
     int per_age[16] = {0}, n = foh_game_deck_size(g);

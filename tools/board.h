@@ -23,6 +23,9 @@ void board_print(FILE *out, foh_game *g, int viewer, const board_style *st);
  * FIRST, the others at INDENT (colour escapes take no room). */
 void board_wrap(FILE *out, int first, int indent, const char *text);
 
+/* Player P as "P2" or "P2 Ann" (ST's names). */
+const char *board_player_name(const board_style *st, int p, char *buf, size_t len);
+
 /* ICON of card set CS as text: its symbol or its name. */
 const char *board_icon(const foh_cardset *cs, int icon, const board_style *st);
 

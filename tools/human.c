@@ -124,15 +124,6 @@ static int mark(human_table *t, foh_game *g, int p)
 
 /* ---- Showing ---- */
 
-static const char *who(const human_table *t, int p, char *buf, size_t len)
-{
-    if (t->names[p] && t->names[p][0])
-        snprintf(buf, len, "P%d %s", p + 1, t->names[p]);
-    else
-        snprintf(buf, len, "P%d", p + 1);
-    return buf;
-}
-
 /* The log lines P has not seen yet. */
 static void recap(human_table *t, int p)
 {
@@ -221,9 +212,9 @@ static void print_list(human_table *t, foh_game *g, int p, const foh_action *leg
         char prompt[FOH_PROMPT];
         snprintf(prompt, sizeof prompt, "%s", ch->prompt);
         plain(prompt);
-        fprintf(t->out, "\n%s, %s asks: %s\n", who(t, p, name, sizeof name), card, prompt);
+        fprintf(t->out, "\n%s, %s asks: %s\n", board_player_name(&t->style, p, name, sizeof name), card, prompt);
     } else {
-        fprintf(t->out, "\n%s, your %s:\n", who(t, p, name, sizeof name),
+        fprintf(t->out, "\n%s, your %s:\n", board_player_name(&t->style, p, name, sizeof name),
                 foh_game_in_bonus(g) ? "bonus action" : "action");
     }
     int last = -1;
@@ -301,7 +292,7 @@ static void cmd_score(human_table *t, foh_game *g)
             end += sc[p].end[k].full_vp;
         char name[96];
         fprintf(t->out, "  %-12s %3d VP = %d (%d full-VP icons) + %d (%d other icons) + %d end-game%s\n",
-                who(t, p, name, sizeof name), sc[p].total, sc[p].culture_vp, sc[p].culture_icons, sc[p].other_vp,
+                board_player_name(&t->style, p, name, sizeof name), sc[p].total, sc[p].culture_vp, sc[p].culture_icons, sc[p].other_vp,
                 sc[p].other_icons, end, sc[p].winner ? "  (leading)" : "");
     }
 }
@@ -344,10 +335,13 @@ static void cmd_hint(human_table *t, foh_game *g, const foh_action *legal, int n
     foh_player_free(bot);
 }
 
-static void stop_saving(human_table *t, const char *why)
+/* Save the game to PATH (NULL: the --save file, else foh-autosave.json)
+ * and say so, WHY first ("Quit", "End of input", "save"). */
+static void save_to(human_table *t, const char *path, const char *why)
 {
     char err[1200];
-    const char *path = t->save_path ? t->save_path : "foh-autosave.json";
+    if (!path)
+        path = t->save_path ? t->save_path : "foh-autosave.json";
     if (t->save && t->save(t->save_ud, path, err, sizeof err))
         fprintf(t->out, "%s: the game is saved in %s; resume with: foh play --load %s\n", why, path, path);
     else
@@ -367,8 +361,8 @@ static const char *ask(human_table *t, const char *prompt)
     return line;
 }
 
-/* The amount of an Invest entry E: the legal index, -1 to go back, -2 at
- * the end of input. */
+/* The legal index of entry E (an Invest asks the amount); -1 to go back
+ * to the list, or at the end of input (the table is told). */
 static int ask_amount(human_table *t, foh_game *g, const foh_action *legal, int n, const entry *e)
 {
     if (e->min == e->max)
@@ -379,7 +373,7 @@ static int ask_amount(human_table *t, foh_game *g, const foh_action *legal, int 
     for (;;) {
         const char *line = ask(t, prompt);
         if (!line)
-            return -2;
+            return -1;
         while (isspace((unsigned char)*line))
             line++;
         if (!line[0])
@@ -420,14 +414,12 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
     recap(t, p);
     print_list(t, g, p, legal, e, k);
     char prompt[96], name[80];
-    snprintf(prompt, sizeof prompt, "%s> ", who(t, p, name, sizeof name));
+    snprintf(prompt, sizeof prompt, "%s> ", board_player_name(&t->style, p, name, sizeof name));
     int pick = -1;
-    while (pick < 0) {
+    while (pick < 0 && !t->end_of_input) {
         const char *line = ask(t, prompt);
-        if (!line) {
-            stop_saving(t, "End of input");
+        if (!line)
             break;
-        }
         while (isspace((unsigned char)*line))
             line++;
         char word[32];
@@ -440,29 +432,24 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
         snprintf(arg, sizeof arg, "%s", from);
         for (size_t al = strlen(arg); al > 0 && isspace((unsigned char)arg[al - 1]); al--)
             arg[al - 1] = '\0';
-        if (!word[0])
+        int chosen = -1; /* an entry of the list, by number or by its kind's name */
+        if (!word[0]) {
             continue;
-        if (isdigit((unsigned char)word[0])) {
+        } else if (isdigit((unsigned char)word[0])) {
             char *end;
             long x = strtol(word, &end, 10);
             if (*end || x < 1 || x > k) {
                 fprintf(t->out, "There is no action %s here: type a number from 1 to %d (or help).\n", word, k);
                 continue;
             }
-            int i = ask_amount(t, g, legal, n, &e[x - 1]);
-            if (i == -2) {
-                stop_saving(t, "End of input");
-                break;
-            }
-            if (i >= 0)
-                pick = i;
+            chosen = (int)x - 1;
         } else if (foh_action_kind_find(word) >= 0 && foh_action_kind_find(word) != FOH_ACT_CHOOSE) {
             /* An action by its kind's name ("complete", "harvest"), when
              * one entry of that kind is listed: scripts need no numbers. */
-            int kind = foh_action_kind_find(word), found = -1, count = 0;
+            int kind = foh_action_kind_find(word), count = 0;
             for (int i = 0; i < k; i++)
                 if ((int)e[i].kind == kind) {
-                    found = i;
+                    chosen = i;
                     count++;
                 }
             if (count != 1) {
@@ -470,13 +457,6 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
                         count ? "there are several, one per card" : "not one of the legal actions now");
                 continue;
             }
-            int i = ask_amount(t, g, legal, n, &e[found]);
-            if (i == -2) {
-                stop_saving(t, "End of input");
-                break;
-            }
-            if (i >= 0)
-                pick = i;
         } else if (!strcmp(word, "help")) {
             cmd_help(t, g, arg);
         } else if (!strcmp(word, "board")) {
@@ -499,41 +479,37 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             t->undo_to = j;
             break;
         } else if (!strcmp(word, "save")) {
-            char msg[1200];
             if (!arg[0])
                 fprintf(t->out, "save FILE: name the file to save to.\n");
-            else if (t->save && t->save(t->save_ud, arg, msg, sizeof msg))
-                fprintf(t->out, "Saved in %s; resume with: foh play --load %s\n", arg, arg);
             else
-                fprintf(t->out, "Not saved: %s\n", t->save ? msg : "no save");
+                save_to(t, arg, "save");
         } else if (!strcmp(word, "quit")) {
             if (t->save_path) {
-                stop_saving(t, "Quit");
+                save_to(t, NULL, "Quit");
             } else {
                 const char *file = ask(t, "Save before quitting? A file name, or Enter to quit without saving: ");
-                char msg[1200];
                 while (file && isspace((unsigned char)*file))
                     file++;
-                if (!file)
-                    stop_saving(t, "End of input");
-                else if (file[0] && t->save && t->save(t->save_ud, file, msg, sizeof msg))
-                    fprintf(t->out, "Saved in %s; resume with: foh play --load %s\n", file, file);
-                else if (file[0])
-                    fprintf(t->out, "Not saved: %s\n", t->save ? msg : "no save");
+                if (file && file[0])
+                    save_to(t, file, "Quit");
             }
             t->quit = 1;
             break;
         } else {
             fprintf(t->out, "Unknown command '%s': type a number from 1 to %d, or help.\n", word, k);
         }
+        if (chosen >= 0)
+            pick = ask_amount(t, g, legal, n, &e[chosen]); /* -1: back to the list */
     }
+    if (t->end_of_input)
+        save_to(t, NULL, "End of input");
     free(e);
     if (pick < 0) {
         foh_error_set(err, FOH_ERR_USAGE, "%s", t->undo_to >= 0 ? "undo" : "the player stopped the game");
         return -1;
     }
     if (whybuf && whylen)
-        snprintf(whybuf, whylen, "chosen by %s", who(t, p, name, sizeof name));
+        snprintf(whybuf, whylen, "chosen by %s", board_player_name(&t->style, p, name, sizeof name));
     return pick;
 }
 

@@ -487,10 +487,9 @@ static void undo(session *ss, foh_game *g, int k)
     foh_game_copy(g, m->at);
     while (ss->ndone > m->done)
         save_entry_free(&ss->done[--ss->ndone]);
-    char name[80] = "";
-    if (t->names[m->player])
-        snprintf(name, sizeof name, " %s", t->names[m->player]);
-    fprintf(t->out, "\nUndone: back to P%d%s's decision of turn %d.\n", m->player + 1, name, foh_game_turn(g) + 1);
+    char name[96];
+    fprintf(t->out, "\nUndone: back to %s's decision of turn %d.\n",
+            board_player_name(&t->style, m->player, name, sizeof name), foh_game_turn(g) + 1);
     human_table_rewind(t, k);
     if (ss->save && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone))
         cli_error(ss->cmd, "cannot write the save file %s", ss->save);
