@@ -13,23 +13,9 @@ static const cli_command VARIANTS = {
     "name found in an earlier folder hides the same name in a later one.\n",
     VARIANTS_OPTIONS, NULL};
 
-/* Whether NAME holds a variant in a folder of DIRS before the Kth. */
-static int hidden(const char *const *dirs, int k, const char *name)
-{
-    for (int i = 0; i < k; i++) {
-        char probe[2200];
-        snprintf(probe, sizeof probe, "%s/%s/variant.yaml", dirs[i], name);
-        FILE *f = fopen(probe, "r");
-        if (f) {
-            fclose(f);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Print the variants of folder ROOT (the Kth of the search path DIRS). */
-static int list_folder(const char *const *dirs, int k, int heading)
+/* Print the variants of folder ROOT (the Kth of O's search path DIRS)
+ * that --variant NAME finds there, not in an earlier folder. */
+static int list_folder(const cli_options *o, const char *const *dirs, int k, int heading)
 {
     const char *root = dirs[k];
     char **names;
@@ -40,16 +26,10 @@ static int list_folder(const char *const *dirs, int k, int heading)
     }
     int status = CLI_OK;
     for (int i = 0; i < n; i++) {
-        char dir[2100], probe[2200], name[64], desc[512];
+        char dir[2100], found[2100], name[64], desc[512];
         snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
-        snprintf(probe, sizeof probe, "%s/variant.yaml", dir);
-        FILE *f = fopen(probe, "r");
-        if (!f || hidden(dirs, k, names[i])) {
-            if (f)
-                fclose(f);
+        if (!cli_find(o, "variants", names[i], "variant.yaml", found, sizeof found) || strcmp(found, dir))
             continue;
-        }
-        fclose(f);
         if (heading) {
             printf("in %s:\n", root);
             heading = 0;
@@ -82,7 +62,7 @@ int cmd_variants(int argc, char **argv)
     int status = CLI_OK;
     /* The project's own variants without a heading, as before; mod folders under theirs. */
     for (int k = 0; k < n; k++)
-        if (list_folder(dirs, k, k > 0) != CLI_OK)
+        if (list_folder(&o, dirs, k, k > 0) != CLI_OK)
             status = CLI_DATA;
     return status;
 }
