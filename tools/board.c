@@ -1,6 +1,7 @@
 /* board: printing a game's public state for a human (see board.h). */
 #include "board.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "terminal.h"
@@ -112,7 +113,7 @@ static void print_market(FILE *out, foh_game *g, const board_style *st)
         int c = foh_game_market_card(g, i);
         foh_card_info ci;
         foh_cardset_card(cs, c, &ci);
-        char name[160], stripe[200], bonus[80], who[128] = "", pn[80];
+        char name[160], stripe[BOARD_ICONS_TEXT], bonus[BOARD_ICONS_TEXT], who[128] = "", pn[80];
         board_card_name(cs, c, st, name, sizeof name);
         stripe_text(cs, &ci, st, stripe, sizeof stripe);
         bonus_text(cs, &ci, st, bonus, sizeof bonus);
@@ -122,7 +123,7 @@ static void print_market(FILE *out, foh_game *g, const board_style *st)
                      foh_game_invested_tokens(g, c));
         else if (inv >= FOH_NEUTRAL_INVESTOR)
             snprintf(who, sizeof who, "; the Banker invested %d", foh_game_invested_tokens(g, c));
-        char line[700];
+        char line[BOARD_LINE];
         snprintf(line, sizeof line, "%s (age %s, %s, %s): stripe %s; %s%s", name, ci.age, ci.type, ci.timing,
                  stripe, bonus, who);
         board_wrap(out, 2, 6, line);
@@ -136,10 +137,10 @@ static void print_nation(FILE *out, foh_game *g, int p, int viewer, const board_
     const foh_cardset *cs = foh_game_cardset(g);
     int icons[FOH_MAX_ICONS] = {0}, attack = 0, defence = 0;
     foh_error err;
-    char pn[80], text[300];
+    char pn[80], text[BOARD_ICONS_TEXT];
     int ok = foh_game_icon_counts(g, p, icons, &err) == FOH_OK && foh_game_strengths(g, p, &attack, &defence, &err) == FOH_OK;
     board_icons_text(cs, icons, st, text, sizeof text);
-    char line[900];
+    char line[BOARD_LINE];
     snprintf(line, sizeof line, "%s%s%s%s: %d tokens; icons %s; attack %d, defence %d%s", st->colour ? TERM_BOLD : "",
              board_player_name(st, p, pn, sizeof pn), p == viewer ? " (you)" : "", st->colour ? TERM_RESET : "",
              foh_game_tokens(g, p), ok ? text : "?", attack, defence,
@@ -160,7 +161,7 @@ static void print_nation(FILE *out, foh_game *g, int p, int viewer, const board_
         for (int i = stack ? k - 1 : 0; i < k; i++) {
             foh_card_info ci;
             foh_cardset_card(cs, cards[i], &ci);
-            char name[160], stripe[200];
+            char name[160], stripe[BOARD_ICONS_TEXT];
             board_card_name(cs, cards[i], st, name, sizeof name);
             stripe_text(cs, &ci, st, stripe, sizeof stripe);
             const char *pending = !strcmp(ci.fires, "on_gain") && !foh_game_effect_fired(g, cards[i])
@@ -198,34 +199,58 @@ void board_print(FILE *out, foh_game *g, int viewer, const board_style *st)
     fprintf(out, "\n%s== Turn %d: %s to act%s ==%s\n", st->colour ? TERM_BOLD : "", foh_game_turn(g) + 1,
             board_player_name(st, foh_game_to_act(g) >= 0 ? foh_game_to_act(g) : 0, pn, sizeof pn),
             foh_game_in_bonus(g) ? " (a bonus action)" : "", st->colour ? TERM_RESET : "");
-    /* Cards left in the deck per age (public: the backs show the age). */
-    int per_age[16] = {0}, n = foh_game_deck_size(g);
-    const char *age_name[16] = {0};
-    for (int i = 0; i < n; i++) {
+    /* Cards left in the deck per age (public: the backs show the age),
+     * by age name (two ages may share a value), in order of value. */
+    int n = foh_game_deck_size(g), nages = 0, count[FOH_MAX_CARDS], value[FOH_MAX_CARDS];
+    const char *age[FOH_MAX_CARDS];
+    for (int i = 0; i < n && i < FOH_MAX_CARDS; i++) {
         foh_card_info ci;
         if (foh_cardset_card(cs, foh_game_deck_card(g, i), &ci) != FOH_OK)
             continue;
-        int a = ci.age_value >= 0 && ci.age_value < 16 ? ci.age_value : 15;
-        per_age[a]++;
-        age_name[a] = ci.age;
+        int a = 0;
+        while (a < nages && strcmp(age[a], ci.age))
+            a++;
+        if (a == nages) {
+            for (; a > 0 && value[a - 1] > ci.age_value; a--) {
+                age[a] = age[a - 1];
+                count[a] = count[a - 1];
+                value[a] = value[a - 1];
+            }
+            age[a] = ci.age;
+            value[a] = ci.age_value;
+            count[a] = 0;
+            nages++;
+        }
+        count[a]++;
     }
-    char deck[300];
-    size_t k = 0;
-    for (int a = 0; a < 16 && k < sizeof deck; a++)
-        if (per_age[a])
-            k += (size_t)snprintf(deck + k, sizeof deck - k, "%s%s %d", k ? ", " : "", age_name[a], per_age[a]);
-    char line[700], order[FOH_MAX_CARDS * 72];
-    snprintf(line, sizeof line, "Current Age %d; Supply %d, Reserve %d; Civilization deck %d (%s)",
-             foh_game_current_age(g), foh_game_supply(g), foh_game_reserve(g), n, k ? deck : "empty");
+    char line[BOARD_LINE];
+    size_t k = (size_t)snprintf(line, sizeof line, "Current Age %d; Supply %d, Reserve %d; Civilization deck %d (",
+                                foh_game_current_age(g), foh_game_supply(g), foh_game_reserve(g), n);
+    for (int a = 0; a < nages; a++) /* at most FOH_MAX_AGES names of < 48 bytes: fits */
+        k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %d", a ? ", " : "", age[a], count[a]);
+    snprintf(line + k, sizeof line - k, "%s)", nages ? "" : "empty");
     board_wrap(out, 0, 2, line);
     if (st->reveal && n > 0) {
-        k = (size_t)snprintf(order, sizeof order, "Deck order (--reveal), top first: ");
-        for (int i = 0; i < n && k < sizeof order; i++) {
+        /* The whole order, however long the names: sized first. */
+        size_t need = 64;
+        for (int i = 0; i < n; i++) {
             foh_card_info ci;
             foh_cardset_card(cs, foh_game_deck_card(g, i), &ci);
-            k += (size_t)snprintf(order + k, sizeof order - k, "%s%s (%s)", i ? ", " : "", ci.name, ci.age);
+            need += strlen(ci.name) + strlen(ci.age) + 6;
         }
-        board_wrap(out, 0, 2, order);
+        char *order = malloc(need);
+        if (!order) {
+            fprintf(out, "  (the deck order: out of memory)\n");
+        } else {
+            k = (size_t)snprintf(order, need, "Deck order (--reveal), top first: ");
+            for (int i = 0; i < n; i++) {
+                foh_card_info ci;
+                foh_cardset_card(cs, foh_game_deck_card(g, i), &ci);
+                k += (size_t)snprintf(order + k, need - k, "%s%s (%s)", i ? ", " : "", ci.name, ci.age);
+            }
+            board_wrap(out, 0, 2, order);
+            free(order);
+        }
     }
     print_market(out, g, st);
     fprintf(out, "%sNations%s\n", st->colour ? TERM_BOLD : "", st->colour ? TERM_RESET : "");
@@ -238,7 +263,7 @@ void board_card_help(FILE *out, const foh_cardset *cs, int c, const board_style 
     foh_card_info ci;
     if (foh_cardset_card(cs, c, &ci) != FOH_OK)
         return;
-    char name[160], stripe[200], bonus[80], line[900];
+    char name[160], stripe[BOARD_ICONS_TEXT], bonus[BOARD_ICONS_TEXT], line[BOARD_LINE];
     board_card_name(cs, c, st, name, sizeof name);
     stripe_text(cs, &ci, st, stripe, sizeof stripe);
     bonus_text(cs, &ci, st, bonus, sizeof bonus);

@@ -9,6 +9,11 @@
 
 #include "foh/foh.h"
 
+/* Room for a list of icons as text (every icon kind: "99 name, ", names
+ * under 48 bytes) and for a whole line of the board before wrapping. */
+#define BOARD_ICONS_TEXT (FOH_MAX_ICONS * 64)
+#define BOARD_LINE (4 * BOARD_ICONS_TEXT)
+
 typedef struct {
     int colour;  /* ANSI colours (card types by game.yaml's colour) */
     int symbols; /* icons by game.yaml's icon_symbols */
