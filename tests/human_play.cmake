@@ -11,7 +11,7 @@ file(MAKE_DIRECTORY ${dir})
 
 # The script: commands and mistakes first, then always the first action
 # (and 1 token when Invest asks how many).
-set(script "help\nhelp temple\nscore\nhint\nlog 2\nfoo\n99\n1\nabc\n99\n2\nundo\nboard\n")
+set(script "help\nhelp temple\nabcdefghijabcdefghijabcdefghijabcdefghij\nscore\nhint\nlog 2\nfoo\n99\n1\nabc\n99\n2\nundo\nboard\n")
 foreach(i RANGE 1 600)
   string(APPEND script "1\n")
 endforeach()
@@ -24,7 +24,7 @@ if(NOT rc EQUAL 0)
 endif()
 foreach(want "P1 Ann, your action:" "Invest in Barracks \\(1 to 4 tokens; asks how many\\)"
         "Temple \\(temple\\): age I, construction" "Provides 2 Culture icons" "If the game ended now"
-        "The greedy bot's best actions here" "\n  1\\. [^\n]+: -?[0-9]+\\.[0-9]\n  2\\. " "Unknown command 'foo'"
+        "The greedy bot's best actions here" "\n  1\\. [^\n]+: -?[0-9]+\\.[0-9]\n  2\\. " "Unknown command 'foo'" "That is longer than any command \\(31 characters, and 255 after it\\)"
         "There is no action 99 here: type a number from 1 to 6" "'abc' is not a number of tokens"
         "Invest: must place 1 to 4 tokens \\(P1 has 4\\), not 99" "Undone: back to P1 Ann's decision of turn 2"
         "Since your last decision:" "Nations\n" "Game over after [0-9]+ turns")

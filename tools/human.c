@@ -422,13 +422,17 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             break;
         while (isspace((unsigned char)*line))
             line++;
-        char word[32];
+        char word[32], arg[256];
         size_t wl = strcspn(line, " \t");
-        snprintf(word, sizeof word, "%.*s", (int)(wl < sizeof word ? wl : sizeof word - 1), line);
         const char *from = line + wl;
         while (isspace((unsigned char)*from))
             from++;
-        char arg[256];
+        if (wl >= sizeof word || strlen(from) >= sizeof arg) {
+            fprintf(t->out, "That is longer than any command (%zu characters, and %zu after it): type help.\n",
+                    sizeof word - 1, sizeof arg - 1);
+            continue;
+        }
+        snprintf(word, sizeof word, "%.*s", (int)wl, line);
         snprintf(arg, sizeof arg, "%s", from);
         for (size_t al = strlen(arg); al > 0 && isspace((unsigned char)arg[al - 1]); al--)
             arg[al - 1] = '\0';
