@@ -137,9 +137,8 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
         if (q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested)
             PUSH(.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1);
     }
-    for (int c = 0; c < cs->ncards; c++) {
-        if (st->loc[c].zone != FOH_ZONE_NATION || st->loc[c].owner != p ||
-            cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
+    for (int c = foh_nation_next(st, p, 0); c >= 0; c = foh_nation_next(st, p, c + 1)) {
+        if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
             continue;
         int ok = 0;
         if (foh_lua_can_activate(g, c, p, &ok, err) != FOH_OK)

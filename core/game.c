@@ -40,6 +40,7 @@ void foh_state_reset(foh_state *st, int players)
         st->investment[p] = -1;
     for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
         st->neutral[k] = -1;
+    memset(st->top, -1, sizeof st->top);
 }
 
 /* Rulebook "Game Setup". */
@@ -464,8 +465,10 @@ int foh_game_nation_cards(const foh_game *g, int player, int type, int *out, int
     /* Placement order is seq order; collect then sort by seq (small n). */
     const foh_cardset *cs = g->eng->cs;
     int n = 0, tmp[FOH_MAX_CARDS];
-    for (int c = 0; c < cs->ncards; c++)
-        if (g->st.loc[c].zone == FOH_ZONE_NATION && g->st.loc[c].owner == player && cs->card[c].type == type)
+    if (player < 0 || player >= g->st.players)
+        return 0;
+    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1))
+        if (cs->card[c].type == type)
             tmp[n++] = c;
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && g->st.loc[tmp[j]].seq < g->st.loc[tmp[j - 1]].seq; j--) {
@@ -513,6 +516,13 @@ int foh_game_strength(foh_game *g, int player, int defending)
     if (foh_game_strengths(g, player, &attack, &defence, NULL) != FOH_OK)
         return -1;
     return defending ? defence : attack;
+}
+
+long foh_game_placements(const foh_game *g) { return (long)g->st.next_seq; }
+
+long foh_game_card_placement(const foh_game *g, int card)
+{
+    return valid_card(g, card) && g->st.loc[card].zone == FOH_ZONE_NATION ? (long)g->st.loc[card].seq : -1;
 }
 
 int foh_game_effect_fired(const foh_game *g, int card) { return valid_card(g, card) && g->st.loc[card].fired; }

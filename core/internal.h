@@ -254,6 +254,8 @@ struct foh_cardset {
     } source[FOH_MAX_SOURCES];
 };
 
+#define FOH_OWNED_WORDS ((FOH_MAX_CARDS + 63) / 64)
+
 /* Where one card is. Its position in the deck and Market is kept by the
  * ordered arrays of foh_state; in a Nation by seq (higher = placed later). */
 typedef struct {
@@ -283,6 +285,12 @@ typedef struct {
     uint8_t deck[FOH_MAX_CARDS];  /* deck[ndeck - 1] is the top card */
     uint8_t market[FOH_MAX_MARKET];
     foh_card_loc loc[FOH_MAX_CARDS];
+    /* An index of the Nations, kept up to date by foh_nation_place and
+     * foh_nation_remove (the only writers of a Nation) so that no rule
+     * scans every card; foh_game_check_invariants checks it against loc. */
+    uint64_t owned[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* bit c: card c is in the player's Nation */
+    int8_t top[FOH_MAX_PLAYERS][FOH_MAX_TYPES];       /* newest card of each pile, -1 for none */
+    uint8_t nation_age[FOH_MAX_AGES];                  /* cards in all Nations, per age (index) */
     uint64_t rng[4];
 } foh_state;
 

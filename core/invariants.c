@@ -71,6 +71,32 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
             BROKEN("%s's investor P%d does not record the investment", cs->card[c].id, l->investor + 1);
     }
 
+    /* The Nations' index (foh_state.owned, top, nation_age) against loc. */
+    int ages[FOH_MAX_AGES] = {0};
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_loc *l = &st->loc[c];
+        int in = l->zone == FOH_ZONE_NATION;
+        for (int p = 0; p < FOH_MAX_PLAYERS; p++)
+            if ((int)(st->owned[p][c >> 6] >> (c & 63) & 1) != (in && l->owner == p))
+                BROKEN("the Nations' index has %s %s P%d's Nation", cs->card[c].id,
+                       in && l->owner == p ? "out of" : "in", p + 1);
+        ages[cs->card[c].age] += in;
+    }
+    for (int a = 0; a < FOH_MAX_AGES; a++)
+        if (ages[a] != st->nation_age[a])
+            BROKEN("the Nations' index counts %d cards of age %d, there are %d", st->nation_age[a], a, ages[a]);
+    for (int p = 0; p < FOH_MAX_PLAYERS; p++)
+        for (int t = 0; t < FOH_MAX_TYPES; t++) {
+            int top = -1;
+            for (int c = 0; c < cs->ncards; c++)
+                if (st->loc[c].zone == FOH_ZONE_NATION && st->loc[c].owner == p && cs->card[c].type == t &&
+                    (top < 0 || st->loc[c].seq > st->loc[top].seq))
+                    top = c;
+            if (top != st->top[p][t])
+                BROKEN("the Nations' index has card %d on top of P%d's pile %d, not card %d", st->top[p][t], p + 1,
+                       t, top);
+        }
+
     long total = st->supply + st->reserve;
     if (st->supply < 0 || st->reserve < 0 || st->substituted < 0)
         BROKEN("negative Supply %d, Reserve %d or substituted %d", st->supply, st->reserve, st->substituted);

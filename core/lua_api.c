@@ -251,8 +251,9 @@ static int api_active(lua_State *L)
     const foh_cardset *cs = foh_lua_engine_of(L)->cs;
     int p = player_arg(L, 1), n = 0;
     lua_newtable(L);
-    for (int c = 0; c < cs->ncards; c++)
-        if (g->st.loc[c].zone == FOH_ZONE_NATION && g->st.loc[c].owner == p && foh_nation_visible(g, c)) {
+    (void)cs;
+    for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1))
+        if (foh_nation_visible(g, c)) {
             push_card(L, c);
             lua_rawseti(L, -2, ++n);
         }

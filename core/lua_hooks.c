@@ -244,9 +244,8 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
     int n = g->st.players;
     for (int k = 0; k < n && s == FOH_OK; k++) {
         int q = (g->st.current + k) % n;
-        for (int c = 0; c < cs->ncards && s == FOH_OK; c++) {
-            if (!(cs->card[c].reacts >> event & 1) || g->st.loc[c].zone != FOH_ZONE_NATION ||
-                g->st.loc[c].owner != q || !foh_nation_visible(g, c))
+        for (int c = foh_nation_next(&g->st, q, 0); c >= 0 && s == FOH_OK; c = foh_nation_next(&g->st, q, c + 1)) {
+            if (!(cs->card[c].reacts >> event & 1) || !foh_nation_visible(g, c))
                 continue;
             int top = lua_gettop(L);
             lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[c]);

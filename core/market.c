@@ -55,10 +55,12 @@ int foh_market_current_age(const foh_game *g)
 {
     const foh_cardset *cs = g->eng->cs;
     int age = 0;
-    for (int c = 0; c < cs->ncards; c++) {
-        int z = g->st.loc[c].zone;
-        int v = cs->age[cs->card[c].age].value;
-        if ((z == FOH_ZONE_MARKET || z == FOH_ZONE_NATION) && v > age)
+    for (int a = 0; a < cs->nages; a++) /* the Nations' cards, counted by age */
+        if (g->st.nation_age[a] && cs->age[a].value > age)
+            age = cs->age[a].value;
+    for (int i = 0; i < g->st.nmarket; i++) {
+        int v = cs->age[cs->card[g->st.market[i]].age].value;
+        if (v > age)
             age = v;
     }
     return age;

@@ -7,17 +7,21 @@
 
 static const foh_cardset *cs_of(const foh_game *g) { return g->eng->cs; }
 
+int foh_nation_next(const foh_state *st, int player, int from)
+{
+    for (int w = from >> 6; w < FOH_OWNED_WORDS; w++) {
+        uint64_t bits = st->owned[player][w];
+        if (w == from >> 6)
+            bits &= ~0ull << (from & 63);
+        if (bits)
+            return w * 64 + __builtin_ctzll(bits);
+    }
+    return -1;
+}
+
 int foh_nation_top(const foh_game *g, int player, int type)
 {
-    const foh_cardset *cs = cs_of(g);
-    int top = -1;
-    for (int c = 0; c < cs->ncards; c++) {
-        const foh_card_loc *l = &g->st.loc[c];
-        if (l->zone == FOH_ZONE_NATION && l->owner == player && cs->card[c].type == type &&
-            (top < 0 || l->seq > g->st.loc[top].seq))
-            top = c;
-    }
-    return top;
+    return g->st.top[player][type];
 }
 
 int foh_nation_visible(const foh_game *g, int card)
@@ -26,31 +30,52 @@ int foh_nation_visible(const foh_game *g, int card)
     if (l->zone != FOH_ZONE_NATION)
         return 0;
     int type = cs_of(g)->card[card].type;
-    return cs_of(g)->type[type].place == FOH_PLACE_SIDE || foh_nation_top(g, l->owner, type) == card;
+    return cs_of(g)->type[type].place == FOH_PLACE_SIDE || g->st.top[l->owner][type] == card;
 }
 
 int foh_nation_count(const foh_game *g, int player, int type)
 {
     const foh_cardset *cs = cs_of(g);
     int n = 0;
-    for (int c = 0; c < cs->ncards; c++)
-        n += g->st.loc[c].zone == FOH_ZONE_NATION && g->st.loc[c].owner == player && cs->card[c].type == type;
+    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1))
+        n += cs->card[c].type == type;
     return n;
 }
 
 int foh_nation_total(const foh_game *g, int player)
 {
     int n = 0;
-    for (int c = 0; c < cs_of(g)->ncards; c++)
-        n += g->st.loc[c].zone == FOH_ZONE_NATION && g->st.loc[c].owner == player;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        n += __builtin_popcountll(g->st.owned[player][w]);
     return n;
+}
+
+/* The newest card of PLAYER's pile of TYPE by a scan of the Nation (after
+ * its top card left). */
+static int find_top(const foh_game *g, int player, int type)
+{
+    const foh_cardset *cs = cs_of(g);
+    int top = -1;
+    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1))
+        if (cs->card[c].type == type && (top < 0 || g->st.loc[c].seq > g->st.loc[top].seq))
+            top = c;
+    return top;
 }
 
 void foh_nation_remove(foh_game *g, int card)
 {
-    g->st.loc[card].zone = FOH_ZONE_REMOVED;
-    g->st.loc[card].investor = -1;
-    g->st.loc[card].invested = 0;
+    foh_state *st = &g->st;
+    foh_card_loc *l = &st->loc[card];
+    if (l->zone == FOH_ZONE_NATION) {
+        const foh_card_def *d = &cs_of(g)->card[card];
+        st->owned[l->owner][card >> 6] &= ~(1ull << (card & 63));
+        st->nation_age[d->age]--;
+        if (st->top[l->owner][d->type] == card)
+            st->top[l->owner][d->type] = (int8_t)find_top(g, l->owner, d->type);
+    }
+    l->zone = FOH_ZONE_REMOVED;
+    l->investor = -1;
+    l->invested = 0;
 }
 
 void foh_nation_place(foh_game *g, int player, int card)
@@ -65,12 +90,18 @@ void foh_nation_place(foh_game *g, int player, int card)
                     foh_card_name(g, card));
         }
     }
-    foh_card_loc *l = &g->st.loc[card];
+    foh_state *st = &g->st;
+    foh_card_loc *l = &st->loc[card];
+    if (l->zone == FOH_ZONE_NATION) /* moved from a Nation: out of its index first */
+        foh_nation_remove(g, card);
     l->zone = FOH_ZONE_NATION;
     l->owner = (uint8_t)player;
-    l->seq = g->st.next_seq++;
+    l->seq = st->next_seq++;
     l->investor = -1;
     l->invested = 0;
+    st->owned[player][card >> 6] |= 1ull << (card & 63);
+    st->nation_age[cs->card[card].age]++;
+    st->top[player][type] = (int8_t)card; /* the newest card of its pile */
 }
 
 foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, foh_error *err)
@@ -141,67 +172,41 @@ foh_status foh_nation_discard(foh_game *g, int card, foh_error *err)
     return s;
 }
 
-/* The top card of each of PLAYER's piles, in one pass (-1: empty pile). */
-static void tops_of(const foh_game *g, int player, int tops[FOH_MAX_TYPES])
-{
-    const foh_cardset *cs = cs_of(g);
-    for (int t = 0; t < FOH_MAX_TYPES; t++)
-        tops[t] = -1;
-    for (int c = 0; c < cs->ncards; c++) {
-        const foh_card_loc *l = &g->st.loc[c];
-        int t = cs->card[c].type;
-        if (l->zone == FOH_ZONE_NATION && l->owner == player && (tops[t] < 0 || l->seq > g->st.loc[tops[t]].seq))
-            tops[t] = c;
-    }
-}
-
-/* Whether CARD (in the Nation whose pile tops are TOPS) has an active
- * Permanent effect now. */
-static int permanent_on(const foh_game *g, int card, const int tops[FOH_MAX_TYPES])
+/* Whether CARD (in PLAYER's Nation) has an active Permanent effect now. */
+static int permanent_on(const foh_game *g, int player, int card)
 {
     const foh_cardset *cs = cs_of(g);
     const foh_card_def *d = &cs->card[card];
     return cs->timing[d->timing].fire == FOH_FIRE_PERMANENT && !(g->scoring && d->obsolete) &&
-           (cs->type[d->type].place == FOH_PLACE_SIDE || tops[d->type] == card);
+           (cs->type[d->type].place == FOH_PLACE_SIDE || g->st.top[player][d->type] == card);
 }
 
-static void base_icons(const foh_game *g, int player, const int tops[FOH_MAX_TYPES], int icons[FOH_MAX_ICONS])
+void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS])
 {
     const foh_cardset *cs = cs_of(g);
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
-    for (int c = 0; c < cs->ncards; c++) {
-        if (g->st.loc[c].zone != FOH_ZONE_NATION || g->st.loc[c].owner != player)
-            continue;
+    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1)) {
+        const foh_card_def *d = &cs->card[c];
         for (int i = 0; i < cs->nicons; i++)
-            icons[i] += cs->card[c].stripe[i];
-        foh_fire fire = cs->timing[cs->card[c].timing].fire;
+            icons[i] += d->stripe[i];
+        foh_fire fire = cs->timing[d->timing].fire;
         if (fire == FOH_FIRE_NEVER)
             g->eng->exercised[c]++; /* a card without effect: its stripe is its rule */
-        if (permanent_on(g, c, tops)) {
+        if (permanent_on(g, player, c)) {
             for (int i = 0; i < cs->nicons; i++)
-                icons[i] += cs->card[c].provides[i];
-            if (!cs->card[c].counting)
+                icons[i] += d->provides[i];
+            if (!d->counting)
                 g->eng->exercised[c]++;
         }
     }
 }
 
-void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS])
-{
-    int tops[FOH_MAX_TYPES];
-    tops_of(g, player, tops);
-    base_icons(g, player, tops, icons);
-}
-
 foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
-    int tops[FOH_MAX_TYPES];
-    tops_of(g, player, tops);
-    base_icons(g, player, tops, icons);
-    for (int c = 0; c < cs->ncards; c++) {
-        if (!cs->card[c].counting || g->st.loc[c].zone != FOH_ZONE_NATION || g->st.loc[c].owner != player ||
-            !permanent_on(g, c, tops))
+    foh_nation_base_icons(g, player, icons);
+    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1)) {
+        if (!cs->card[c].counting || !permanent_on(g, player, c))
             continue;
         foh_status s = foh_lua_provides(g, c, player, icons, err);
         if (s != FOH_OK)

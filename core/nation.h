@@ -4,6 +4,10 @@
 
 #include "internal.h"
 
+/* The first card of PLAYER's Nation at index FROM or above, -1 for none:
+ * for (c = foh_nation_next(st, p, 0); c >= 0; c = foh_nation_next(st, p, c + 1))
+ * visits the Nation in card order. */
+int foh_nation_next(const foh_state *st, int player, int from);
 /* Top (newest) card of PLAYER's pile of TYPE, or -1. */
 int foh_nation_top(const foh_game *g, int player, int type);
 /* Whether a card's effect is active: in a Nation and on top of its pile,

@@ -72,6 +72,9 @@ static void lift(foh_game *g, int card)
         st->ndeck = (uint8_t)j;
         break;
     }
+    case FOH_ZONE_NATION:
+        foh_nation_remove(g, card); /* out of the Nation's index */
+        break;
     default:
         break;
     }

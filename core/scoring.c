@@ -29,9 +29,9 @@ static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
     s->culture_icons = foh_nation_sum(cs, icons, cs->full_vp_icons);
     s->other_icons = foh_nation_sum(cs, icons, ~cs->full_vp_icons);
     /* 4. End Game effects, all reading the same snapshot of the Nation. */
-    for (int c = 0; c < cs->ncards; c++) {
-        if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_END_GAME || g->st.loc[c].zone != FOH_ZONE_NATION ||
-            g->st.loc[c].owner != p || !foh_nation_visible(g, c) || cs->card[c].obsolete)
+    for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1)) {
+        if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_END_GAME || !foh_nation_visible(g, c) ||
+            cs->card[c].obsolete)
             continue;
         int gained[FOH_MAX_ICONS];
         if ((st = foh_lua_end_game(g, c, p, gained, err)) != FOH_OK)

@@ -47,6 +47,7 @@ typedef struct {
     pthread_mutex_t *print; /* stderr, shared by the workers */
     int status;
     char error[1000];
+    int timing_index[FOH_MAX_CARDS]; /* each card's sim_timing_index, found once */
 } worker;
 
 /* What one game's observer keeps: the result being filled and, between
@@ -57,7 +58,7 @@ typedef struct {
     int started;        /* the starting cards are recorded */
     foh_action root;    /* the turn action in progress (a choice answers it) */
     int root_price;     /* tokens under its card before it */
-    uint8_t zone[FOH_MAX_CARDS];
+    long placements;    /* Nation placements before the decision */
 } game_watch;
 
 static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
@@ -83,8 +84,7 @@ static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh
         gw->root_price = gw->root.card >= 0 ? foh_game_invested_tokens(g, gw->root.card) : 0;
         r->snipes += a->kind == FOH_ACT_SNIPE;
     }
-    for (int c = 0; c < ncards; c++)
-        gw->zone[c] = (uint8_t)foh_game_card_zone(g, c, NULL);
+    gw->placements = foh_game_placements(g);
     return FOH_OK;
 }
 
@@ -104,8 +104,12 @@ static foh_status watch_after(void *ud, foh_game *g, const foh_decision *d, foh_
             w->choice_max[who] = d->seconds;
     }
     r->decisions++;
+    /* The cards gained by the decision: placed in a Nation since (most
+     * decisions place none). */
+    if (foh_game_placements(g) == gw->placements)
+        return FOH_OK;
     for (int c = 0; c < foh_cardset_card_count(w->cs); c++)
-        if (gw->zone[c] != FOH_ZONE_NATION && foh_game_card_zone(g, c, NULL) == FOH_ZONE_NATION) {
+        if (foh_game_card_placement(g, c) >= gw->placements) {
             int how = c == gw->root.card && gw->root.kind == FOH_ACT_COMPLETE ? GAIN_COMPLETE
                       : c == gw->root.card && gw->root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
                                                                               : GAIN_EFFECT;
@@ -168,11 +172,8 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             int owner;
             if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION)
                 r->owner[c] = owner;
-            if (foh_game_effect_fired(g, c)) {
-                foh_card_info ci;
-                foh_cardset_card(cs, c, &ci);
-                r->fired[sim_timing_index(cs, ci.timing)]++;
-            }
+            if (foh_game_effect_fired(g, c))
+                r->fired[w->timing_index[c]]++;
         }
         if (foh_game_score(g, r->score, NULL, &err) != FOH_OK) {
             game_error(w, i, r, err.msg);
@@ -194,6 +195,11 @@ static void *work(void *arg)
         w->status = CLI_DATA;
         atomic_fetch_add(w->exited, 1);
         return NULL;
+    }
+    for (int c = 0; c < foh_cardset_card_count(w->cs); c++) {
+        foh_card_info ci;
+        foh_cardset_card(w->cs, c, &ci);
+        w->timing_index[c] = sim_timing_index(w->cs, ci.timing);
     }
     game_result r;
     for (long i = w->from; i < w->to && !atomic_load(w->stop); i++) {

@@ -214,6 +214,11 @@ FOH_API foh_status foh_game_strengths(foh_game *g, int player, int *attack, int 
  * give -1 when the count fails (use the functions above to learn why). */
 FOH_API int foh_game_icons(foh_game *g, int player, int icon);
 FOH_API int foh_game_strength(foh_game *g, int player, int defending);
+/* Placements into Nations so far this game (a count that only grows), and
+ * the placement number of CARD (-1 if it is in no Nation): the cards placed
+ * since a moment are those whose number is at least the count then. */
+FOH_API long foh_game_placements(const foh_game *g);
+FOH_API long foh_game_card_placement(const foh_game *g, int card);
 /* Whether card's Instant/Attack effect has fired this game. */
 FOH_API int foh_game_effect_fired(const foh_game *g, int card);
 
