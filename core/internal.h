@@ -357,6 +357,11 @@ struct foh_engine {
     int effect_ref[FOH_MAX_CARDS];       /* registry refs of the effect tables (the engine calls them) */
     int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
+    /* Made once per engine, so that the API pushes them instead of
+     * building them per call: */
+    int ids_ref;                         /* the table card id -> card index */
+    int card_id_ref[FOH_MAX_CARDS];      /* each card's id string */
+    int card_info_ref[FOH_MAX_CARDS];    /* each card's game.card() table (read-only) */
     int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
     long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
     /* Log lines of the run in progress, emitted only if it completes;

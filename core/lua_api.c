@@ -43,8 +43,9 @@ static int player_arg(lua_State *L, int i)
 static int card_arg(lua_State *L, int i)
 {
     const char *id = luaL_checkstring(L, i);
-    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
-    lua_getfield(L, -1, id);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->ids_ref);
+    lua_pushvalue(L, i);
+    lua_rawget(L, -2);
     int ok = lua_isinteger(L, -1);
     int c = ok ? (int)lua_tointeger(L, -1) : -1;
     lua_pop(L, 2);
@@ -89,7 +90,7 @@ static int count_arg(lua_State *L, int i)
     return (int)n;
 }
 
-static void push_card(lua_State *L, int card) { lua_pushstring(L, foh_lua_engine_of(L)->cs->card[card].id); }
+static void push_card(lua_State *L, int card) { lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->card_id_ref[card]); }
 
 /* A set of card types from an optional list argument (all if absent). */
 static uint32_t types_arg(lua_State *L, int i)
@@ -149,25 +150,52 @@ static int api_age(lua_State *L)
 
 static int api_card(lua_State *L)
 {
-    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
-    const foh_card_def *d = &cs->card[card_arg(L, 1)];
-    lua_createtable(L, 0, 7);
-    lua_pushstring(L, d->id);
-    lua_setfield(L, -2, "id");
-    lua_pushstring(L, d->name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, cs->age[d->age].name);
-    lua_setfield(L, -2, "age");
-    lua_pushinteger(L, cs->age[d->age].value);
-    lua_setfield(L, -2, "age_value");
-    lua_pushstring(L, cs->type[d->type].name);
-    lua_setfield(L, -2, "type");
-    lua_pushstring(L, cs->timing[d->timing].name);
-    lua_setfield(L, -2, "timing");
-    lua_pushboolean(L, d->obsolete);
-    lua_setfield(L, -2, "obsolete");
-    foh_lua_readonly(L, -1, "game.card()");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->card_info_ref[card_arg(L, 1)]);
     return 1;
+}
+
+/* The read-only table game.card(id) returns for card C: made once, at
+ * load (its fields never change). */
+static int card_info(lua_State *L)
+{
+    foh_engine *e = lua_touserdata(L, 1);
+    const foh_cardset *cs = e->cs;
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_def *d = &cs->card[c];
+        lua_pushstring(L, d->id);
+        e->card_id_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_createtable(L, 0, 7);
+        lua_pushstring(L, d->id);
+        lua_setfield(L, -2, "id");
+        lua_pushstring(L, d->name);
+        lua_setfield(L, -2, "name");
+        lua_pushstring(L, cs->age[d->age].name);
+        lua_setfield(L, -2, "age");
+        lua_pushinteger(L, cs->age[d->age].value);
+        lua_setfield(L, -2, "age_value");
+        lua_pushstring(L, cs->type[d->type].name);
+        lua_setfield(L, -2, "type");
+        lua_pushstring(L, cs->timing[d->timing].name);
+        lua_setfield(L, -2, "timing");
+        lua_pushboolean(L, d->obsolete);
+        lua_setfield(L, -2, "obsolete");
+        foh_lua_readonly(L, -1, "game.card()");
+        e->card_info_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    return 0;
+}
+
+int foh_lua_card_tables(foh_engine *e)
+{
+    lua_State *L = e->L;
+    lua_pushcfunction(L, card_info);
+    lua_pushlightuserdata(L, e);
+    e->protected_depth++; /* out of memory is an error here, not an abort */
+    int st = lua_pcall(L, 1, 0, 0);
+    e->protected_depth--;
+    if (st != LUA_OK)
+        lua_pop(L, 1);
+    return st == LUA_OK;
 }
 
 static int api_icons(lua_State *L)
@@ -241,23 +269,23 @@ static int api_nation(lua_State *L)
             lua_rawseti(L, -2, ++n);
         }
     }
-    foh_lua_readonly(L, -1, "game.nation()");
+    foh_lua_readonly_list(L, -1, "game.nation()");
     return 1;
 }
 
 static int api_active(lua_State *L)
 {
     foh_game *g = game_of(L);
-    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
-    int p = player_arg(L, 1), n = 0;
-    lua_newtable(L);
-    (void)cs;
+    int p = player_arg(L, 1), n = 0, list[FOH_MAX_CARDS];
     for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1))
-        if (foh_nation_visible(g, c)) {
-            push_card(L, c);
-            lua_rawseti(L, -2, ++n);
-        }
-    foh_lua_readonly(L, -1, "game.active()");
+        if (foh_nation_visible(g, c))
+            list[n++] = c;
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        push_card(L, list[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    foh_lua_readonly_list(L, -1, "game.active()");
     return 1;
 }
 
@@ -342,16 +370,18 @@ static int api_market(lua_State *L)
     foh_game *g = game_of(L);
     const foh_cardset *cs = foh_lua_engine_of(L)->cs;
     uint32_t types = types_arg(L, 1);
-    int n = 0;
-    lua_newtable(L);
+    int n = 0, list[FOH_MAX_MARKET];
     for (int i = 0; i < g->st.nmarket; i++) {
         int c = g->st.market[i];
-        if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type))) {
-            push_card(L, c);
-            lua_rawseti(L, -2, ++n);
-        }
+        if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type)))
+            list[n++] = c;
     }
-    foh_lua_readonly(L, -1, "game.market()");
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        push_card(L, list[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    foh_lua_readonly_list(L, -1, "game.market()");
     return 1;
 }
 
@@ -426,7 +456,7 @@ static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
 {
     foh_engine *e = foh_lua_engine_of(L);
     if (lua_type(L, -1) == LUA_TSTRING) {
-        lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->ids_ref);
         lua_pushvalue(L, -2);
         lua_rawget(L, -2);
         int is_card = lua_isinteger(L, -1);

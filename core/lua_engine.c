@@ -417,7 +417,8 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
     e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
-        e->effect_ref[c] = e->effect_proxy_ref[c] = LUA_NOREF;
+        e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
+    e->ids_ref = LUA_NOREF;
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
         e->hook_ref[h] = LUA_NOREF;
     e->call_card = -1;
@@ -435,7 +436,9 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
         lua_pushinteger(L, c);
         lua_setfield(L, -2, cs->card[c].id);
     }
-    lua_setfield(L, LUA_REGISTRYINDEX, FOH_LUA_IDS_KEY);
+    e->ids_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    if (!foh_lua_card_tables(e))
+        return foh_error_set(err, FOH_ERR_MEMORY, "cannot build the card tables of the Lua sandbox (out of memory)");
     return load_protected(e, check, err);
 }
 

@@ -72,6 +72,57 @@ void foh_lua_readonly(lua_State *L, int idx, const char *name)
     lua_replace(L, idx);
 }
 
+/* __index and __len of the lists the API returns (upvalue 1: real_of). */
+static int list_index(lua_State *L)
+{
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2);
+    lua_rawget(L, -2);
+    return 1;
+}
+
+static int list_len(lua_State *L)
+{
+    lua_pushvalue(L, 1);
+    lua_rawget(L, lua_upvalueindex(1));
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+    return 1;
+}
+
+void foh_lua_readonly_list(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
+    int real_of = lua_gettop(L);
+    lua_createtable(L, 0, 0);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, name) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 5);
+        lua_pushvalue(L, real_of);
+        lua_pushcclosure(L, list_index, 1);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, proxy_newindex);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushvalue(L, real_of);
+        lua_pushcclosure(L, list_len, 1);
+        lua_setfield(L, -2, "__len");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+        lua_pushstring(L, name);
+        lua_setfield(L, -2, "foh_name");
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, name);
+    }
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_pushvalue(L, idx);
+    lua_rawset(L, real_of);
+    lua_replace(L, idx);
+    lua_pop(L, 1);
+}
+
 void foh_lua_push_real(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);

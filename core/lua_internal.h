@@ -21,7 +21,6 @@
 
 /* Registry slots of the engine's Lua state. */
 #define FOH_LUA_ENV_KEY "foh.env"         /* the sandbox's global table (_ENV of every chunk) */
-#define FOH_LUA_IDS_KEY "foh.ids"         /* card id -> card index */
 #define FOH_LUA_REAL_KEY "foh.real_of"    /* read-only proxy -> the table behind it */
 #define FOH_LUA_PROXY_KEY "foh.proxy_of"  /* frozen table -> its read-only proxy */
 #define FOH_LUA_OWN_KEY "foh.own"         /* {function = true}: pairs and table.sort of core/sandbox.lua */
@@ -105,6 +104,10 @@ void foh_lua_tostring(lua_State *L, int idx);
 void foh_lua_readonly(lua_State *L, int idx, const char *name);
 /* The table behind the read-only proxy at IDX, or the value itself: pushed. */
 void foh_lua_push_real(lua_State *L, int idx);
+/* The same as foh_lua_readonly for a list made by an API call: its proxy
+ * shares one metatable per NAME (a string literal: its address is the
+ * key), so a call makes one table, not three. */
+void foh_lua_readonly_list(lua_State *L, int idx, const char *name);
 /* Make the value at the top of the stack read-only at every depth: every
  * table reachable from it (through fields and upvalues of functions) is
  * replaced by a read-only proxy, and every function is checked for writes
@@ -124,6 +127,9 @@ foh_status foh_lua_freeze_selftest(foh_engine *e, foh_error *err);
 
 /* Push the `game` API table. */
 void foh_lua_push_api(lua_State *L);
+/* Make each card's id string and game.card() table once (E's card_id_ref,
+ * card_info_ref); 0 if out of memory. */
+int foh_lua_card_tables(foh_engine *e);
 /* Read an icon table {icon = count} (or its read-only proxy) at stack index
  * IDX, adding into ICONS; 0 with WHY set if it is not one. */
 int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[FOH_MAX_ICONS], char *why,

@@ -201,6 +201,10 @@ int foh_lua_sandbox_open(foh_engine *e)
     if (!L)
         return 0;
     e->L = L;
+    /* Scripts make many short-lived tables (event fields, lists the API
+     * returns) and cannot observe collection (no __gc, no weak tables, no
+     * collectgarbage): the generational collector frees them cheaply. */
+    lua_gc(L, LUA_GCGEN, 0, 0);
     e->hook_every = HOOK_EVERY;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, e->hook_every);
     /* Read-only proxies: proxy -> table (ephemeron: weak keys) and the
