@@ -54,23 +54,19 @@ static double smooth(const foh_score *s, int k)
     return s->total - s->other_vp + (double)s->other_icons / k;
 }
 
-foh_status foh_eval_card(foh_game *g, int player, int card, double *out, foh_error *err)
+foh_status foh_eval_card(foh_game *g, int player, int card, const foh_score *now, foh_game *scratch, double *out,
+                         foh_error *err)
 {
-    foh_score before[FOH_MAX_PLAYERS], after[FOH_MAX_PLAYERS];
+    foh_score after;
     int k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
     *out = 0;
     if (foh_game_choice(g))
         return FOH_OK; /* no position to edit in the middle of an effect */
-    foh_status s = foh_game_score(g, before, NULL, err);
-    if (s != FOH_OK)
-        return s;
-    foh_game *c = foh_game_clone(g);
-    if (!c)
-        return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-    if (foh_position_put(c, card, FOH_ZONE_NATION, player, NULL) == FOH_OK &&
-        (s = foh_game_score(c, after, NULL, err)) == FOH_OK)
-        *out = smooth(&after[player], k) - smooth(&before[player], k);
-    foh_game_free(c);
+    foh_game_copy(scratch, g);
+    foh_status s = FOH_OK;
+    if (foh_position_put(scratch, card, FOH_ZONE_NATION, player, NULL) == FOH_OK &&
+        (s = foh_game_score_player(scratch, player, &after, err)) == FOH_OK)
+        *out = smooth(&after, k) - smooth(now, k);
     return s;
 }
 
@@ -110,8 +106,10 @@ static double tokens_value(int n)
 }
 
 /* The best value a non-invested Market card other than SKIP has for
- * PLAYER: exact (the card tried in the Nation) or from its stripe. */
-static foh_status best_market_card(foh_game *g, int player, int skip, int exact, double *best, foh_error *err)
+ * PLAYER: exact (the card tried in the Nation on SCRATCH, against NOW, the
+ * player's score now) or from its stripe (SCRATCH NULL). */
+static foh_status best_market_card(foh_game *g, int player, int skip, const foh_score *now, foh_game *scratch,
+                                   double *best, foh_error *err)
 {
     *best = 0;
     for (int i = 0; i < foh_game_market_size(g); i++) {
@@ -119,7 +117,7 @@ static foh_status best_market_card(foh_game *g, int player, int skip, int exact,
         if (c == skip || foh_game_investor(g, c) >= 0)
             continue;
         double w = stripe_value(foh_game_cardset(g), c);
-        foh_status s = exact ? foh_eval_card(g, player, c, &w, err) : FOH_OK;
+        foh_status s = scratch ? foh_eval_card(g, player, c, now, scratch, &w, err) : FOH_OK;
         if (s != FOH_OK)
             return s;
         if (w + card_value(g) > *best)
@@ -128,15 +126,17 @@ static foh_status best_market_card(foh_game *g, int player, int skip, int exact,
     return FOH_OK;
 }
 
-foh_status foh_eval_alternative(foh_game *g, int player, double *best, foh_error *err)
+foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, double *best, foh_error *err)
 {
-    return best_market_card(g, player, -1, 1, best, err);
+    foh_score now = {0}; /* unread in the middle of an effect (foh_eval_card) */
+    foh_status s = foh_game_choice(g) ? FOH_OK : foh_game_score_player(g, player, &now, err);
+    return s != FOH_OK ? s : best_market_card(g, player, -1, &now, scratch, best, err);
 }
 
 /* Value of one player's holdings, without the opponent term, into *V.
  * ALTERNATIVE: the best Market card's value for P if known (< 0: from
  * the stripes). */
-static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, int exact,
+static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, foh_game *scratch,
                            double alternative, foh_eval *e, double *v, foh_error *err)
 {
     int n = foh_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
@@ -159,8 +159,8 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
             threats += q != p && foh_game_tokens(g, q) >= t;
         double risk = n > 1 ? (double)threats / (n - 1) : 0;
         double card_vp = stripe_value(foh_game_cardset(g), card);
-        if (exact) {
-            foh_status s = foh_eval_card(g, p, card, &card_vp, err);
+        if (scratch) {
+            foh_status s = foh_eval_card(g, p, card, &sc[p], scratch, &card_vp, err);
             if (s != FOH_OK)
                 return s;
         }
@@ -175,7 +175,7 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
          * (or a player would hold it for ever, waiting). */
         double best = alternative;
         if (best < 0) {
-            foh_status s = best_market_card(g, p, card, 0, &best, err);
+            foh_status s = best_market_card(g, p, card, NULL, NULL, &best, err);
             if (s != FOH_OK)
                 return s;
         }
@@ -203,7 +203,8 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
     return FOH_OK;
 }
 
-foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_eval *out, foh_error *err)
+foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_game *scratch, foh_eval *out,
+                             foh_error *err)
 {
     foh_eval e = {0};
     foh_score sc[FOH_MAX_PLAYERS];
@@ -225,7 +226,7 @@ foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_ev
     }
     strengths m;
     double mine, best = -1e9;
-    if ((s = strengths_of(g, &m, err)) != FOH_OK || (s = holdings(g, player, sc, &m, 1, alternative, &e, &mine, err)) != FOH_OK)
+    if ((s = strengths_of(g, &m, err)) != FOH_OK || (s = holdings(g, player, sc, &m, scratch, alternative, &e, &mine, err)) != FOH_OK)
         return s;
     for (int q = 0; q < n; q++) {
         if (q == player)
@@ -257,7 +258,7 @@ foh_status foh_eval_players(foh_game *g, double *out, foh_error *err)
         foh_eval e;
         if (over)
             own[p] = sc[p].total + (sc[p].winner ? WIN_BONUS : 0);
-        else if ((s = holdings(g, p, sc, &m, 0, -1, &e, &own[p], err)) != FOH_OK)
+        else if ((s = holdings(g, p, sc, &m, NULL, -1, &e, &own[p], err)) != FOH_OK)
             return s;
     }
     for (int p = 0; p < n; p++) {

@@ -15,24 +15,30 @@ typedef struct {
     double total;
 } foh_eval;
 
-/* Value of G for PLAYER (0-based) into *OUT: own VP + token and investment
+/* Value of G for PLAYER (0-based) into *OUT (SCRATCH: as for
+ * foh_eval_card): own VP + token and investment
  * value, minus the strongest opponent's. At game over: VP difference to the
  * best opponent, plus a bonus for winning. A script error met while scoring
  * or counting icons is returned (never hidden: it would bend the bot). */
-foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_eval *out, foh_error *err);
+foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_game *scratch, foh_eval *out,
+                             foh_error *err);
 
 /* The value for PLAYER of the best non-invested Market card of G, each
  * tried in the Nation: the ALTERNATIVE of foh_eval_position, which weighs
  * a held investment against it (< 0 there: estimated from the stripes).
  * Computed once per decision: trying every card costs a score each. */
-foh_status foh_eval_alternative(foh_game *g, int player, double *best, foh_error *err);
+foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, double *best, foh_error *err);
 
 /* Values of every player at once (OUT has foh_game_players(g) entries):
  * the same terms as foh_eval_position, with investments estimated from the
  * card's stripe instead of trying the card (fast enough for search leaves). */
 foh_status foh_eval_players(foh_game *g, double *out, foh_error *err);
 
-/* VP PLAYER would gain by having Market card CARD in their Nation now. */
-foh_status foh_eval_card(foh_game *g, int player, int card, double *out, foh_error *err);
+/* VP PLAYER would gain by having Market card CARD in their Nation now,
+ * against NOW (the player's score now, foh_game_score_player); 0 in the
+ * middle of an effect. The card is tried on SCRATCH, a game of the same
+ * engine overwritten here (the callers own one: no allocation per call). */
+foh_status foh_eval_card(foh_game *g, int player, int card, const foh_score *now, foh_game *scratch, double *out,
+                         foh_error *err);
 
 #endif

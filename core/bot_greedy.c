@@ -9,11 +9,17 @@
 #include "foh/bot.h"
 #include "rng.h"
 
+/* Games a decision works on, made at the first decision and overwritten
+ * (foh_game_copy) after: the determinized position, one per look-ahead
+ * depth, and the evaluation's. */
+enum { SCRATCH_DET, SCRATCH_DEPTH0, SCRATCH_DEPTH1, SCRATCH_EVAL, NSCRATCH };
+
 typedef struct {
     foh_player base;
     uint64_t seed;
     foh_weighed weighed; /* the last decision's actions and values */
     int chosen;
+    foh_game *scratch[NSCRATCH];
 } greedy_bot;
 
 /* Invest amounts worth trying with HAVE tokens: small bids, and all in. */
@@ -26,6 +32,7 @@ static int sensible_amount(int tokens, int have)
 typedef struct {
     int player;
     double alternative; /* the best Market card for the player now (bot_eval.h) */
+    foh_game **scratch; /* the bot's */
 } context;
 
 static foh_status value_after(foh_game *g, const foh_action *a, const context *cx, int depth, double *v,
@@ -78,17 +85,15 @@ static foh_status resolve(foh_game *g, const context *cx, int depth, foh_error *
 static foh_status value_after(foh_game *g, const foh_action *a, const context *cx, int depth, double *v,
                               foh_error *err)
 {
-    foh_game *c = foh_game_clone(g);
-    if (!c)
-        return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    foh_game *c = cx->scratch[SCRATCH_DEPTH0 + depth]; /* depth 1 looks at depth 0 inside */
+    foh_game_copy(c, g);
     foh_eval e;
     foh_status s = foh_game_apply(c, a, err);
     if (s != FOH_OK)
         s = tried(g, a, s, err);
     else if ((s = resolve(c, cx, depth, err)) == FOH_OK &&
-             (s = foh_eval_position(c, cx->player, cx->alternative, &e, err)) == FOH_OK)
+             (s = foh_eval_position(c, cx->player, cx->alternative, cx->scratch[SCRATCH_EVAL], &e, err)) == FOH_OK)
         *v = e.total;
-    foh_game_free(c);
     return s;
 }
 
@@ -97,11 +102,13 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
 {
     greedy_bot *b = (greedy_bot *)self;
     int p = foh_game_to_act(g);
-    foh_game *det = foh_game_clone(g);
-    if (!det) {
-        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-        return -1;
-    }
+    for (int k = 0; k < NSCRATCH; k++)
+        if (!b->scratch[k] && !(b->scratch[k] = foh_game_clone(g))) {
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+            return -1;
+        }
+    foh_game *det = b->scratch[SCRATCH_DET];
+    foh_game_copy(det, g);
     /* The sample of the hidden deck depends on the seed and public facts of
      * the position only: the bot decides the same at the same position,
      * whatever it decided before (a resumed game plays on as without the
@@ -110,11 +117,9 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
     uint64_t where = ((uint64_t)foh_game_turn(g) << 20) ^ ((uint64_t)p << 12) ^ ((uint64_t)n << 2) ^
                      (uint64_t)(ch ? 1 + ch->n : 0) << 40;
     foh_game_determinize(det, foh_rng_mix(b->seed, where));
-    context cx = {.player = p, .alternative = 0};
-    if (foh_eval_alternative(det, p, &cx.alternative, err) != FOH_OK) {
-        foh_game_free(det);
+    context cx = {.player = p, .alternative = 0, .scratch = b->scratch};
+    if (foh_eval_alternative(det, p, b->scratch[SCRATCH_EVAL], &cx.alternative, err) != FOH_OK)
         return -1;
-    }
     int have = foh_game_tokens(g, p), pick = 0;
     double best = -1e18;
     foh_weighed_clear(&b->weighed);
@@ -122,12 +127,9 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
         if (legal[i].kind == FOH_ACT_INVEST && !sensible_amount(legal[i].tokens, have))
             continue;
         double v;
-        if (value_after(det, &legal[i], &cx, 1, &v, err) != FOH_OK) {
-            foh_game_free(det);
+        if (value_after(det, &legal[i], &cx, 1, &v, err) != FOH_OK)
             return -1;
-        }
         if (!foh_weighed_add(&b->weighed, i, v, 0)) {
-            foh_game_free(det);
             foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
             return -1;
         }
@@ -142,7 +144,6 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
         snprintf(why, whylen, "%s: the best position value for me, %.1f (VP and tokens, minus the best opponent)", what,
                  best);
     }
-    foh_game_free(det);
     b->chosen = pick;
     return pick;
 }
@@ -157,6 +158,8 @@ static void greedy_free(foh_player *self)
 {
     greedy_bot *b = (greedy_bot *)self;
     foh_weighed_free(&b->weighed);
+    for (int k = 0; k < NSCRATCH; k++)
+        foh_game_free(b->scratch[k]);
     free(b);
 }
 

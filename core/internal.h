@@ -360,10 +360,21 @@ struct foh_engine {
     /* Made once per engine, so that the API pushes them instead of
      * building them per call: */
     int ids_ref;                         /* the table card id -> card index */
+    int names_ref;                       /* a table anchoring the type and icon names below */
+    /* The Lua strings of the type and icon names: Lua interns short
+     * strings, so a name a script passes is usually one of these very
+     * pointers (compared before the bytes). */
+    const char *type_name[FOH_MAX_TYPES], *icon_name[FOH_MAX_ICONS];
     int card_id_ref[FOH_MAX_CARDS];      /* each card's id string */
     int card_info_ref[FOH_MAX_CARDS];    /* each card's game.card() table (read-only) */
     int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
     long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
+    /* Icon counts of the game being scored, which cannot change while it
+     * is (End Game effects and scoring hooks are read-only): counted once
+     * per player, not again for every End Game effect that reads them. */
+    const foh_game *icons_game;          /* NULL outside scoring */
+    uint32_t icons_have;                 /* bit p: icons_of[p] is counted */
+    int icons_of[FOH_MAX_PLAYERS][FOH_MAX_ICONS];
     /* Log lines of the run in progress, emitted only if it completes;
      * grown as needed (an action may log many lines). */
     char *logbuf;

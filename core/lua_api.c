@@ -54,25 +54,37 @@ static int card_arg(lua_State *L, int i)
     return c;
 }
 
-static int named_arg(lua_State *L, int i, const char *names, size_t stride, int n, const char *what)
+/* The index of name S among the N names LUA_NAMES (the engine's Lua
+ * strings of them) and NAMES (their bytes, STRIDE apart), or -1. */
+static int name_index(const char *s, const char *const *lua_names, const char *names, size_t stride, int n)
 {
-    const char *s = luaL_checkstring(L, i);
+    for (int k = 0; k < n; k++)
+        if (lua_names[k] == s) /* the same interned Lua string */
+            return k;
     for (int k = 0; k < n; k++)
         if (strcmp(names + (size_t)k * stride, s) == 0)
             return k;
-    return luaL_error(L, "unknown %s '%s'", what, s);
+    return -1;
 }
 
 static int type_arg(lua_State *L, int i)
 {
-    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
-    return named_arg(L, i, cs->type[0].name, sizeof cs->type[0], cs->ntypes, "card type");
+    const foh_engine *e = foh_lua_engine_of(L);
+    const char *s = luaL_checkstring(L, i);
+    int k = name_index(s, e->type_name, e->cs->type[0].name, sizeof e->cs->type[0], e->cs->ntypes);
+    return k >= 0 ? k : luaL_error(L, "unknown card type '%s'", s);
+}
+
+static int icon_index(const foh_engine *e, const char *s)
+{
+    return name_index(s, e->icon_name, e->cs->icon[0], FOH_NAME, e->cs->nicons);
 }
 
 static int icon_arg(lua_State *L, int i)
 {
-    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
-    return named_arg(L, i, cs->icon[0], FOH_NAME, cs->nicons, "icon");
+    const char *s = luaL_checkstring(L, i);
+    int k = icon_index(foh_lua_engine_of(L), s);
+    return k >= 0 ? k : luaL_error(L, "unknown icon '%s'", s);
 }
 
 /* Reading a list of N entries given by a script is work it is charged. */
@@ -807,7 +819,7 @@ int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[F
     lua_pushnil(L);
     while (lua_next(L, t)) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-        int ic = lua_type(L, -2) == LUA_TSTRING ? foh_cardset_icon_find(cs, k) : -1;
+        int ic = lua_type(L, -2) == LUA_TSTRING ? icon_index(foh_lua_engine_of(L), k) : -1;
         if (ic < 0 && (!bad_key || strcmp(k, unknown) < 0)) {
             snprintf(unknown, sizeof unknown, "%s", k);
             bad_key = 1;

@@ -418,7 +418,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
-    e->ids_ref = LUA_NOREF;
+    e->ids_ref = e->names_ref = LUA_NOREF;
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
         e->hook_ref[h] = LUA_NOREF;
     e->call_card = -1;
@@ -437,6 +437,18 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
         lua_setfield(L, -2, cs->card[c].id);
     }
     e->ids_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    for (int t = 0; t < cs->ntypes; t++) {
+        lua_pushstring(L, cs->type[t].name);
+        e->type_name[t] = lua_tostring(L, -1);
+        lua_rawseti(L, -2, t + 1);
+    }
+    for (int i = 0; i < cs->nicons; i++) {
+        lua_pushstring(L, cs->icon[i]);
+        e->icon_name[i] = lua_tostring(L, -1);
+        lua_rawseti(L, -2, FOH_MAX_TYPES + i + 1);
+    }
+    e->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     if (!foh_lua_card_tables(e))
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot build the card tables of the Lua sandbox (out of memory)");
     return load_protected(e, check, err);

@@ -204,6 +204,12 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
 foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
+    foh_engine *e = g->eng;
+    int cached = e->icons_game == g;
+    if (cached && (e->icons_have >> player & 1)) {
+        memcpy(icons, e->icons_of[player], sizeof(int) * FOH_MAX_ICONS);
+        return FOH_OK;
+    }
     foh_nation_base_icons(g, player, icons);
     for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1)) {
         if (!cs->card[c].counting || !permanent_on(g, player, c))
@@ -211,6 +217,10 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         foh_status s = foh_lua_provides(g, c, player, icons, err);
         if (s != FOH_OK)
             return s;
+    }
+    if (cached && e->icons_game == g) {
+        memcpy(e->icons_of[player], icons, sizeof(int) * FOH_MAX_ICONS);
+        e->icons_have |= 1u << player;
     }
     return FOH_OK;
 }

@@ -53,14 +53,38 @@ static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
     return FOH_OK;
 }
 
+/* Scoring G: obsolete effects off, and icon counts kept (see foh_engine). */
+static void scoring_begin(foh_game *g)
+{
+    g->scoring = 1;
+    g->eng->icons_game = g;
+    g->eng->icons_have = 0;
+}
+
+static void scoring_end(foh_game *g)
+{
+    g->scoring = 0;
+    g->eng->icons_game = NULL;
+}
+
+foh_status foh_game_score_player(foh_game *g, int player, foh_score *out, foh_error *err)
+{
+    if (player < 0 || player >= g->st.players)
+        return foh_error_set(err, FOH_ERR_USAGE, "no player %d", player + 1);
+    scoring_begin(g);
+    foh_status st = score_player(g, player, out, err);
+    scoring_end(g);
+    return st;
+}
+
 foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, foh_error *err)
 {
     int n = g->st.players;
     foh_status st = FOH_OK;
-    g->scoring = 1;
+    scoring_begin(g);
     for (int p = 0; p < n && st == FOH_OK; p++)
         st = score_player(g, p, &out[p], err);
-    g->scoring = 0;
+    scoring_end(g);
     if (st != FOH_OK)
         return st;
     /* Most VP; ties: rules.tie_break (most cards in the Nation, then most tokens), then shared. */

@@ -247,6 +247,10 @@ typedef struct {
 /* How the winner was decided. */
 typedef enum { FOH_TIE_NONE, FOH_TIE_CARDS, FOH_TIE_TOKENS, FOH_TIE_SHARED } foh_tiebreak;
 
+/* Score PLAYER alone into OUT (winner left 0): the same numbers as that
+ * player's entry of foh_game_score, at the cost of one player. For bots
+ * weighing a change to one Nation. FOH_ERR_USAGE for a bad player. */
+FOH_API foh_status foh_game_score_player(foh_game *g, int player, foh_score *out, foh_error *err);
 /* Score every player (works at any time; final once the game is over).
  * OUT has room for foh_game_players(g) entries. */
 FOH_API foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tiebreak, foh_error *err);
