@@ -4,7 +4,8 @@
  * moves legal in that sample by UCB with availability counts, adds one
  * node, and scores the position reached with the heuristic evaluation for
  * every player; each node keeps the value for the player who moved into it
- * (max-n). Choices inside effects are moves like any other. The budget is
+ * (max-n). Choices inside effects are moves like any other. At the root,
+ * only the greedy bot's best few moves are searched. The budget is
  * iterations (reproducible) or milliseconds per decision. */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,10 @@
 #define UCB_C 0.7
 #define MAX_DEPTH 24   /* moves per iteration before evaluating */
 #define REWARD_SCALE 6 /* VP difference that is worth a 73% reward */
+/* The root's moves searched: the greedy bot's ROOT_MOVES best (move
+ * ordering and pruning: the budget goes to the moves worth comparing, not
+ * to every Invest amount of every card). */
+#define ROOT_MOVES 4
 
 typedef struct {
     foh_action move; /* the move into this node */
@@ -42,6 +47,10 @@ typedef struct {
     int *untried; /* indices into legal, as many as legal */
     foh_weighed weighed; /* the root's moves at the last decision */
     int chosen;
+    foh_game *scratch;   /* the iterations' game, made at the first decision */
+    foh_player *greedy;  /* orders and prunes the root's moves */
+    foh_action root[ROOT_MOVES];
+    int nroot;           /* moves in root, 0: every move */
 } ismcts_bot;
 
 static int same_move(const foh_action *a, const foh_action *b)
@@ -97,6 +106,15 @@ static int failed(foh_game *g, const foh_action *move, foh_status s, foh_error *
     return -1;
 }
 
+/* Whether MOVE is one of the root's searched moves. */
+static int in_root(const ismcts_bot *b, const foh_action *move)
+{
+    for (int i = 0; i < b->nroot; i++)
+        if (same_move(&b->root[i], move))
+            return 1;
+    return b->nroot == 0;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -130,7 +148,7 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
         /* Untried legal moves are expanded first, in random order. */
         int nu = 0;
         for (int i = 0; i < n; i++) {
-            if (!searched(&b->legal[i], have))
+            if (!searched(&b->legal[i], have) || (cur == 0 && !in_root(b, &b->legal[i])))
                 continue;
             int found = -1;
             for (int c = b->nodes[cur].first_child; c >= 0 && found < 0; c = b->nodes[c].next_sibling)
@@ -202,23 +220,30 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
     if (n == 1)
         return 0;
     b->nnodes = 0;
-    foh_game *scratch = add_node(b, NULL, -1) < 0 ? NULL : foh_game_clone(g);
-    if (!scratch) {
+    if (add_node(b, NULL, -1) < 0 || (!b->scratch && !(b->scratch = foh_game_clone(g)))) {
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return -1;
+    }
+    foh_game *scratch = b->scratch;
+    /* The greedy bot's best moves are the root's. */
+    b->nroot = 0;
+    if (n > ROOT_MOVES) {
+        foh_alternative best[ROOT_MOVES];
+        if (b->greedy->decide(b->greedy, g, legal, n, NULL, 0, err) < 0)
+            return -1;
+        int k = b->greedy->explain(b->greedy, best, ROOT_MOVES);
+        for (int i = 0; i < k; i++)
+            b->root[b->nroot++] = legal[best[i].index];
     }
     double start = now_ms();
     long done = 0;
     for (;;) {
         if (b->ms > 0 ? now_ms() - start >= b->ms : done >= b->iterations)
             break;
-        if (iterate(b, g, scratch, err) != 0) {
-            foh_game_free(scratch);
+        if (iterate(b, g, scratch, err) != 0)
             return -1;
-        }
         done++;
     }
-    foh_game_free(scratch);
     /* The most visited legal move of the root. */
     int pick = 0, most = -1;
     double value = 0;
@@ -252,6 +277,8 @@ static void ismcts_free(foh_player *self)
     free(b->legal);
     free(b->untried);
     foh_weighed_free(&b->weighed);
+    foh_game_free(b->scratch);
+    foh_player_free(b->greedy);
     free(b);
 }
 
@@ -273,5 +300,9 @@ foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms)
     b->iterations = iterations > 0 ? iterations : FOH_ISMCTS_DEFAULT_ITERATIONS;
     b->ms = ms;
     foh_rng_seed(b->rng, seed);
+    if (!(b->greedy = foh_bot_greedy_new(foh_rng_mix(seed, 0x6772656564)))) {
+        free(b);
+        return NULL;
+    }
     return &b->base;
 }

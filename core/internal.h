@@ -369,6 +369,7 @@ struct foh_engine {
     int card_info_ref[FOH_MAX_CARDS];    /* each card's game.card() table (read-only) */
     int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
     long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
+    long lua_calls;                      /* protected calls into Lua (foh_engine_lua_calls) */
     /* Icon counts of the game being scored, which cannot change while it
      * is (End Game effects and scoring hooks are read-only): counted once
      * per player, not again for every End Game effect that reads them. */

@@ -489,6 +489,8 @@ void foh_engine_free(foh_engine *e)
 
 const foh_cardset *foh_engine_cardset(const foh_engine *e) { return e->cs; }
 
+long foh_engine_lua_calls(const foh_engine *e) { return e->lua_calls; }
+
 long foh_engine_exercised(const foh_engine *e, int card)
 {
     return card >= 0 && card < e->cs->ncards ? e->exercised[card] : 0;

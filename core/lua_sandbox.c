@@ -388,6 +388,7 @@ int foh_lua_protected_call(foh_engine *e, int nargs, int nres, int outermost)
     lua_pushcfunction(L, message_handler);
     lua_insert(L, base);
     e->protected_depth++;
+    e->lua_calls++;
     int st = lua_pcall(L, nargs, nres, base);
     e->protected_depth--;
     if (outermost)

@@ -75,6 +75,10 @@ static const struct {
     [OPT_MODS] = {"mods", "DIR",
                   "look up named card sets and variants in DIR too (after the project's folders and\n"
                   "$FOH_MODS, a ':'-separated list of folders); repeatable"},
+    [OPT_LONG_GAMES] = {"long-games", "N",
+                        "games of the long simulation whose peak memory is measured (default 100000; 0\n"
+                        "leaves it out)"},
+    [OPT_QUICK] = {"quick", NULL, "a few games of each measurement: checks that it runs, not how fast"},
     [OPT_HELP] = {"help", NULL, "print this help"},
 };
 
@@ -145,6 +149,7 @@ void cli_defaults(cli_options *o)
     o->cards = FOH_DEFAULT_CARDS;
     o->seats = "random";
     o->threads = 1;
+    o->long_games = 100000;
     o->shard = o->shards = 1;
     /* Named card sets are looked up beside the base set (cards/). */
     const char *slash = strrchr(FOH_DEFAULT_CARDS, '/');
@@ -273,6 +278,11 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
             return 0;
         o->games = x;
         return 1;
+    case OPT_LONG_GAMES:
+        if (!number(c, flag, v, 0, 100000000L, &x))
+            return 0;
+        o->long_games = x;
+        return 1;
     case OPT_THREADS:
         if (!number(c, flag, v, 1, 256, &x))
             return 0;
@@ -354,6 +364,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_COVERAGE: o->coverage = 1; return 1;
     case OPT_EXPLAIN: o->explain = 1; return 1;
     case OPT_REVEAL: o->reveal = 1; return 1;
+    case OPT_QUICK: o->quick = 1; return 1;
     case OPT_HELP: o->help = 1; return 1;
     case OPT_COUNT: break;
     }

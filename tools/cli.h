@@ -23,7 +23,7 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_LONG_GAMES, OPT_QUICK, OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -64,6 +64,8 @@ typedef struct {
     long stop_after;              /* --stop-after N actions (play) */
     int coverage;                 /* --coverage (scenario) */
     int explain, reveal;          /* --explain, --reveal (play) */
+    long long_games;              /* --long-games N (bench): the long simulation's games */
+    int quick;                    /* --quick (bench): every measurement short */
     /* compare: configuration A (0) and B (1) */
     const char *side_cards[2];
     int side_nvariants[2];
@@ -152,5 +154,6 @@ int cmd_scenario(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

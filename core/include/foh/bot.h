@@ -50,11 +50,12 @@ FOH_API foh_player *foh_bot_random_new(uint64_t seed);
  * snipe risk), minus the best opponent's. Reproducible for a SEED. */
 FOH_API foh_player *foh_bot_greedy_new(uint64_t seed);
 
-#define FOH_ISMCTS_DEFAULT_ITERATIONS 3000
+#define FOH_ISMCTS_DEFAULT_ITERATIONS 1000
 
 /* An Information Set Monte Carlo Tree Search bot: each iteration samples
  * the hidden deck order, searches every decision (choices inside effects
- * included) and scores positions with the greedy bot's evaluation. Budget
+ * included) and scores positions with the greedy bot's evaluation; at the
+ * root it searches only the greedy bot's 4 best moves. Budget
  * per decision: ITERATIONS (0: FOH_ISMCTS_DEFAULT_ITERATIONS; reproducible),
  * or MS milliseconds when MS > 0 (depends on the machine). */
 FOH_API foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);

@@ -50,6 +50,10 @@ FOH_API const foh_cardset *foh_engine_cardset(const foh_engine *eng);
  * effect) its stripe was counted. For coverage reports. */
 FOH_API long foh_engine_exercised(const foh_engine *eng, int card);
 
+/* Calls into Lua this engine made so far (card effects, counting effects,
+ * variant hooks and reactions, nested calls included). For benchmarks. */
+FOH_API long foh_engine_lua_calls(const foh_engine *eng);
+
 typedef struct foh_game foh_game;
 
 /* Options of a new game. */
