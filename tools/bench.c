@@ -116,7 +116,8 @@ static double random_games(const cli_options *o, const foh_cardset *cs, long gam
     return s;
 }
 
-/* Sample positions: every few decisions of random games (copies). */
+/* Sample positions: every few decisions of random games (copies into OUT,
+ * which the caller frees); how many (fewer if memory ran out). */
 static int sample_positions(const cli_options *o, foh_engine *eng, foh_game **out, int max)
 {
     int n = 0;
@@ -126,10 +127,16 @@ static int sample_positions(const cli_options *o, foh_engine *eng, foh_game **ou
         foh_options opt = {.players = o->players, .seed = seed};
         foh_game *g = foh_game_new(eng, &opt, &err);
         if (!g)
-            return -1;
+            return n; /* the positions so far (freed by the caller) */
         foh_player *seats[FOH_MAX_PLAYERS] = {0};
+        int ok = 1;
         for (int p = 0; p < o->players; p++)
-            seats[p] = foh_bot_random_new(cli_seat_seed(seed, p));
+            ok &= (seats[p] = foh_bot_random_new(cli_seat_seed(seed, p))) != NULL;
+        if (!ok) {
+            cli_free_seats(seats, o->players);
+            foh_game_free(g);
+            return n;
+        }
         foh_match m;
         foh_match_init(&m, g, seats, NULL, 0);
         for (long step = 0; n < max && !foh_game_is_over(g); step++) {
@@ -170,13 +177,21 @@ static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
     ops = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < n; i++, ops++)
-            if (foh_game_legal_actions(pos[i], legal, 512, &err) < 0)
+            if (foh_game_legal_actions(pos[i], legal, 512, &err) < 0) {
+                foh_game_free(tmp);
+                cli_error("bench", "legal actions: %s", err.msg);
                 return 0;
+            }
     t->list_ns = (now_s() - start) * 1e9 / ops;
     /* Copy, then apply one of the legal actions (listed beforehand). */
-    static foh_action chosen[SAMPLES];
-    for (int i = 0; i < n; i++) {
+    foh_action chosen[SAMPLES];
+    for (int i = 0; i < n && i < SAMPLES; i++) {
         int k = foh_game_legal_actions(pos[i], legal, 512, &err);
+        if (k <= 0) {
+            foh_game_free(tmp);
+            cli_error("bench", "legal actions: %s", k < 0 ? err.msg : "none at a sampled position");
+            return 0;
+        }
         pick = pick * 6364136223846793005ull + 1442695040888963407ull;
         chosen[i] = legal[(pick >> 33) % (uint64_t)(k < 512 ? k : 512)];
     }
@@ -355,7 +370,11 @@ int cmd_bench(int argc, char **argv)
     json_object_set_new(j, "lua_calls_per_game", json_real(calls));
 
     op_times t;
-    if ((npos = sample_positions(&o, eng, pos, SAMPLES)) <= 0 || !time_operations(pos, npos, o.quick ? 2 : 50, &t))
+    if ((npos = sample_positions(&o, eng, pos, SAMPLES)) <= 0) {
+        cli_error("bench", "cannot sample positions from random games (out of memory)");
+        goto done;
+    }
+    if (!time_operations(pos, npos, o.quick ? 2 : 50, &t))
         goto done;
     printf("per operation (%d positions of random games): legal-action listing %.0f ns, apply %.0f ns, game copy "
            "%.0f ns\n",
