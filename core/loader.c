@@ -40,24 +40,18 @@ int foh_load_find_named(const char *names, size_t stride, int n, const char *nam
 /* Reject keys of map M that are not in ALLOWED (NULL-terminated). */
 int foh_load_only_keys(foh_loader *ld, const foh_yaml_node *m, const char *const *allowed)
 {
-    int n = 0;
+    int i = foh_yaml_unknown_key(m, allowed), n = 0;
+    if (i < 0)
+        return 1;
     while (allowed[n])
         n++;
-    for (size_t i = 0; i < m->n; i++) {
-        int ok = 0;
-        for (int k = 0; k < n && !ok; k++)
-            ok = strcmp(allowed[k], m->keys[i]) == 0;
-        if (!ok) {
-            char hint[600];
-            foh_error_hint(hint, sizeof hint, m->keys[i], "fields", allowed, n);
-            /* A key a variant added (`set`) is reported where the variant wrote it. */
-            const foh_yaml_node *v = m->items[i];
-            if (v && strcmp(v->file, m->file))
-                return foh_load_bad_node(ld, v, "unknown field '%s'%s", m->keys[i], hint);
-            return foh_load_bad_key(ld, m, i, "unknown field '%s'%s", m->keys[i], hint);
-        }
-    }
-    return 1;
+    char hint[600];
+    foh_error_hint(hint, sizeof hint, m->keys[i], "fields", allowed, n);
+    /* A key a variant added (`set`) is reported where the variant wrote it. */
+    const foh_yaml_node *v = m->items[i];
+    if (v && strcmp(v->file, m->file))
+        return foh_load_bad_node(ld, v, "unknown field '%s'%s", m->keys[i], hint);
+    return foh_load_bad_key(ld, m, i, "unknown field '%s'%s", m->keys[i], hint);
 }
 
 /* ---- Values ---- */

@@ -263,25 +263,28 @@ static int api_top(lua_State *L)
     return 1;
 }
 
+/* Push the N cards LIST as the read-only list of ids NAME returns. */
+static void push_card_list(lua_State *L, const int *list, int n, const char *name)
+{
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        push_card(L, list[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    foh_lua_readonly_list(L, -1, name);
+}
+
 static int api_nation(lua_State *L)
 {
     foh_game *g = game_of(L);
     const foh_cardset *cs = foh_lua_engine_of(L)->cs;
     int p = player_arg(L, 1);
     uint32_t types = lua_isnoneornil(L, 2) ? ~0u : 1u << type_arg(L, 2);
-    int n = 0;
-    lua_newtable(L);
-    for (int t = 0; t < cs->ntypes; t++) {
-        if (!(types & (1u << t)))
-            continue;
-        int cards[FOH_MAX_CARDS];
-        int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
-        for (int i = 0; i < k; i++) {
-            push_card(L, cards[i]);
-            lua_rawseti(L, -2, ++n);
-        }
-    }
-    foh_lua_readonly_list(L, -1, "game.nation()");
+    int n = 0, list[FOH_MAX_CARDS]; /* a card is in one pile: never more than every card */
+    for (int t = 0; t < cs->ntypes; t++)
+        if (types & (1u << t))
+            n += foh_game_nation_cards(g, p, t, list + n, FOH_MAX_CARDS - n);
+    push_card_list(L, list, n, "game.nation()");
     return 1;
 }
 
@@ -292,12 +295,7 @@ static int api_active(lua_State *L)
     for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1))
         if (foh_nation_visible(g, c))
             list[n++] = c;
-    lua_createtable(L, n, 0);
-    for (int i = 0; i < n; i++) {
-        push_card(L, list[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-    foh_lua_readonly_list(L, -1, "game.active()");
+    push_card_list(L, list, n, "game.active()");
     return 1;
 }
 
@@ -388,12 +386,7 @@ static int api_market(lua_State *L)
         if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type)))
             list[n++] = c;
     }
-    lua_createtable(L, n, 0);
-    for (int i = 0; i < n; i++) {
-        push_card(L, list[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-    foh_lua_readonly_list(L, -1, "game.market()");
+    push_card_list(L, list, n, "game.market()");
     return 1;
 }
 

@@ -47,21 +47,28 @@ static int proxy_len(lua_State *L)
     return 1;
 }
 
-void foh_lua_readonly(lua_State *L, int idx, const char *name)
+/* Push a proxy's metatable: writes refused naming NAME, the metatable
+ * hidden; its __index and __len are the caller's. */
+static void push_proxy_metatable(lua_State *L, const char *name)
 {
-    idx = lua_absindex(L, idx);
-    lua_createtable(L, 0, 0);
     lua_createtable(L, 0, 5);
-    lua_pushvalue(L, idx);
-    lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, proxy_newindex);
     lua_setfield(L, -2, "__newindex");
-    lua_pushcfunction(L, proxy_len);
-    lua_setfield(L, -2, "__len");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pushstring(L, name);
     lua_setfield(L, -2, "foh_name");
+}
+
+void foh_lua_readonly(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_createtable(L, 0, 0);
+    push_proxy_metatable(L, name);
+    lua_pushvalue(L, idx);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, proxy_len);
+    lua_setfield(L, -2, "__len");
     lua_setmetatable(L, -2);
     /* real_of[proxy] = table: pairs, rawget and the engine see through. */
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
@@ -99,19 +106,13 @@ void foh_lua_readonly_list(lua_State *L, int idx, const char *name)
     lua_createtable(L, 0, 0);
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, name) != LUA_TTABLE) {
         lua_pop(L, 1);
-        lua_createtable(L, 0, 5);
+        push_proxy_metatable(L, name);
         lua_pushvalue(L, real_of);
         lua_pushcclosure(L, list_index, 1);
         lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, proxy_newindex);
-        lua_setfield(L, -2, "__newindex");
         lua_pushvalue(L, real_of);
         lua_pushcclosure(L, list_len, 1);
         lua_setfield(L, -2, "__len");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-        lua_pushstring(L, name);
-        lua_setfield(L, -2, "foh_name");
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, name);
     }

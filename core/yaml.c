@@ -289,6 +289,18 @@ int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node 
 
 int foh_yaml_push(foh_yaml_node *seq, foh_yaml_node *v) { return append(seq, NULL, 0, 0, v); }
 
+int foh_yaml_unknown_key(const foh_yaml_node *m, const char *const *allowed)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        int ok = 0;
+        for (int k = 0; allowed[k] && !ok; k++)
+            ok = strcmp(allowed[k], m->keys[i]) == 0;
+        if (!ok)
+            return (int)i;
+    }
+    return -1;
+}
+
 foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key)
 {
     if (!m || m->kind != FOH_YAML_MAP)

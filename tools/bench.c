@@ -271,7 +271,8 @@ static int time_bots(const cli_options *o, foh_engine *eng, const char *specs, i
  * -1 after saying why. */
 static long long_simulation(const cli_options *o, long games, int threads, double *seconds)
 {
-    char *argv[64];
+    /* foh sim, 5 options, then every --cards, --variant and --mods. */
+    char *argv[2 + 2 * 5 + 2 * (1 + CLI_MAX_VARIANTS + CLI_MAX_VARIANTS + CLI_MAX_MODS) + 1];
     char players[16], seed[32], ngames[32], nthreads[16];
     int n = 0;
     snprintf(players, sizeof players, "%d", o->players);
@@ -291,7 +292,7 @@ static long long_simulation(const cli_options *o, long games, int threads, doubl
         argv[n++] = "--cards", argv[n++] = (char *)o->more_cards[i];
     for (int i = 0; i < o->nvariants; i++)
         argv[n++] = "--variant", argv[n++] = (char *)o->variant[i];
-    for (int i = 0; i < o->nmods && n < 60; i++)
+    for (int i = 0; i < o->nmods; i++)
         argv[n++] = "--mods", argv[n++] = (char *)o->mods[i];
     argv[n] = NULL;
     posix_spawn_file_actions_t fa;

@@ -111,20 +111,14 @@ static int only_keys(runner *r, const foh_yaml_node *m, const char *const *allow
 {
     if (!want_kind(r, m, FOH_YAML_MAP, what))
         return 0;
-    int n = 0;
+    int i = foh_yaml_unknown_key(m, allowed), n = 0;
+    if (i < 0)
+        return 1;
     while (allowed[n])
         n++;
-    for (size_t i = 0; i < m->n; i++) {
-        int ok = 0;
-        for (int k = 0; k < n && !ok; k++)
-            ok = !strcmp(allowed[k], m->keys[i]);
-        if (!ok) {
-            char hint[800];
-            foh_error_hint(hint, sizeof hint, m->keys[i], "fields", allowed, n);
-            return malformed_key(r, m, i, "unknown field '%s' in %s%s", m->keys[i], what, hint);
-        }
-    }
-    return 1;
+    char hint[800];
+    foh_error_hint(hint, sizeof hint, m->keys[i], "fields", allowed, n);
+    return malformed_key(r, m, i, "unknown field '%s' in %s%s", m->keys[i], what, hint);
 }
 
 static const char *text_of(runner *r, const foh_yaml_node *v, const char *what)

@@ -52,6 +52,11 @@ FOH_API foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key);
 /* Index of KEY in map M, or -1: for the position of the key itself. */
 FOH_API int foh_yaml_key(const foh_yaml_node *m, const char *key);
 
+/* Index of the first key of map M that is not among ALLOWED (a
+ * NULL-terminated list of names), or -1 when every key is allowed: the
+ * check of unknown fields, whoever words the message. */
+FOH_API int foh_yaml_unknown_key(const foh_yaml_node *m, const char *const *allowed);
+
 /* "a map", "a list" or "a single value": what node N is, for messages. */
 FOH_API const char *foh_yaml_kind_name(const foh_yaml_node *n);
 
