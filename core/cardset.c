@@ -239,6 +239,17 @@ const char *const foh_card_fields[] = {"id",   "name",          "age",  "type", 
                                        "ends_game", "stripe", "stripe_source", "text", "edition_note", "effect",
                                        "params",    NULL};
 
+/* A failed step of read_card: stop at the first error, or in checking mode
+ * note it and go on with the card's other fields. */
+#define STEP(x)                                                                                                        \
+    do {                                                                                                               \
+        if (!(x)) {                                                                                                    \
+            if (!ld->report)                                                                                           \
+                return 0;                                                                                              \
+            ok = 0;                                                                                                    \
+        }                                                                                                              \
+    } while (0)
+
 static int read_card(foh_loader *ld, const foh_yaml_node *m)
 {
     foh_cardset *cs = ld->cs;
@@ -251,10 +262,15 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
     char id[FOH_NAME];
     if (!foh_load_name_value(ld, idn, "id", id, sizeof id))
         return 0;
-    int twin = foh_cardset_find(cs, id);
+    int ok = 1, twin = foh_cardset_find(cs, id);
+    /* Checking: a twin's fields are still checked (the card is then dropped). */
     if (twin >= 0)
-        return foh_load_bad_node(ld, idn, "card id '%s' is defined twice (first at %s:%d)", id, cs->card[twin].file,
-                                 cs->card[twin].line);
+        STEP(foh_load_bad_node(ld, idn, "card id '%s' is defined twice (first at %s:%d)", id, cs->card[twin].file,
+                               cs->card[twin].line));
+    for (int i = 0; i < ld->ndropped; i++)
+        if (!strcmp(ld->dropped[i].id, id))
+            STEP(foh_load_bad_node(ld, idn, "card id '%s' is defined twice (first at %s:%d)", id, ld->dropped[i].file,
+                                   ld->dropped[i].line));
     if (cs->ncards >= FOH_MAX_CARDS)
         return foh_load_bad_node(ld, m, "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
     foh_card_def *c = &cs->card[cs->ncards];
@@ -267,8 +283,7 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
         return foh_load_bad_node(ld, m, "the file's path is longer than %zu bytes", sizeof c->file - 1);
     snprintf(c->file, sizeof c->file, "%s", m->file);
     c->line = m->line;
-    if (!foh_load_only_keys(ld, m, foh_card_fields))
-        return 0;
+    STEP(foh_load_only_keys(ld, m, foh_card_fields));
 
     const foh_yaml_node *name = foh_load_field(ld, m, "name", 1), *type = foh_load_field(ld, m, "type", 1);
     /* Omitted fields take their defaults (docs/card-format.md): no timing is
@@ -280,31 +295,30 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
             never = t;
     if (!timing && never < 0)
         timing = foh_load_field(ld, m, "timing", 1);
-    if (!name || !type || (!timing && never < 0) ||
-        !foh_load_name_value(ld, name, "name", c->name, sizeof c->name))
-        return 0;
-    if ((c->age = foh_load_age_field(ld, m, "age")) < 0)
-        return 0;
+    if (!name || !type || (!timing && never < 0))
+        STEP(0);
+    if (name)
+        STEP(foh_load_name_value(ld, name, "name", c->name, sizeof c->name));
+    STEP((c->age = foh_load_age_field(ld, m, "age")) >= 0);
     const char *names[FOH_MAX_TYPES > FOH_MAX_TIMINGS ? FOH_MAX_TYPES : FOH_MAX_TIMINGS];
-    if ((c->type = foh_load_named_value(ld, type, "type", "card types", names,
-                                        foh_load_name_list(cs->type[0].name, sizeof cs->type[0], cs->ntypes, names))) <
-        0)
-        return 0;
+    if (type)
+        STEP((c->type = foh_load_named_value(ld, type, "type", "card types", names,
+                                             foh_load_name_list(cs->type[0].name, sizeof cs->type[0], cs->ntypes,
+                                                                names))) >= 0);
     c->timing = never;
-    if (timing && (c->timing = foh_load_named_value(
-                       ld, timing, "timing", "timings", names,
-                       foh_load_name_list(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, names))) < 0)
-        return 0;
-    if (!foh_load_bool_field(ld, m, "obsolete", &c->obsolete) ||
-        !foh_load_bool_field(ld, m, "ends_game", &c->ends_game))
-        return 0;
+    if (timing)
+        STEP((c->timing = foh_load_named_value(
+                  ld, timing, "timing", "timings", names,
+                  foh_load_name_list(cs->timing[0].name, sizeof cs->timing[0], cs->ntimings, names))) >= 0);
+    STEP(foh_load_bool_field(ld, m, "obsolete", &c->obsolete));
+    STEP(foh_load_bool_field(ld, m, "ends_game", &c->ends_game));
 
     const foh_yaml_node *stripe = foh_yaml_get(m, "stripe");
-    if (!stripe)
-        stripe = m; /* checked below as an empty stripe */
-    else if (stripe->kind != FOH_YAML_MAP)
-        return foh_load_bad_node(ld, stripe, "'stripe' must map icon names to counts ({} for none)");
-    for (size_t i = 0; stripe != m && i < stripe->n; i++) {
+    if (stripe && stripe->kind != FOH_YAML_MAP) {
+        STEP(foh_load_bad_node(ld, stripe, "'stripe' must map icon names to counts ({} for none)"));
+        stripe = NULL;
+    }
+    for (size_t i = 0; stripe && i < stripe->n; i++) {
         const char *icons[FOH_MAX_ICONS];
         int n = foh_load_name_list(cs->icon[0], FOH_NAME, cs->nicons, icons),
             ic = foh_cardset_icon_find(cs, stripe->keys[i]);
@@ -312,28 +326,32 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
         if (ic < 0) {
             char hint[600];
             foh_error_hint(hint, sizeof hint, stripe->keys[i], "icons", icons, n);
-            return foh_load_bad_key(ld, stripe, i, "unknown icon '%s' in the stripe%s", stripe->keys[i], hint);
+            STEP(foh_load_bad_key(ld, stripe, i, "unknown icon '%s' in the stripe%s", stripe->keys[i], hint));
+            continue;
         }
-        if (!foh_load_int_value(ld, stripe->items[i], stripe->keys[i], 0, 99, &count))
-            return 0;
+        STEP(foh_load_int_value(ld, stripe->items[i], stripe->keys[i], 0, 99, &count));
         c->stripe[ic] = (int8_t)count;
     }
     const foh_yaml_node *src = foh_yaml_get(m, "stripe_source");
-    if (src ? !foh_load_name_value(ld, src, "stripe_source", c->stripe_source, sizeof c->stripe_source)
-            : !snprintf(c->stripe_source, sizeof c->stripe_source, "printed"))
-        return 0;
-    if (!text_field(ld, m, "text", 0, "", &c->text) ||
-        !text_field(ld, m, "edition_note", 0, "same", &c->edition_note))
-        return 0;
+    if (src)
+        STEP(foh_load_name_value(ld, src, "stripe_source", c->stripe_source, sizeof c->stripe_source));
+    else
+        snprintf(c->stripe_source, sizeof c->stripe_source, "printed");
+    STEP(text_field(ld, m, "text", 0, "", &c->text));
+    STEP(text_field(ld, m, "edition_note", 0, "same", &c->edition_note));
 
     const foh_yaml_node *params = foh_yaml_get(m, "params");
     char owner[FOH_NAME + 16];
     snprintf(owner, sizeof owner, "card '%s'", c->id);
-    if (params && !foh_params_read(params, owner, &cs->card_params[c - cs->card], ld->err))
-        return 0;
+    if (params) {
+        int before = ld->reported;
+        if (!foh_params_read(params, owner, &cs->card_params[c - cs->card], ld->err)) {
+            STEP(0);
+            foh_load_go_on(ld, before);
+        }
+    }
 
     const foh_yaml_node *eff = foh_yaml_get(m, "effect");
-    foh_fire fire = cs->timing[c->timing].fire;
     if (eff) {
         if (eff->kind != FOH_YAML_SCALAR)
             return foh_load_bad_node(ld, eff, "'effect' must be Lua source text, not %s", foh_yaml_kind_name(eff));
@@ -347,10 +365,37 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
             return foh_load_bad_node(ld, m, "out of memory");
         c->effect_line = eff->line + eff->block_scalar;
         snprintf(c->effect_file, sizeof c->effect_file, "%s", eff->file);
-    } else if (fire != FOH_FIRE_NEVER) {
+    } else if (c->timing >= 0 && cs->timing[c->timing].fire != FOH_FIRE_NEVER) {
         return foh_load_bad_node(ld, m, "timing '%s' needs an 'effect' (Lua)", cs->timing[c->timing].name);
     }
-    return 1;
+    if (ld->report && (!params || cs->card_params[c - cs->card].n == (int)params->n))
+        foh_check_card_params(ld, (int)(c - cs->card));
+    return ok;
+}
+#undef STEP
+
+/* Checking mode: a card that failed to load leaves the card set (it was
+ * the last one added), so that what follows sees only good cards; its id
+ * and place are kept for the duplicate check. */
+static void drop_last_card(foh_loader *ld, const char *id)
+{
+    foh_cardset *cs = ld->cs;
+    if (cs->ncards == 0 || strcmp(cs->card[cs->ncards - 1].id, id))
+        return;
+    foh_card_def *c = &cs->card[--cs->ncards];
+    int twin = 0;
+    for (int i = 0; i < cs->ncards && !twin; i++)
+        twin = !strcmp(cs->card[i].id, c->id);
+    if (!twin && ld->ndropped < FOH_MAX_CARDS) { /* at most one per card entry read */
+        foh_loader_dropped *d = &ld->dropped[ld->ndropped++];
+        snprintf(d->id, sizeof d->id, "%s", c->id);
+        snprintf(d->file, sizeof d->file, "%s", c->file);
+        d->line = c->line;
+    }
+    free(c->text);
+    free(c->edition_note);
+    free(c->effect_src);
+    memset(c, 0, sizeof *c);
 }
 
 /* ---- Loading ---- */
@@ -572,17 +617,22 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
                            MAX_CARD_FILES) == FOH_OK;
     for (int i = 0; ok && i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        int before = ld->reported;
         foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
         if (!doc) {
             ok = foh_error_set(ld->err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
-            break;
+            ok = foh_load_go_on(ld, before); /* checking: the other files still are */
+            continue;
         }
         sl->trees[sl->ntrees++] = doc;
         snprintf(label, sizeof label, "%s%s%s", sl->game == game ? "" : set_name, sl->game == game ? "" : "/",
                  files[i]);
         ok = record_source(ld, label, path);
-        if (ok && doc->kind != FOH_YAML_SEQ)
+        if (ok && doc->kind != FOH_YAML_SEQ) {
             ok = foh_load_bad_node(ld, doc, "a card file is a list of cards, not %s", foh_yaml_kind_name(doc));
+            ok = foh_load_go_on(ld, before);
+            continue;
+        }
         for (size_t k = 0; ok && k < doc->n; k++) {
             if (cards->n >= FOH_MAX_CARDS) {
                 ok = foh_load_bad_node(ld, doc->items[k], "more than %d cards (the engine's limit)", FOH_MAX_CARDS);
@@ -606,13 +656,22 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
 foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
                                    const char *const *search, int nsearch, foh_error *err)
 {
+    return foh_cardset_check(dirs, ndirs, variants, nvariants, search, nsearch, NULL, NULL, err);
+}
+
+foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
+                               const char *const *search, int nsearch, foh_problem_fn report, void *ctx,
+                               foh_error *err)
+{
     foh_cardset *cs = calloc(1, sizeof *cs);
     foh_variant_cards *cards = calloc(1, sizeof *cards);
     foh_variant_claims *claims = calloc(1, sizeof *claims);
     set_loader *sl = calloc(1, sizeof *sl);
     foh_yaml_node *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
-    foh_loader ld = {.cs = cs, .err = err};
-    int ok = cs && cards && claims && sl;
+    foh_loader ld = {.cs = cs, .err = err, .report = report, .report_ctx = ctx};
+    if (report)
+        ld.dropped = calloc(FOH_MAX_CARDS, sizeof *ld.dropped);
+    int ok = cs && cards && claims && sl && (!report || ld.dropped);
     char path[FOH_PATH + 32], yerr[800];
     if (!ok)
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
@@ -630,8 +689,10 @@ foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const cha
         ok = load_set(&ld, sl, cards, claims, dirs[i]);
     game = ok ? sl->game : NULL;
 
-    /* Variants overlay game.yaml and the card entries, in order. */
+    /* Variants overlay game.yaml and the card entries, in order (checking:
+     * a variant with an error is reported and the next one applied). */
     for (int v = 0; ok && v < nvariants; v++) {
+        int before = ld.reported;
         snprintf(path, sizeof path, "%s/variant.yaml", variants[v]);
         vdocs[v] = foh_yaml_load(path, yerr, sizeof yerr);
         if (!vdocs[v])
@@ -643,6 +704,8 @@ foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const cha
             snprintf(label, sizeof label, "variant %s", cs->variant[cs->nvariants - 1]);
             ok = record_source(&ld, label, path);
         }
+        if (!ok)
+            ok = foh_load_go_on(&ld, before);
     }
 
     ok = ok && foh_game_yaml_read(&ld, game);
@@ -656,20 +719,27 @@ foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const cha
             char hint[700];
             foh_error_hint(hint, sizeof hint, cs->hook[h].event_name, "events", names,
                            foh_load_name_list(cs->event[0], FOH_NAME, cs->nevents, names));
+            int before = ld.reported;
             ok = foh_error_at(err, FOH_ERR_DATA, cs->hook[h].file, cs->hook[h].line, 1,
                               "variant '%s': unknown event '%s'%s", cs->variant[cs->hook[h].variant],
                               cs->hook[h].event_name, hint) == FOH_OK;
+            ok = ok || foh_load_go_on(&ld, before);
         } else {
             cs->hook[h].event = ev;
             cs->event_mask |= 1u << ev;
         }
     }
+    /* Checking: after a script that cannot be read the cards are still
+     * read, but their effects are not run (they call the helpers). */
+    int scripts_ok = 1;
     const foh_yaml_node *base_scripts = ok ? foh_yaml_get(game, "scripts") : NULL;
     for (size_t i = 0; ok && base_scripts && i < base_scripts->n; i++)
     {
         char from[FOH_PATH]; /* a script's path is relative to the game.yaml naming it */
+        int before = ld.reported;
         dir_of(base_scripts->items[i]->file, from, sizeof from);
-        ok = load_script(&ld, from, base_scripts->items[i]);
+        if (!(ok = load_script(&ld, from, base_scripts->items[i])))
+            scripts_ok = 0, ok = foh_load_go_on(&ld, before);
     }
     if (ok) {
         cs->players_allowed = 0;
@@ -678,25 +748,39 @@ foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const cha
         if (claims->players_set)
             cs->players_allowed = claims->players_mask;
         for (int p = 1; ok && p <= FOH_MAX_PLAYERS; p++)
-            if ((cs->players_allowed >> p & 1) && !cs->market_size[p])
+            if ((cs->players_allowed >> p & 1) && !cs->market_size[p]) {
+                int before = ld.reported;
                 ok = foh_load_bad_node(&ld, foh_yaml_get(foh_yaml_get(game, "setup"), "market_size"),
-                                       "setup.market_size has no entry for %d players", p);
+                                       "setup.market_size has no entry for %d players", p) ||
+                     foh_load_go_on(&ld, before);
+            }
     }
     for (int v = 0; ok && v < nvariants; v++) {
         const foh_yaml_node *scripts = foh_yaml_get(vdocs[v], "scripts");
         if (scripts && scripts->kind != FOH_YAML_SEQ)
             ok = foh_load_bad_node(&ld, scripts, "'scripts' must list Lua files, not be %s",
                                    foh_yaml_kind_name(scripts));
-        for (size_t i = 0; ok && scripts && i < scripts->n; i++)
-            ok = load_script(&ld, variants[v], scripts->items[i]);
+        for (size_t i = 0; ok && scripts && i < scripts->n; i++) {
+            int before = ld.reported;
+            if (!(ok = load_script(&ld, variants[v], scripts->items[i])))
+                scripts_ok = 0, ok = foh_load_go_on(&ld, before);
+        }
     }
-    for (size_t k = 0; ok && k < cards->n; k++)
-        ok = read_card(&ld, cards->node[k]);
+    for (size_t k = 0; ok && k < cards->n; k++) {
+        int before = ld.reported;
+        if (!(ok = read_card(&ld, cards->node[k])) && ld.card && (ok = foh_load_go_on(&ld, before)))
+            drop_last_card(&ld, ld.card);
+        else if (!ok)
+            ok = foh_load_go_on(&ld, before);
+    }
     ld.card = NULL;
     if (ok && cs->ncards == 0)
         ok = foh_load_bad_node(&ld, game, "the card set has no cards");
-    ok = ok && read_deck_bottom(&ld, game);
-    ok = ok && check_market_age(&ld, game);
+    int before = ld.reported;
+    ok = ok && (read_deck_bottom(&ld, game) || foh_load_go_on(&ld, before));
+    ok = ok && (check_market_age(&ld, game) || foh_load_go_on(&ld, before));
+    if (ok && ld.report)
+        foh_check_scripts(&ld);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
     for (int i = 0; sl && i < sl->ntrees; i++)
         foh_yaml_free(sl->trees[i]);
@@ -705,7 +789,15 @@ foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const cha
     free(sl);
     free(cards);
     free(claims);
-    ok = ok && foh_lua_check_cardset(cs, err) == FOH_OK;
+    free(ld.dropped);
+    /* Checking: the effects of the cards that read well are compiled and
+     * checked even when others did not. */
+    ok = ok && scripts_ok && foh_lua_check_cardset(cs, &ld, err) == FOH_OK;
+    /* Checking: an error that stopped loading (game.yaml unreadable, an
+     * extend cycle...) is told too. */
+    if (!ok && !ld.reported)
+        foh_load_go_on(&ld, 0);
+    ok = ok && !ld.reported;
     if (!ok) {
         foh_cardset_free(cs);
         return NULL;

@@ -552,16 +552,31 @@ int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
                                       "setup",   "rules",   "scripts", "events", "actions", "icon_symbols", NULL};
     if (root->kind != FOH_YAML_MAP)
         return foh_load_bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
-    if (!foh_load_only_keys(ld, root, top) || !read_players(ld, root) || !read_names(ld, root) || !read_events(ld, root) ||
-        !read_setup(ld, root) || !read_rules(ld, root) || !read_icon_symbols(ld, root))
+    /* Checking mode reads every section before it gives up (the vocabulary
+     * first: the others name icons), so that all of game.yaml's problems
+     * are told at once; the cards are not read after any. */
+    int before = ld->reported, ok = 1;
+    if (!foh_load_only_keys(ld, root, top) && !(ok = foh_load_go_on(ld, before)))
         return 0;
+    if (!read_players(ld, root) && !(ok = foh_load_go_on(ld, before)))
+        return 0;
+    if (!read_names(ld, root))
+        return 0;
+    int (*const sections[])(foh_loader *, const foh_yaml_node *) = {read_events, read_setup, read_rules,
+                                                                     read_icon_symbols};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        int at = ld->reported;
+        if (!sections[i](ld, root) && !foh_load_go_on(ld, at))
+            return 0;
+    }
     const foh_yaml_node *actions = foh_yaml_get(root, "actions");
-    if (actions && !foh_actions_read(actions, -1, ld->cs, ld->err))
+    int at = ld->reported;
+    if (actions && !foh_actions_read(actions, -1, ld->cs, ld->err) && !foh_load_go_on(ld, at))
         return 0;
     const foh_yaml_node *scripts = foh_yaml_get(root, "scripts");
     if (scripts && scripts->kind != FOH_YAML_SEQ)
         return foh_load_bad_node(ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
-    return 1;
+    return ok && ld->reported == before;
 }
 
 const char *foh_cardset_type_colour(const foh_cardset *cs, int type)

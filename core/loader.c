@@ -17,7 +17,35 @@ int foh_load_bad_at(foh_loader *ld, const char *file, int line, int column, cons
         foh_error_at(ld->err, FOH_ERR_DATA, file, line, column, "card '%s': %s", ld->card, what);
     else
         foh_error_at(ld->err, FOH_ERR_DATA, file, line, column, "%s", what);
+    if (ld->report) {
+        foh_error e;
+        if (ld->card)
+            foh_error_at(&e, FOH_ERR_DATA, file, line, column, "card '%s': %s", ld->card, what);
+        else
+            foh_error_at(&e, FOH_ERR_DATA, file, line, column, "%s", what);
+        foh_load_report(ld, 0, &e);
+    }
     return 0;
+}
+
+void foh_load_report(foh_loader *ld, int warning, const foh_error *problem)
+{
+    if (!ld->report)
+        return;
+    ld->report(ld->report_ctx, warning, problem);
+    ld->reported += !warning;
+}
+
+int foh_load_go_on(foh_loader *ld, int before)
+{
+    if (!ld->report)
+        return 0;
+    if (ld->reported == before) {
+        foh_error e = {.code = FOH_ERR_DATA};
+        snprintf(e.msg, sizeof e.msg, "%s", ld->err && ld->err->msg[0] ? ld->err->msg : "an error");
+        foh_load_report(ld, 0, ld->err ? ld->err : &e);
+    }
+    return 1;
 }
 
 /* The names of a table of NAMED entries (each STRIDE bytes from the last)

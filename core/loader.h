@@ -9,14 +9,38 @@
 #include "foh/yaml.h"
 #include "internal.h"
 
+/* A card checking mode dropped after an error: where it was. */
+typedef struct {
+    char id[FOH_NAME];
+    char file[FOH_PATH];
+    int line;
+} foh_loader_dropped;
+
 typedef struct {
     foh_cardset *cs;
     foh_error *err;
     const char *card; /* card id being read, for messages */
+    /* Checking mode (foh_cardset_check): every problem goes to REPORT as it
+     * is found and loading goes on where it can; REPORTED counts the
+     * errors so far (any one refuses the card set at the end). */
+    foh_problem_fn report;
+    void *report_ctx;
+    int reported;
+    foh_loader_dropped *dropped; /* FOH_MAX_CARDS of them */
+    int ndropped;
 } foh_loader;
 
-/* Report a data error at FILE:LINE:COLUMN, naming the card being read; returns
- * 0. */
+/* In checking mode, report PROBLEM (an error, or a warning if WARNING). */
+void foh_load_report(foh_loader *ld, int warning, const foh_error *problem);
+
+/* After a step that failed with LD's error, begun when LD had reported
+ * BEFORE errors: in checking mode, report the error unless the step
+ * already did and return 1 (go on with the next card, file, variant...);
+ * otherwise 0 (stop at the first error). */
+int foh_load_go_on(foh_loader *ld, int before);
+
+/* Report a data error at FILE:LINE:COLUMN, naming the card being read (in
+ * checking mode also to LD's report); returns 0. */
 int foh_load_bad_at(foh_loader *ld, const char *file, int line, int column, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 #define foh_load_bad_node(ld, n, ...) foh_load_bad_at((ld), (n)->file, (n)->line, (n)->column, __VA_ARGS__)
@@ -77,6 +101,14 @@ int foh_load_icon_mask(foh_loader *ld, const foh_yaml_node *m, const char *key, 
  * and rule numbers into LD's card set. Its `scripts` are left to the
  * caller. 0 after an error. */
 int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root);
+
+/* Checking mode, once the cards are read: literal card ids and event
+ * names in the scripts that name none (errors), and the params of
+ * variant hooks and actions; see core/check.c. */
+void foh_check_scripts(foh_loader *ld);
+/* Checking mode, card C just read: every params.NAME its effect reads is
+ * declared (errors), every declared param is read (warnings). */
+void foh_check_card_params(foh_loader *ld, int c);
 
 /* The fields of a card entry, NULL-terminated ("id" first). */
 extern const char *const foh_card_fields[];

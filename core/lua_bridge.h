@@ -5,6 +5,7 @@
 #define FOH_LUA_BRIDGE_H
 
 #include "internal.h"
+#include "loader.h"
 
 /* Internal status: a script asked a question that has no answer yet. */
 #define FOH_NEED_CHOICE 100
@@ -17,8 +18,9 @@ void foh_lua_action_end(foh_engine *e);
 /* Compile every script of CS in a scratch state and check each card's
  * effect table against its timing; fills the derived fields of the card
  * definitions (constant Permanent icons, counting reads/gives) and rejects
- * cycles between counting effects (default ruling 6). */
-foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err);
+ * cycles between counting effects (default ruling 6). With LD in checking
+ * mode (may be NULL) every failing effect, hook and action is reported. */
+foh_status foh_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err);
 
 /* Hooks of CARD's effect table, run for PLAYER (0-based) on game G.
  * They return FOH_OK, FOH_NEED_CHOICE, or FOH_ERR_SCRIPT with ERR naming

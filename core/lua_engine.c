@@ -265,10 +265,104 @@ static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, c
     return FOH_ERR_DATA;
 }
 
+/* Card C's effect chunk: compiled, run with the card's params, its table
+ * checked (with CHECK) and kept, read-only for scripts. */
+static foh_status load_effect(foh_engine *e, foh_cardset *check, int c, char *who, char *where, foh_error *err)
+{
+    lua_State *L = e->L;
+    const foh_cardset *cs = e->cs;
+    const foh_card_def *d = &cs->card[c];
+    snprintf(who, WHO_LEN, "card '%s'", d->id);
+    e->call_card = c;
+    snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
+    if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
+        return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+    if (run_chunk(e, &cs->card_params[c], 1, who, err) != FOH_OK)
+        return FOH_ERR_DATA;
+    if (!lua_istable(L, -1))
+        return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s: the effect must return a table of hooks", d->effect_file,
+                             d->effect_line, who);
+    if (check && !check_table(e, check, c, err))
+        return FOH_ERR_DATA;
+    /* The engine calls the table itself; scripts see it read-only. */
+    lua_pushvalue(L, -1);
+    e->effect_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
+    char name[FOH_NAME + 20];
+    snprintf(name, sizeof name, "game.effect('%s')", d->id);
+    if (foh_lua_freeze(e, who, name, err) != FOH_OK)
+        return FOH_ERR_DATA;
+    e->effect_proxy_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
+    return FOH_OK;
+}
+
+/* Variant hook H's chunk: compiled, run with the variant's params, kept. */
+static foh_status load_hook(foh_engine *e, int h, char *who, char *where, foh_error *err)
+{
+    lua_State *L = e->L;
+    const foh_cardset *cs = e->cs;
+    if (cs->hook[h].point == FOH_HOOK_REACTION)
+        snprintf(who, WHO_LEN, "variant '%s' reaction to '%s'", cs->variant[cs->hook[h].variant],
+                 cs->hook[h].event_name);
+    else
+        snprintf(who, WHO_LEN, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
+                 foh_hook_names[cs->hook[h].point]);
+    snprintf(where, WHO_LEN, "%.140s:%d", cs->hook[h].file, cs->hook[h].line);
+    if (!foh_lua_load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
+        return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+    if (run_chunk(e, &cs->variant_params[cs->hook[h].variant], 1, who, err) != FOH_OK)
+        return FOH_ERR_DATA;
+    if (!lua_isfunction(L, -1))
+        return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function", cs->hook[h].file,
+                             cs->hook[h].line, who);
+    if (foh_lua_freeze(e, who, "hook", err) != FOH_OK)
+        return FOH_ERR_DATA;
+    e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+    return FOH_OK;
+}
+
+/* Declared action A's `can` (PART 0) or `run` (PART 1) chunk. */
+static foh_status load_action(foh_engine *e, int a, int part, char *who, char *where, foh_error *err)
+{
+    static const foh_params none;
+    lua_State *L = e->L;
+    const foh_cardset *cs = e->cs;
+    const foh_params *params = cs->action[a].variant >= 0 ? &cs->variant_params[cs->action[a].variant] : &none;
+    const char *src = part ? cs->action[a].run_src : cs->action[a].can_src;
+    int line = part ? cs->action[a].run_line : cs->action[a].can_line;
+    int *ref = part ? &e->action_run_ref[a] : &e->action_can_ref[a];
+    *ref = LUA_NOREF;
+    if (!src)
+        return FOH_OK;
+    snprintf(who, WHO_LEN, "action '%s' (%s)", cs->action[a].name, part ? "run" : "can");
+    snprintf(where, WHO_LEN, "%.140s:%d", cs->action[a].file, line);
+    if (!foh_lua_load_chunk(L, src, cs->action[a].file, line))
+        return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+    if (run_chunk(e, params, 1, who, err) != FOH_OK)
+        return FOH_ERR_DATA;
+    if (!lua_isfunction(L, -1))
+        return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function(player)", cs->action[a].file, line,
+                             who);
+    if (foh_lua_freeze(e, who, "action", err) != FOH_OK)
+        return FOH_ERR_DATA;
+    *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return FOH_OK;
+}
+
+/* After a chunk failed to load: in checking mode (LD), report it and go on
+ * with the next (the stack back at TOP); else stop. */
+static int go_on(lua_State *L, foh_loader *ld, int before, int top)
+{
+    lua_settop(L, top);
+    return ld && foh_load_go_on(ld, before);
+}
+
 /* Helpers, then every card's effect table and variant hook; with CHECK,
  * also fill the card definitions' derived fields. WHO and WHERE (WHO_LEN
- * bytes each) name the step in progress and its file:line. */
-static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, char *where, foh_error *err)
+ * bytes each) name the step in progress and its file:line. In checking
+ * mode (LD) a failed effect, hook or action is reported and the next one
+ * loaded; a failed helper script stops (the effects need the helpers). */
+static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld, char *who, char *where,
+                               foh_error *err)
 {
     lua_State *L = e->L;
     const foh_cardset *cs = e->cs;
@@ -286,95 +380,37 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, char *who, cha
     where[0] = '\0';
     if (freeze_helpers(e, who, err) != FOH_OK)
         return FOH_ERR_DATA;
+    int failed = 0;
     for (int c = 0; c < cs->ncards; c++) {
-        const foh_card_def *d = &cs->card[c];
-        if (!d->effect_src)
-            continue;
-        snprintf(who, WHO_LEN, "card '%s'", d->id);
-        e->call_card = c;
-        snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
-        if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
-            return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
-        if (run_chunk(e, &cs->card_params[c], 1, who, err) != FOH_OK)
-            return FOH_ERR_DATA;
-        if (!lua_istable(L, -1)) {
-            lua_pop(L, 1);
-            return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s: the effect must return a table of hooks",
-                                 d->effect_file, d->effect_line, who);
+        int before = ld ? ld->reported : 0, top = lua_gettop(L);
+        if (cs->card[c].effect_src && load_effect(e, check, c, who, where, err) != FOH_OK) {
+            if (!go_on(L, ld, before, top))
+                return FOH_ERR_DATA;
+            failed = 1;
         }
-        if (check && !check_table(e, check, c, err))
-            return FOH_ERR_DATA;
-        /* The engine calls the table itself; scripts see it read-only. */
-        lua_pushvalue(L, -1);
-        e->effect_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
-        char name[FOH_NAME + 20];
-        snprintf(name, sizeof name, "game.effect('%s')", d->id);
-        if (foh_lua_freeze(e, who, name, err) != FOH_OK) {
-            lua_pop(L, 1);
-            return FOH_ERR_DATA;
-        }
-        e->effect_proxy_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     e->call_card = -1;
-    if (check && !check_cycles(check, err))
+    /* Cycles are looked for once every counting effect is known. */
+    if (!failed && check && !check_cycles(check, err) && !go_on(L, ld, ld ? ld->reported : 0, lua_gettop(L)))
         return FOH_ERR_DATA;
     for (int h = 0; h < cs->nhooks; h++) {
-        if (cs->hook[h].point == FOH_HOOK_REACTION)
-            snprintf(who, WHO_LEN, "variant '%s' reaction to '%s'", cs->variant[cs->hook[h].variant],
-                     cs->hook[h].event_name);
-        else
-            snprintf(who, WHO_LEN, "variant '%s' hook '%s'", cs->variant[cs->hook[h].variant],
-                     foh_hook_names[cs->hook[h].point]);
-        snprintf(where, WHO_LEN, "%.140s:%d", cs->hook[h].file, cs->hook[h].line);
-        if (!foh_lua_load_chunk(L, cs->hook[h].src, cs->hook[h].file, cs->hook[h].line))
-            return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
-        if (run_chunk(e, &cs->variant_params[cs->hook[h].variant], 1, who, err) != FOH_OK)
+        int before = ld ? ld->reported : 0, top = lua_gettop(L);
+        if (load_hook(e, h, who, where, err) != FOH_OK && !go_on(L, ld, before, top))
             return FOH_ERR_DATA;
-        if (!lua_isfunction(L, -1)) {
-            lua_pop(L, 1);
-            return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function", cs->hook[h].file,
-                                 cs->hook[h].line, who);
-        }
-        if (foh_lua_freeze(e, who, "hook", err) != FOH_OK) {
-            lua_pop(L, 1);
-            return FOH_ERR_DATA;
-        }
-        e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    static const foh_params none;
-    for (int a = 0; a < cs->nactions; a++) {
-        const foh_params *params = cs->action[a].variant >= 0 ? &cs->variant_params[cs->action[a].variant] : &none;
+    for (int a = 0; a < cs->nactions; a++)
         for (int part = 0; part < 2; part++) {
-            const char *src = part ? cs->action[a].run_src : cs->action[a].can_src;
-            int line = part ? cs->action[a].run_line : cs->action[a].can_line;
-            int *ref = part ? &e->action_run_ref[a] : &e->action_can_ref[a];
-            *ref = LUA_NOREF;
-            if (!src)
-                continue;
-            snprintf(who, WHO_LEN, "action '%s' (%s)", cs->action[a].name, part ? "run" : "can");
-            snprintf(where, WHO_LEN, "%.140s:%d", cs->action[a].file, line);
-            if (!foh_lua_load_chunk(L, src, cs->action[a].file, line))
-                return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
-            if (run_chunk(e, params, 1, who, err) != FOH_OK)
+            int before = ld ? ld->reported : 0, top = lua_gettop(L);
+            if (load_action(e, a, part, who, where, err) != FOH_OK && !go_on(L, ld, before, top))
                 return FOH_ERR_DATA;
-            if (!lua_isfunction(L, -1)) {
-                lua_pop(L, 1);
-                return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function(player)",
-                                     cs->action[a].file, line, who);
-            }
-            if (foh_lua_freeze(e, who, "action", err) != FOH_OK) {
-                lua_pop(L, 1);
-                return FOH_ERR_DATA;
-            }
-            *ref = luaL_ref(L, LUA_REGISTRYINDEX);
         }
-    }
-    return FOH_OK;
+    return ld && ld->reported ? FOH_ERR_DATA : FOH_OK;
 }
 
 typedef struct {
     foh_engine *e;
     foh_cardset *check;
+    foh_loader *ld;
     foh_error *err;
     foh_status status;
     char who[WHO_LEN], where[WHO_LEN];
@@ -384,7 +420,7 @@ static int load_scripts_protected(lua_State *L)
 {
     load_job *j = lua_touserdata(L, 1);
     lua_pop(L, 1);
-    j->status = load_scripts(j->e, j->check, j->who, j->where, j->err);
+    j->status = load_scripts(j->e, j->check, j->ld, j->who, j->where, j->err);
     return 0;
 }
 
@@ -392,10 +428,10 @@ static int load_scripts_protected(lua_State *L)
  * scripts' own calls (freezing what they left, checking their effect
  * tables) allocates, and charges its work, under the same limits, and
  * meeting one is an error naming the card rather than an abort. */
-static foh_status load_protected(foh_engine *e, foh_cardset *check, foh_error *err)
+static foh_status load_protected(foh_engine *e, foh_cardset *check, foh_loader *ld, foh_error *err)
 {
     lua_State *L = e->L;
-    load_job j = {.e = e, .check = check, .err = err, .status = FOH_OK, .who = "the scripts"};
+    load_job j = {.e = e, .check = check, .ld = ld, .err = err, .status = FOH_OK, .who = "the scripts"};
     lua_pushcfunction(L, load_scripts_protected);
     lua_pushlightuserdata(L, &j);
     e->protected_depth++;
@@ -410,7 +446,7 @@ static foh_status load_protected(foh_engine *e, foh_cardset *check, foh_error *e
 }
 
 static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_script_limits *limits, foh_cardset *check,
-                              foh_error *err)
+                              foh_loader *ld, foh_error *err)
 {
     e->cs = cs;
     e->mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
@@ -451,14 +487,14 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     if (!foh_lua_card_tables(e))
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot build the card tables of the Lua sandbox (out of memory)");
-    return load_protected(e, check, err);
+    return load_protected(e, check, ld, err);
 }
 
-foh_status foh_lua_check_cardset(foh_cardset *cs, foh_error *err)
+foh_status foh_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err)
 {
     foh_engine e;
     memset(&e, 0, sizeof e);
-    foh_status s = engine_open(&e, cs, NULL, cs, err);
+    foh_status s = engine_open(&e, cs, NULL, cs, ld, err);
     engine_close(&e);
     return s;
 }
@@ -472,7 +508,7 @@ foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limit
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return NULL;
     }
-    if (engine_open(e, cs, limits, NULL, err) != FOH_OK) {
+    if (engine_open(e, cs, limits, NULL, NULL, err) != FOH_OK) {
         foh_engine_free(e);
         return NULL;
     }

@@ -79,6 +79,9 @@ static const struct {
                         "games of the long simulation whose peak memory is measured (default 100000; 0\n"
                         "leaves it out)"},
     [OPT_QUICK] = {"quick", NULL, "a few games of each measurement: checks that it runs, not how fast"},
+    [OPT_SCENARIOS] = {"scenarios", "PATH",
+                       "also run the scenario files in PATH (a file or a folder) and warn of every card no\n"
+                       "passing scenario exercises; repeatable"},
     [OPT_HELP] = {"help", NULL, "print this help"},
 };
 
@@ -344,6 +347,13 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         }
         o->cards_seen = 1;
         return 1;
+    case OPT_SCENARIOS:
+        if (o->nscenarios >= CLI_MAX_VARIANTS) {
+            cli_error(c, "at most %d --scenarios paths", CLI_MAX_VARIANTS);
+            return 0;
+        }
+        o->scenarios[o->nscenarios++] = v;
+        return 1;
     case OPT_MODS:
         if (o->nmods >= CLI_MAX_VARIANTS) {
             cli_error(c, "at most %d --mods folders", CLI_MAX_VARIANTS);
@@ -577,25 +587,29 @@ int cli_list_dir(const char *dir, const char *suffix, char ***names)
     return n;
 }
 
+void cli_sources_of(const cli_options *o, cli_sources *out)
+{
+    out->nvariants = o->nvariants;
+    for (int i = 0; i < o->nvariants; i++)
+        out->variants[i] = o->variant_dir[i];
+    out->nsets = 0;
+    for (int i = 0; i <= o->nmore_cards; i++) {
+        const char *name = i ? o->more_cards[i - 1] : o->cards;
+        char *dir = out->set_dir[out->nsets];
+        if (!cli_find(o, "cards", name, "game.yaml", dir, sizeof out->set_dir[0]))
+            snprintf(dir, sizeof out->set_dir[0], "%s", name); /* the loader names what is missing */
+        out->sets[out->nsets++] = dir;
+    }
+    out->nsearch = cli_search_path(o, "cards", out->search, CLI_MAX_SEARCH);
+}
+
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
 {
     foh_error err;
     *eng = NULL;
-    const char *dirs[CLI_MAX_VARIANTS];
-    for (int i = 0; i < o->nvariants; i++)
-        dirs[i] = o->variant_dir[i];
-    char sets[CLI_MAX_VARIANTS + 1][1024];
-    const char *set_list[CLI_MAX_VARIANTS + 1], *search[CLI_MAX_SEARCH];
-    int nsets = 0;
-    for (int i = 0; i <= o->nmore_cards; i++) {
-        const char *name = i ? o->more_cards[i - 1] : o->cards;
-        if (!cli_find(o, "cards", name, "game.yaml", sets[nsets], sizeof sets[0]))
-            snprintf(sets[nsets], sizeof sets[0], "%s", name); /* the loader names what is missing */
-        set_list[nsets] = sets[nsets];
-        nsets++;
-    }
-    int nsearch = cli_search_path(o, "cards", search, CLI_MAX_SEARCH);
-    *cs = foh_cardset_load_sets(set_list, nsets, dirs, o->nvariants, search, nsearch, &err);
+    cli_sources src;
+    cli_sources_of(o, &src);
+    *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, &err);
     if (!*cs) {
         cli_error(NULL, "%s", err.msg);
         return 0;

@@ -23,7 +23,7 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_LONG_GAMES, OPT_QUICK, OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -66,6 +66,8 @@ typedef struct {
     int explain, reveal;          /* --explain, --reveal (play) */
     long long_games;              /* --long-games N (bench): the long simulation's games */
     int quick;                    /* --quick (bench): every measurement short */
+    int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
+    const char *scenarios[CLI_MAX_VARIANTS];
     /* compare: configuration A (0) and B (1) */
     const char *side_cards[2];
     int side_nvariants[2];
@@ -117,6 +119,16 @@ int cli_find(const cli_options *o, const char *kind, const char *name, const cha
 int cli_list_dir(const char *dir, const char *suffix, char ***names);
 void cli_free_list(char **names, int n);
 
+/* What foh_cardset_load_sets takes, from O: the card set folders (--cards,
+ * names found along the search path), the variants' folders and the
+ * search path. Pointers into O and into the struct itself. */
+typedef struct {
+    char set_dir[CLI_MAX_VARIANTS + 1][1024];
+    const char *sets[CLI_MAX_VARIANTS + 1], *variants[CLI_MAX_VARIANTS], *search[CLI_MAX_SEARCH];
+    int nsets, nvariants, nsearch;
+} cli_sources;
+void cli_sources_of(const cli_options *o, cli_sources *out);
+
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 
@@ -155,5 +167,6 @@ int cmd_variants(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct {
     {"play", cmd_play, "play one game between bots and print its log and scores (save, resume)"},
     {"replay", cmd_replay, "print a saved game's log and scores again"},
     {"legal", cmd_legal, "list the legal actions of a saved game's position"},
+    {"check", cmd_check, "report every problem of a card set, its variants and scenarios (docs/modding.md)"},
     {"sim", cmd_sim, "play many bot games and print the balance report"},
     {"scenario", cmd_scenario, "run scenario files: set-ups, steps, expectations"},
     {"variants", cmd_variants, "list the variants (--variant NAME for play, sim, scenario)"},

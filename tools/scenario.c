@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "scenario_run.h"
@@ -18,40 +17,6 @@ static const cli_command SCENARIO = {
     "scenario (before its own variants).\n",
     SCENARIO_OPTIONS,
     "exit status: 0 all passed, 1 a scenario failed or is malformed, 2 bad usage\n"};
-
-/* Run the file or every .yaml file of the folder PATH; 0 if PATH is not there. */
-static int run_path(const char *path, const scenario_options *opt, scenario_stats *stats)
-{
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        cli_error("scenario", "%s: no such file or folder", path);
-        return 0;
-    }
-    if (!S_ISDIR(sb.st_mode)) {
-        scenario_run_file(path, opt, stats);
-        return 1;
-    }
-    char **names;
-    int n = cli_list_dir(path, ".yaml", &names);
-    if (n < 0) {
-        cli_error("scenario", "%s: cannot read the folder", path);
-        return 0;
-    }
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(path) + strlen(names[i]) + 2;
-        char *file = malloc(len);
-        if (!file) {
-            cli_error("scenario", "out of memory");
-            cli_free_list(names, n);
-            return 0;
-        }
-        snprintf(file, len, "%s/%s", path, names[i]);
-        scenario_run_file(file, opt, stats);
-        free(file);
-    }
-    cli_free_list(names, n);
-    return 1;
-}
 
 /* Print which cards of every card set and variant the scenarios loaded
  * were exercised by a passing scenario: a total, a line per folder the
@@ -102,7 +67,7 @@ int cmd_scenario(int argc, char **argv)
     scenario_stats stats = {0};
     int ok = 1;
     for (int i = 0; i < o.nargs; i++)
-        ok &= run_path(o.args[i], &opt, &stats);
+        ok &= scenario_run_path("scenario", o.args[i], &opt, &stats);
     printf("%d passed, %d failed", stats.scenarios - stats.failed, stats.failed);
     if (stats.malformed)
         printf(", %d malformed", stats.malformed);

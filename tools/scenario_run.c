@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "foh/yaml.h"
 #include "scenario_run.h"
@@ -1210,6 +1211,15 @@ static void note_coverage(runner *r, const long *before)
     }
 }
 
+/* A malformed scenario or file: on stderr, or to foh check. */
+static void tell_malformed(const scenario_options *opt, const char *msg)
+{
+    if (opt->problem)
+        opt->problem(opt->problem_ctx, msg);
+    else
+        cli_error("scenario", "%s", msg);
+}
+
 static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
 {
     r->failed = r->bad = 0;
@@ -1230,7 +1240,16 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
         ok = run_step(r, steps->items[i], (int)i + 1);
     if (!ok) {
         r->stats->malformed++;
-        cli_error("scenario", "%s", r->err.msg);
+        tell_malformed(r->opt, r->err.msg);
+    } else if (r->failed && r->opt->problem) {
+        r->stats->scenarios++;
+        r->stats->failed++;
+        /* One message: the scenario, then its first difference. */
+        char line[2400], *first = r->report ? r->report : "";
+        first[strcspn(first, "\n")] = '\0';
+        snprintf(line, sizeof line, "%s:%d: scenario '%s' failed: %s", r->file, s->line, r->name,
+                 first + strspn(first, " "));
+        r->opt->problem(r->opt->problem_ctx, line);
     } else if (r->failed) {
         r->stats->scenarios++;
         r->stats->failed++;
@@ -1246,7 +1265,8 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
         r->stats->scenarios++;
         char line[1400];
         snprintf(line, sizeof line, "PASS %s: %s", r->file, r->name);
-        cli_line(stdout, line);
+        if (!r->opt->problem)
+            cli_line(stdout, line);
         note_coverage(r, before);
     }
     foh_game_free(r->g);
@@ -1259,7 +1279,7 @@ void scenario_run_file(const char *path, const scenario_options *opt, scenario_s
     foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
     if (!doc) {
         stats->malformed++;
-        cli_error("scenario", "%s", yerr);
+        tell_malformed(opt, yerr);
         return;
     }
     runner r = {.file = path, .opt = opt, .stats = stats};
@@ -1278,7 +1298,7 @@ void scenario_run_file(const char *path, const scenario_options *opt, scenario_s
         malformed(&r, doc, "'scenarios' must be a list and the file's only key");
     if (r.bad) {
         stats->malformed++;
-        cli_error("scenario", "%s", r.err.msg);
+        tell_malformed(opt, r.err.msg);
     } else if (list) {
         for (size_t i = 0; i < list->n; i++)
             run_scenario(&r, list->items[i], dir);
@@ -1290,6 +1310,39 @@ void scenario_run_file(const char *path, const scenario_options *opt, scenario_s
     free(r.cs_key);
     free(r.report);
     foh_yaml_free(doc);
+}
+
+int scenario_run_path(const char *command, const char *path, const scenario_options *opt, scenario_stats *stats)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        cli_error(command, "%s: no such file or folder", path);
+        return 0;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        scenario_run_file(path, opt, stats);
+        return 1;
+    }
+    char **names;
+    int n = cli_list_dir(path, ".yaml", &names);
+    if (n < 0) {
+        cli_error(command, "%s: cannot read the folder", path);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(path) + strlen(names[i]) + 2;
+        char *file = malloc(len);
+        if (!file) {
+            cli_error(command, "out of memory");
+            cli_free_list(names, n);
+            return 0;
+        }
+        snprintf(file, len, "%s/%s", path, names[i]);
+        scenario_run_file(file, opt, stats);
+        free(file);
+    }
+    cli_free_list(names, n);
+    return 1;
 }
 
 void scenario_stats_free(scenario_stats *stats)

@@ -33,12 +33,22 @@ typedef struct {
     int nvariants;             /* variants (folders) applied to every scenario first */
     const char *variant[CLI_MAX_VARIANTS];
     const cli_options *cli;    /* the search path for named card sets and variants (--mods, $FOH_MODS) */
+    /* foh check: with PROBLEM set nothing is printed; each malformed or
+     * failed scenario is passed to it as one message starting with
+     * "file:line[:column]: ". */
+    void (*problem)(void *ctx, const char *message);
+    void *problem_ctx;
 } scenario_options;
 
 /* Run every scenario of the YAML file PATH: PASS/FAIL lines (and each
  * failure's differences) on stdout, malformed scenarios on stderr as
  * "foh scenario: file:line:column: problem". Counts into STATS. */
 void scenario_run_file(const char *path, const scenario_options *opt, scenario_stats *stats);
+
+/* Run the scenario file PATH, or every .yaml file of the folder PATH (by
+ * name). 0 after saying (as foh COMMAND) that PATH is not there or cannot
+ * be read. */
+int scenario_run_path(const char *command, const char *path, const scenario_options *opt, scenario_stats *stats);
 
 void scenario_stats_free(scenario_stats *stats);
 

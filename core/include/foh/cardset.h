@@ -36,6 +36,27 @@ FOH_API foh_cardset *foh_cardset_load_variants(const char *dir, const char *cons
 FOH_API foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants,
                                            int nvariants, const char *const *search, int nsearch, foh_error *err);
 
+/* How foh_cardset_check tells of each problem it finds: WARNING is 0 for an
+ * error (the card set is refused) and 1 for a warning; PROBLEM's message
+ * starts with "file:line:column: " where the problem has a place, and names
+ * the card ("card 'ID': ") where it concerns one. */
+typedef void (*foh_problem_fn)(void *ctx, int warning, const foh_error *problem);
+
+/* foh_cardset_load_sets in checking mode (foh check): every problem the
+ * loader can find is passed to REPORT (with CTX) as it is found, not just
+ * the first: after an error loading goes on with the next field of the
+ * card, the next card, card file, variant, script and effect (a game.yaml
+ * whose vocabulary - icons, ages, card types, timings - cannot be read
+ * stops it: every card would be wrong). Beyond the loader's errors it
+ * reports literal names in scripts that name no card, event or param
+ * (`game.card('x')`, `game.fire('x')`, `params.x`: errors) and card params
+ * no effect reads (warnings): see core/check.c. Returns the card set if
+ * no error was found (warnings allowed), else NULL with ERR holding the
+ * last error. */
+FOH_API foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
+                                       const char *const *search, int nsearch, foh_problem_fn report, void *ctx,
+                                       foh_error *err);
+
 FOH_API void foh_cardset_free(foh_cardset *cs);
 
 /* Name and one-line description of the variant in folder VARIANT_DIR. */

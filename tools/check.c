@@ -1,0 +1,388 @@
+/* foh check: every problem of a card set, its variants and scenarios in
+ * one run, the way a compiler reports them ("file:line:column: error:
+ * ..."), or as JSON for editors and CI (docs/modding.md). Loading is the
+ * engine's own (foh_cardset_check): what check accepts, play accepts. */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "scenario_run.h"
+
+#define DEFAULT_GAMES 12
+
+static const cli_option_id CHECK_OPTIONS[] = {OPT_CARDS,  OPT_VARIANT, OPT_MODS,  OPT_SCENARIOS,
+                                              OPT_GAMES,  OPT_SEED,    OPT_JSON,  OPT_LUA_INSTRUCTIONS,
+                                              OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
+static const cli_command CHECK = {
+    "check", NULL, 0,
+    "Loads the card sets (--cards), the variants (--variant) and their scripts as the game\n"
+    "does, and reports every problem it finds, not only the first: unknown or missing\n"
+    "fields, values of the wrong kind, unknown icons, card types, ages, timings, cards and\n"
+    "events (with the valid names, or the one meant), duplicate card ids (both places), Lua\n"
+    "syntax errors, effects that do not fit their timing, counting effects in a cycle,\n"
+    "variants changing what does not exist. It warns of card params no effect reads. It\n"
+    "then plays a few short games between random bots (--games, default 12, over every\n"
+    "player count allowed) to catch script errors at run time, and runs the scenarios of\n"
+    "--scenarios, warning of each card no passing scenario exercises.\n"
+    "\n"
+    "Each problem is one line, \"file:line:column: error: card 'id': what (hint)\"; with\n"
+    "--json FILE ('-': standard output) the same as JSON: {errors, warnings, problems:\n"
+    "[{severity, file, line, column, card, message}]}.\n",
+    CHECK_OPTIONS,
+    "exit status: 0 no error (warnings allowed), 1 errors found, 2 bad usage\n"};
+
+/* One problem, split into its parts (file NULL: none is known). */
+typedef struct {
+    int warning;
+    char *file, *card, *message;
+    int line, column;
+    int order; /* found n-th */
+} problem;
+
+typedef struct {
+    problem *item;
+    int n, cap;
+    int errors, warnings;
+    int out_of_memory;
+} problems;
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Where "FILE:LINE[:COLUMN]: " is in MSG: at its start (the engine's
+ * messages), or after a "who: " prefix as Lua words its errors ("card 'x':
+ * cards.yaml:31: unexpected symbol"). Sets the parts; returns the offset
+ * of the position and *END the offset of the text after it, or -1. */
+static int find_position(const char *msg, int *line, int *column, size_t *file_len, size_t *end)
+{
+    for (size_t start = 0; msg[start];) {
+        /* A candidate file name runs from START to a ':' followed by digits. */
+        for (size_t i = start; msg[i] && msg[i] != ' '; i++) {
+            if (msg[i] != ':' || !is_digit(msg[i + 1]) || i == start)
+                continue;
+            size_t k = i + 1;
+            int l = 0, c = 0;
+            while (is_digit(msg[k]) && l < 100000000)
+                l = l * 10 + (msg[k++] - '0');
+            if (msg[k] == ':' && is_digit(msg[k + 1])) {
+                k++;
+                while (is_digit(msg[k]) && c < 100000000)
+                    c = c * 10 + (msg[k++] - '0');
+            }
+            if (msg[k] != ':' || msg[k + 1] != ' ')
+                continue;
+            /* Not at the start: only a file name the engine reads. */
+            size_t flen = i - start;
+            int named = (flen > 5 && !strncmp(msg + i - 5, ".yaml", 5)) || (flen > 4 && !strncmp(msg + i - 4, ".lua", 4));
+            if (start > 0 && !named)
+                continue;
+            *line = l;
+            *column = c;
+            *file_len = flen;
+            *end = k + 2;
+            return (int)start;
+        }
+        /* The next word. */
+        const char *sp = strchr(msg + start, ' ');
+        if (!sp)
+            break;
+        start = (size_t)(sp - msg) + 1;
+    }
+    return -1;
+}
+
+/* Add MSG as a problem (the same one twice is kept once: a card's error
+ * met again in another game). */
+static void add(problems *ps, int warning, const char *msg)
+{
+    problem p = {.warning = warning};
+    size_t flen = 0, end = 0;
+    int at = find_position(msg, &p.line, &p.column, &flen, &end);
+    if (at >= 0) {
+        p.file = dup_n(msg + at, flen);
+        size_t a = (size_t)at, rest = strlen(msg + end);
+        p.message = malloc(a + rest + 1);
+        if (p.message) {
+            memcpy(p.message, msg, a);
+            memcpy(p.message + a, msg + end, rest + 1);
+        }
+    } else {
+        p.message = dup_n(msg, strlen(msg));
+    }
+    const char *card = strstr(p.message ? p.message : "", "card '");
+    if (card) {
+        const char *close = strchr(card + 6, '\'');
+        if (close)
+            p.card = dup_n(card + 6, (size_t)(close - card - 6));
+    }
+    for (int i = 0; p.message && i < ps->n; i++) {
+        const problem *q = &ps->item[i];
+        if (q->warning == warning && q->line == p.line && !strcmp(q->message, p.message) &&
+            !strcmp(q->file ? q->file : "", p.file ? p.file : "")) {
+            free(p.file), free(p.card), free(p.message);
+            return;
+        }
+    }
+    if (ps->n == ps->cap) {
+        int cap = ps->cap ? ps->cap * 2 : 32;
+        problem *grown = realloc(ps->item, (size_t)cap * sizeof *grown);
+        if (grown) {
+            ps->item = grown;
+            ps->cap = cap;
+        }
+    }
+    if (!p.message || ps->n == ps->cap) {
+        ps->out_of_memory = 1;
+        free(p.file), free(p.card), free(p.message);
+    } else {
+        p.order = ps->n;
+        ps->item[ps->n++] = p;
+    }
+    ps->errors += !warning;
+    ps->warnings += warning;
+}
+
+static void on_load_problem(void *ctx, int warning, const foh_error *e) { add(ctx, warning, e->msg); }
+
+static void on_scenario_problem(void *ctx, const char *msg) { add(ctx, 0, msg); }
+
+static void problems_free(problems *ps)
+{
+    for (int i = 0; i < ps->n; i++)
+        free(ps->item[i].file), free(ps->item[i].card), free(ps->item[i].message);
+    free(ps->item);
+}
+
+/* The part of a game's error that does not depend on the game: from the
+ * card named on ("card 'x' (on_gain): ..."), or the whole message. */
+static const char *error_core(const char *msg)
+{
+    const char *card = strstr(msg, "card '");
+    return card ? card : msg;
+}
+
+/* Play GAMES short games between random bots, cycling through the player
+ * counts the card set allows. A script error is a problem naming the first
+ * game it stopped (an error met in several games is told once, with how
+ * many). Returns the games that ended without one. */
+static int play_games(const cli_options *o, const foh_cardset *cs, long games, problems *ps)
+{
+    foh_error err;
+    foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err);
+    if (!eng) {
+        add(ps, 0, err.msg);
+        return 0;
+    }
+    int counts[FOH_MAX_PLAYERS], ncounts = 0, played = 0, nseen = 0;
+    for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+        if (foh_cardset_allows_players(cs, p, NULL))
+            counts[ncounts++] = p;
+    struct seen {
+        char key[sizeof err.msg]; /* error_core of the engine's message */
+        char msg[sizeof err.msg + 100];
+        long more;
+    } *seen = calloc((size_t)(games > 0 ? games : 1), sizeof *seen);
+    if (!seen) {
+        add(ps, 0, "out of memory");
+        foh_engine_free(eng);
+        return 0;
+    }
+    for (long g = 0; g < games && ncounts > 0; g++) {
+        foh_options opt = {.players = counts[g % ncounts], .seed = o->seed + (uint64_t)g};
+        foh_player *seats[FOH_MAX_PLAYERS] = {0};
+        foh_game *game = foh_game_new(eng, &opt, &err);
+        int ok = game != NULL;
+        for (int p = 0; ok && p < opt.players; p++)
+            ok = (seats[p] = foh_bot_random_new(cli_seat_seed(opt.seed, p))) != NULL;
+        if (game && !ok)
+            foh_error_set(&err, FOH_ERR_MEMORY, "out of memory");
+        if (ok)
+            ok = foh_match_play(game, seats, NULL, 0, NULL, &err) == FOH_OK;
+        played += ok;
+        int k = 0;
+        while (!ok && k < nseen && strcmp(seen[k].key, error_core(err.msg)))
+            k++;
+        if (!ok && k < nseen) {
+            seen[k].more++;
+        } else if (!ok) {
+            size_t flen, end;
+            int line, column, at = find_position(err.msg, &line, &column, &flen, &end);
+            /* The position first, where the message has one: editors jump to it. */
+            if (at >= 0)
+                snprintf(seen[nseen].msg, sizeof seen[0].msg, "%.*s: random-bot game %ld (%d players, seed %llu): %.*s%s",
+                         (int)(end - 2 - (size_t)at), err.msg + at, g + 1, opt.players,
+                         (unsigned long long)opt.seed, at, err.msg, err.msg + end);
+            else
+                snprintf(seen[nseen].msg, sizeof seen[0].msg, "random-bot game %ld (%d players, seed %llu): %s", g + 1,
+                         opt.players, (unsigned long long)opt.seed, err.msg);
+            snprintf(seen[nseen++].key, sizeof seen[0].key, "%s", error_core(err.msg));
+        }
+        for (int p = 0; p < opt.players; p++)
+            foh_player_free(seats[p]);
+        foh_game_free(game);
+    }
+    for (int k = 0; k < nseen; k++) {
+        char msg[sizeof seen[0].msg + 60];
+        if (seen[k].more)
+            snprintf(msg, sizeof msg, "%s (and in %ld more game%s)", seen[k].msg, seen[k].more,
+                     seen[k].more == 1 ? "" : "s");
+        else
+            snprintf(msg, sizeof msg, "%s", seen[k].msg);
+        add(ps, 0, msg);
+    }
+    free(seen);
+    foh_engine_free(eng);
+    return played;
+}
+
+/* Run the scenarios of --scenarios; a card of CS that no passing scenario
+ * exercised is a warning at its entry. Returns the scenarios run. */
+static int run_scenarios(const cli_options *o, const foh_cardset *cs, const char *cards, problems *ps)
+{
+    scenario_options opt = {.cards = cards, .nvariants = o->nvariants, .cli = o,
+                            .problem = on_scenario_problem, .problem_ctx = ps};
+    for (int i = 0; i < o->nvariants; i++)
+        opt.variant[i] = o->variant_dir[i];
+    scenario_stats stats = {0};
+    for (int i = 0; i < o->nscenarios; i++)
+        if (!scenario_run_path("check", o->scenarios[i], &opt, &stats))
+            add(ps, 0, "a --scenarios path cannot be read (see above)");
+    for (int c = 0; cs && c < foh_cardset_card_count(cs); c++) {
+        foh_card_info ci;
+        foh_cardset_card(cs, c, &ci);
+        int covered = 0;
+        for (int k = 0; k < stats.ncards && !covered; k++)
+            covered = stats.cards[k].covered && !strcmp(stats.cards[k].id, ci.id);
+        if (!covered) {
+            char msg[2400];
+            snprintf(msg, sizeof msg, "%s:%d: card '%s': no passing scenario exercises its effect", ci.file, ci.line,
+                     ci.id);
+            add(ps, 1, msg);
+        }
+    }
+    int run = stats.scenarios + stats.malformed;
+    scenario_stats_free(&stats);
+    return run;
+}
+
+/* Problems by file and line (those without a place last), in the order
+ * found where equal: a file's problems read top to bottom. */
+static int by_place(const void *a, const void *b)
+{
+    const problem *p = a, *q = b;
+    if (!p->file != !q->file)
+        return p->file ? -1 : 1;
+    int c = p->file ? strcmp(p->file, q->file) : 0;
+    if (c)
+        return c;
+    if (p->line != q->line)
+        return p->line < q->line ? -1 : 1;
+    if (p->column != q->column)
+        return p->column < q->column ? -1 : 1;
+    return p->order < q->order ? -1 : p->order > q->order;
+}
+
+static void print_text(const problems *ps)
+{
+    for (int i = 0; i < ps->n; i++) {
+        const problem *p = &ps->item[i];
+        char line[4200];
+        if (p->file && p->column > 0)
+            snprintf(line, sizeof line, "%s:%d:%d: %s: %s", p->file, p->line, p->column,
+                     p->warning ? "warning" : "error", p->message);
+        else if (p->file)
+            snprintf(line, sizeof line, "%s:%d: %s: %s", p->file, p->line, p->warning ? "warning" : "error",
+                     p->message);
+        else
+            snprintf(line, sizeof line, "%s: %s", p->warning ? "warning" : "error", p->message);
+        cli_line(stdout, line);
+    }
+}
+
+static int write_json(const char *path, const problems *ps, int cards, int games, int scenarios)
+{
+    json_t *doc = json_object(), *list = json_array();
+    json_object_set_new(doc, "errors", json_integer(ps->errors));
+    json_object_set_new(doc, "warnings", json_integer(ps->warnings));
+    json_object_set_new(doc, "cards", json_integer(cards));
+    json_object_set_new(doc, "games", json_integer(games));
+    json_object_set_new(doc, "scenarios", json_integer(scenarios));
+    for (int i = 0; i < ps->n; i++) {
+        const problem *p = &ps->item[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "severity", json_string(p->warning ? "warning" : "error"));
+        json_object_set_new(j, "file", p->file ? json_string(p->file) : json_null());
+        json_object_set_new(j, "line", p->file ? json_integer(p->line) : json_null());
+        json_object_set_new(j, "column", p->file && p->column ? json_integer(p->column) : json_null());
+        json_object_set_new(j, "card", p->card ? json_string(p->card) : json_null());
+        json_object_set_new(j, "message", json_string(p->message));
+        json_array_append_new(list, j);
+    }
+    json_object_set_new(doc, "problems", list);
+    int ok = !strcmp(path, "-") ? json_dumpf(doc, stdout, JSON_INDENT(2)) == 0 && printf("\n") > 0
+                                : json_dump_file(doc, path, JSON_INDENT(2)) == 0;
+    json_decref(doc);
+    if (!ok)
+        cli_error("check", "%s: cannot write the JSON report", path);
+    return ok;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    cli_options o;
+    int st = cli_parse(&CHECK, argc, argv, &o);
+    if (st != CLI_OK || o.help) {
+        if (o.help)
+            cli_help(&CHECK, stdout);
+        return st;
+    }
+    long games = o.given >> OPT_GAMES & 1 ? o.games : DEFAULT_GAMES;
+    if (o.json && strcmp(o.json, "-") && !cli_can_write(o.json)) {
+        cli_error("check", "%s: cannot write there", o.json);
+        return CLI_USAGE;
+    }
+    cli_sources src;
+    cli_sources_of(&o, &src);
+    problems ps = {0};
+    foh_error err;
+    foh_cardset *cs = foh_cardset_check(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch,
+                                        on_load_problem, &ps, &err);
+    if (!cs && ps.errors == 0)
+        add(&ps, 0, err.msg);
+    int played = cs ? play_games(&o, cs, games, &ps) : 0;
+    int scenarios = o.nscenarios ? run_scenarios(&o, cs, src.sets[0], &ps) : 0;
+    if (ps.out_of_memory)
+        add(&ps, 0, "out of memory: some problems were not kept");
+    qsort(ps.item, (size_t)ps.n, sizeof *ps.item, by_place);
+    int ok = 1;
+    if (o.json)
+        ok = write_json(o.json, &ps, cs ? foh_cardset_card_count(cs) : 0, played, scenarios);
+    if (!o.json || strcmp(o.json, "-")) {
+        print_text(&ps);
+        char what[200];
+        if (cs)
+            snprintf(what, sizeof what, "%d cards, %d variant%s; %d of %ld random-bot game%s played to the end",
+                     foh_cardset_card_count(cs), o.nvariants, o.nvariants == 1 ? "" : "s", played, games,
+                     games == 1 ? "" : "s");
+        else
+            snprintf(what, sizeof what, "the card set does not load: no game played");
+        printf("foh check: %d error%s, %d warning%s (%s; %d scenario%s run)\n", ps.errors, ps.errors == 1 ? "" : "s",
+               ps.warnings, ps.warnings == 1 ? "" : "s", what, scenarios, scenarios == 1 ? "" : "s");
+    }
+    int errors = ps.errors;
+    problems_free(&ps);
+    foh_cardset_free(cs);
+    return !ok ? CLI_USAGE : errors ? CLI_DATA : CLI_OK;
+}
