@@ -26,7 +26,8 @@ static const cli_command CHECK = {
     "variants changing what does not exist. It warns of card params no effect reads. It\n"
     "then plays a few short games between random bots (--games, default 12, over every\n"
     "player count allowed) to catch script errors at run time, and runs the scenarios of\n"
-    "--scenarios, warning of each card no passing scenario exercises.\n"
+    "--scenarios, warning of each card of the --cards folders (not of the sets they extend)\n"
+    "that no passing scenario exercises.\n"
     "\n"
     "Each problem is one line, \"file:line:column: error: card 'id': what (hint)\"; with\n"
     "--json FILE ('-': standard output) the same as JSON: {errors, warnings, problems:\n"
@@ -247,10 +248,26 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
     return played;
 }
 
-/* Run the scenarios of --scenarios; a card of CS that no passing scenario
- * exercised is a warning at its entry. Returns the scenarios run. */
-static int run_scenarios(const cli_options *o, const foh_cardset *cs, const char *cards, problems *ps)
+/* Whether FILE is in one of the NSETS folders SETS. */
+static int in_sets(const char *file, const char *const *sets, int nsets)
 {
+    for (int i = 0; i < nsets; i++) {
+        size_t n = strlen(sets[i]);
+        while (n > 1 && sets[i][n - 1] == '/')
+            n--;
+        if (!strncmp(file, sets[i], n) && file[n] == '/')
+            return 1;
+    }
+    return 0;
+}
+
+/* Run the scenarios of --scenarios; a card of CS from the folders of
+ * --cards (not those they extend: a mod's scenarios need not cover the
+ * base set) that no passing scenario exercised is a warning at its entry.
+ * Returns the scenarios run. */
+static int run_scenarios(const cli_options *o, const foh_cardset *cs, const cli_sources *src, problems *ps)
+{
+    const char *cards = src->sets[0];
     scenario_options opt = {.cards = cards, .nvariants = o->nvariants, .cli = o,
                             .problem = on_scenario_problem, .problem_ctx = ps};
     for (int i = 0; i < o->nvariants; i++)
@@ -262,7 +279,7 @@ static int run_scenarios(const cli_options *o, const foh_cardset *cs, const char
     for (int c = 0; cs && c < foh_cardset_card_count(cs); c++) {
         foh_card_info ci;
         foh_cardset_card(cs, c, &ci);
-        int covered = 0;
+        int covered = !in_sets(ci.file, src->sets, src->nsets);
         for (int k = 0; k < stats.ncards && !covered; k++)
             covered = stats.cards[k].covered && !strcmp(stats.cards[k].id, ci.id);
         if (!covered) {
@@ -362,7 +379,7 @@ int cmd_check(int argc, char **argv)
     if (!cs && ps.errors == 0)
         add(&ps, 0, err.msg);
     int played = cs ? play_games(&o, cs, games, &ps) : 0;
-    int scenarios = o.nscenarios ? run_scenarios(&o, cs, src.sets[0], &ps) : 0;
+    int scenarios = o.nscenarios ? run_scenarios(&o, cs, &src, &ps) : 0;
     if (ps.out_of_memory)
         add(&ps, 0, "out of memory: some problems were not kept");
     qsort(ps.item, (size_t)ps.n, sizeof *ps.item, by_place);

@@ -1244,11 +1244,16 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
     } else if (r->failed && r->opt->problem) {
         r->stats->scenarios++;
         r->stats->failed++;
-        /* One message: the scenario, then its first difference. */
-        char line[2400], *first = r->report ? r->report : "";
-        first[strcspn(first, "\n")] = '\0';
-        snprintf(line, sizeof line, "%s:%d: scenario '%s' failed: %s", r->file, s->line, r->name,
-                 first + strspn(first, " "));
+        /* One message: the scenario, its step and first difference. */
+        char line[2400], *step = r->report ? r->report : "", *diff = step + strcspn(step, "\n");
+        int more = -1;
+        for (const char *c = diff; *c; c++)
+            more += *c == '\n';
+        if (*diff)
+            *diff++ = '\0';
+        diff[strcspn(diff, "\n")] = '\0';
+        snprintf(line, sizeof line, "%s:%d: scenario '%s' failed: %s %s%s", r->file, s->line, r->name,
+                 step + strspn(step, " "), diff + strspn(diff, " "), more > 0 ? " (and more: foh scenario shows all)" : "");
         r->opt->problem(r->opt->problem_ctx, line);
     } else if (r->failed) {
         r->stats->scenarios++;

@@ -1,0 +1,37 @@
+# foh check on the shipped data: the base set with its scenarios (no error,
+# no warning: every card is exercised), then the base set with each
+# variant of variants/ (no error; warnings are allowed and printed), and
+# each card set of cards/ that extends another with its own scenarios.
+function(check what)
+  execute_process(COMMAND ${FOH} check ${ARGN} WORKING_DIRECTORY ${SRC} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "foh check: 0 errors")
+    message(FATAL_ERROR "foh check ${ARGN} (${what}): exit ${rc}\n${out}${err}")
+  endif()
+  string(REGEX MATCH "foh check: [^\n]*" summary "${out}")
+  message(STATUS "${what}: ${summary}")
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+check("base set" --scenarios tests/scenarios)
+if(NOT out MATCHES "0 errors, 0 warnings")
+  message(FATAL_ERROR "the base set with its scenarios has warnings:\n${out}")
+endif()
+file(GLOB variants RELATIVE ${SRC}/variants ${SRC}/variants/*/variant.yaml)
+list(LENGTH variants n)
+if(n LESS 10)
+  message(FATAL_ERROR "expected the shipped variants in ${SRC}/variants, found ${n}")
+endif()
+foreach(v ${variants})
+  get_filename_component(name ${v} DIRECTORY)
+  check("variant ${name}" --variant ${name})
+endforeach()
+file(GLOB sets RELATIVE ${SRC}/cards ${SRC}/cards/*/game.yaml)
+foreach(s ${sets})
+  get_filename_component(name ${s} DIRECTORY)
+  set(extra)
+  if(EXISTS ${SRC}/cards/${name}/scenarios)
+    set(extra --scenarios cards/${name}/scenarios)
+  endif()
+  check("card set ${name}" --cards cards/${name} ${extra})
+endforeach()
