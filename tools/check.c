@@ -382,7 +382,8 @@ int cmd_check(int argc, char **argv)
     int scenarios = o.nscenarios ? run_scenarios(&o, cs, &src, &ps) : 0;
     if (ps.out_of_memory)
         add(&ps, 0, "out of memory: some problems were not kept");
-    qsort(ps.item, (size_t)ps.n, sizeof *ps.item, by_place);
+    if (ps.n > 0)
+        qsort(ps.item, (size_t)ps.n, sizeof *ps.item, by_place);
     int ok = 1;
     if (o.json)
         ok = write_json(o.json, &ps, cs ? foh_cardset_card_count(cs) : 0, played, scenarios);
