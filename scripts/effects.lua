@@ -13,14 +13,23 @@
 --   no_own_attacks         own Attack effects are not activated when gained
 --   on_attack(p, card)     runs each time the owner activates an attack
 -- Everything goes through the engine's `game` API (scripts/API.md).
+-- Types: scripts/types/foh.lua (docs/lua-types.md). Helpers are globals on
+-- purpose:
+---@diagnostic disable: lowercase-global
 
 -- Permanent: a constant icon table, e.g. provide { defense = 1 }.
+---@param icons foh.icons the icons it provides
+---@return foh.effect.permanent
 function provide(icons)
   return { provides = icons }
 end
 
 -- Permanent: PER icons of GIVE for each icon READ the Nation has (counting
 -- effects see stripes and constant effects only: default ruling 6).
+---@param give foh.icon the icon it provides
+---@param per integer icons given per icon read
+---@param read foh.icon the icon it counts
+---@return foh.effect.permanent
 function provide_per_icon(give, per, read)
   return {
     reads = { read }, gives = { give },
@@ -29,6 +38,10 @@ function provide_per_icon(give, per, read)
 end
 
 -- Permanent: PER icons of GIVE for each card of type CTYPE in the Nation.
+---@param give foh.icon the icon it provides
+---@param per integer icons given per card
+---@param ctype foh.card_type the card type it counts
+---@return foh.effect.permanent
 function provide_per_card(give, per, ctype)
   return {
     reads = {}, gives = { give },
@@ -38,6 +51,8 @@ end
 
 -- The acting player chooses one non-invested Market card of TYPES (all
 -- types when nil) and gains it; with none to choose, nothing happens (FAQ Q1).
+---@param p foh.player
+---@param types? foh.card_type[]
 local function choose_and_gain(p, types)
   local pick = game.choose(p, game.market(types), 'card to gain')
   if pick then
@@ -48,15 +63,21 @@ local function choose_and_gain(p, types)
 end
 
 -- Instant: gain 1 non-invested Market card of one of TYPES.
+---@param types? foh.card_type[] nil: any type
+---@return foh.effect.on_gain
 function gain_from_market(types)
   return { on_gain = function(p) choose_and_gain(p, types) end }
 end
 
 -- Instant: gain the top card of the Civilization deck.
+---@return foh.effect.on_gain
 function gain_top_of_deck()
   return { on_gain = function(p) game.gain_top(p) end }
 end
 
+---@param source 'supply'|'reserve'
+---@param p foh.player
+---@param n foh.tokens
 local function take(source, p, n)
   if source == 'supply' then
     game.take_from_supply(p, n)
@@ -66,20 +87,37 @@ local function take(source, p, n)
 end
 
 -- Instant: PER tokens from SOURCE ('supply' or 'reserve') per icon READ.
+---@param source 'supply'|'reserve'
+---@param per foh.tokens tokens per icon
+---@param read foh.icon the icon it counts
+---@return foh.effect.on_gain
 function tokens_per_icon(source, per, read)
   return { on_gain = function(p) take(source, p, per * game.icons(p, read)) end }
 end
 
 -- Instant: PER tokens from SOURCE per card of type CTYPE.
+---@param source 'supply'|'reserve'
+---@param per foh.tokens tokens per card
+---@param ctype foh.card_type the card type it counts
+---@return foh.effect.on_gain
 function tokens_per_card(source, per, ctype)
   return { on_gain = function(p) take(source, p, per * game.count(p, ctype)) end }
 end
+
+---@class foh.turn_action_gain
+---@field types? foh.card_type[] Market card types to choose from (nil: any)
+---@field from_deck? boolean gain the top card of the Civilization deck instead
+---@field cost? foh.tokens tokens paid to the Supply first
+---@field remove_self? boolean this card leaves the game first
+---@field discard_top? foh.card_type the top card of that stack is discarded first
 
 -- Turn Action: gain a card. OPTS: types (Market card types; nil = any),
 -- from_deck (gain the top card of the deck instead), cost (tokens paid to
 -- the Supply first), remove_self (this card leaves the game first),
 -- discard_top (a type: the top card of that stack is discarded first).
 -- The action may be taken whenever its cost can be paid (default ruling 4).
+---@param opts foh.turn_action_gain
+---@return foh.effect.turn_action
 function turn_action_gain(opts)
   return {
     can_activate = function(p)
@@ -90,6 +128,8 @@ function turn_action_gain(opts)
     activate = function(p, card)
       if opts.cost then game.pay_to_supply(p, opts.cost) end
       if opts.remove_self then game.discard(card) end
+      -- can_activate checked that the pile has a top card.
+      ---@diagnostic disable-next-line: param-type-mismatch
       if opts.discard_top then game.discard(game.top(p, opts.discard_top)) end
       if opts.from_deck then
         game.gain_top(p)
@@ -101,16 +141,29 @@ function turn_action_gain(opts)
 end
 
 -- End Game: PER icons of GIVE for each card of type CTYPE.
+---@param give foh.icon the icon it scores
+---@param per integer icons per card
+---@param ctype foh.card_type the card type it counts
+---@return foh.effect.end_game
 function end_game_per_card(give, per, ctype)
   return { end_game = function(p) return { [give] = per * game.count(p, ctype) } end }
 end
 
 -- End Game: PER icons of GIVE for every EVERY icons READ (rounded down).
+---@param give foh.icon the icon it scores
+---@param per integer icons per EVERY icons read
+---@param read foh.icon the icon it counts
+---@param every integer icons read per step (rounded down)
+---@return foh.effect.end_game
 function end_game_per_icon(give, per, read, every)
   return { end_game = function(p) return { [give] = per * (game.icons(p, read) // every) } end }
 end
 
 -- End Game: PER icons of GIVE for each full set of one card of each TYPES.
+---@param give foh.icon the icon it scores
+---@param per integer icons per full set
+---@param types foh.card_type[] one card of each makes a set
+---@return foh.effect.end_game
 function end_game_per_set(give, per, types)
   return {
     end_game = function(p)
@@ -125,11 +178,16 @@ function end_game_per_set(give, per, types)
 end
 
 -- End Game: a fixed icon table.
+---@param icons foh.icons the icons it scores
+---@return foh.effect.end_game
 function end_game_icons(icons)
   return { end_game = function() return icons end }
 end
 
 -- Whether any active card of player P has effect field FIELD set.
+---@param p foh.player
+---@param field string a field of the effect table
+---@return boolean
 local function active_flag(p, field)
   for _, id in ipairs(game.active(p)) do
     local effect = game.effect(id)
@@ -143,6 +201,9 @@ end
 -- Before the comparison each opponent's cards and the variants react to the
 -- event 'attack' {attacker, target, card, attack, defence, immune}: a
 -- reaction may set immune = true or change the two strengths.
+---@param p foh.player the attacker
+---@param card foh.card the attack's card
+---@return foh.player[] targets in seat order
 local function weaker_opponents(p, card)
   local mine = game.strength(p, 'attacker')
   local targets, seen = {}, {}
@@ -169,6 +230,10 @@ end
 
 -- HIT(p, q), then the event 'attacked' {attacker, target, card}, to which
 -- the target's cards (and every other active card) may react.
+---@param hit foh.hit
+---@param p foh.player the attacker
+---@param q foh.player the target
+---@param card foh.card the attack's card
 local function strike(hit, p, q, card)
   hit(p, q)
   game.fire('attacked', { attacker = p, target = q, card = card })
@@ -176,6 +241,9 @@ end
 
 -- Start an attack: false if P's own attacks are suppressed; otherwise runs
 -- the on_attack hooks of P's active cards (whatever the result).
+---@param p foh.player the attacker
+---@param card foh.card the attack's card
+---@return boolean attacks whether P's attacks are activated
 local function begin_attack(p, card)
   if active_flag(p, 'no_own_attacks') then
     game.log(game.card(card).name .. ': P' .. p .. ' does not activate attacks')
@@ -189,6 +257,8 @@ local function begin_attack(p, card)
 end
 
 -- Attack: the attacker chooses one weaker opponent and applies HIT(p, q).
+---@param hit foh.hit
+---@return foh.effect.on_gain
 function attack(hit)
   return {
     on_gain = function(p, card)
@@ -200,6 +270,8 @@ function attack(hit)
 end
 
 -- Attack All: HIT(p, q) for every weaker opponent, in seat order.
+---@param hit foh.hit
+---@return foh.effect.on_gain
 function attack_all(hit)
   return {
     on_gain = function(p, card)
@@ -212,12 +284,16 @@ function attack_all(hit)
 end
 
 -- Hit: take N tokens from the opponent (as many as they have).
+---@param n foh.tokens
+---@return foh.hit
 function take_tokens(n)
   return function(p, q) game.give(q, p, n) end
 end
 
 -- Hit: the attacker chooses one of the opponent's stacks of TYPES and its
 -- top card is discarded.
+---@param types foh.card_type[]
+---@return foh.hit
 function discard_top_of(types)
   return function(p, q)
     local tops = {}
@@ -231,6 +307,8 @@ function discard_top_of(types)
 end
 
 -- Hit: the top card of each of the opponent's stacks of TYPES is discarded.
+---@param types foh.card_type[]
+---@return foh.hit
 function discard_top_each(types)
   return function(_, q)
     for _, t in ipairs(types) do
@@ -242,6 +320,8 @@ end
 
 -- Hit: the attacker chooses one of the opponent's cards of type CTYPE and
 -- it is removed from the game.
+---@param ctype foh.card_type
+---@return foh.hit
 function discard_one_of(ctype)
   return function(p, q)
     local pick = game.choose(p, game.nation(q, ctype), 'card to discard')
