@@ -698,7 +698,7 @@ foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *c
         if (!vdocs[v])
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
         else
-            ok = foh_variant_apply(vdocs[v], cs, game, cards, claims, err);
+            ok = foh_variant_apply(vdocs[v], cs, game, cards, claims, &ld, err);
         if (ok) {
             char label[FOH_NAME + 16];
             snprintf(label, sizeof label, "variant %s", cs->variant[cs->nvariants - 1]);

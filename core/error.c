@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "foh/error.h"
 
@@ -55,6 +56,10 @@ const char *foh_error_suggest(const char *word, const char *const *names, int n)
     int best_d = 99, limit = (int)strlen(word) / 3 + 1;
     if (limit < 2)
         limit = 2;
+    /* The same name in another case ("ii" for "II") is the one meant. */
+    for (int i = 0; i < n; i++)
+        if (!strcasecmp(word, names[i]))
+            return names[i];
     for (int i = 0; i < n; i++) {
         int d = distance(word, names[i]);
         if (d < best_d) {

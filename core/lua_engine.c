@@ -267,7 +267,8 @@ static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, c
 
 /* Card C's effect chunk: compiled, run with the card's params, its table
  * checked (with CHECK) and kept, read-only for scripts. */
-static foh_status load_effect(foh_engine *e, foh_cardset *check, int c, char *who, char *where, foh_error *err)
+static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld, int c, char *who, char *where,
+                              foh_error *err)
 {
     lua_State *L = e->L;
     const foh_cardset *cs = e->cs;
@@ -284,6 +285,21 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, int c, char *wh
                              d->effect_line, who);
     if (check && !check_table(e, check, c, err))
         return FOH_ERR_DATA;
+    if (ld && cs->timing[d->timing].fire == FOH_FIRE_NEVER) {
+        /* Checking: an effect whose timing never fires and that reacts to
+         * no event never runs - most likely a timing left out. */
+        lua_getfield(L, -1, "on");
+        int reacts = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (!reacts) {
+            foh_error w;
+            foh_error_at(&w, FOH_ERR_DATA, d->file, d->line, 0,
+                         "%s: the effect never runs: timing '%s' never fires and the effect table has no 'on' "
+                         "reactions (a timing left out?)",
+                         who, cs->timing[d->timing].name);
+            foh_load_report(ld, 1, &w);
+        }
+    }
     /* The engine calls the table itself; scripts see it read-only. */
     lua_pushvalue(L, -1);
     e->effect_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -383,7 +399,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
     int failed = 0;
     for (int c = 0; c < cs->ncards; c++) {
         int before = ld ? ld->reported : 0, top = lua_gettop(L);
-        if (cs->card[c].effect_src && load_effect(e, check, c, who, where, err) != FOH_OK) {
+        if (cs->card[c].effect_src && load_effect(e, check, ld, c, who, where, err) != FOH_OK) {
             if (!go_on(L, ld, before, top))
                 return FOH_ERR_DATA;
             failed = 1;

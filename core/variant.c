@@ -425,20 +425,56 @@ static int one_line(const char *text)
     return 1;
 }
 
-int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
-                      foh_variant_claims *claims, foh_error *err)
+/* The variant's `players`: the player counts it allows, intersected with
+ * those of the variants before it. */
+static int read_players(const foh_yaml_node *players, foh_variant_claims *claims, foh_error *err)
 {
+    uint32_t mask = 0;
+    if (players->kind != FOH_YAML_SEQ)
+        return fail_node(err, players, "'players' lists the player counts the variant allows");
+    for (size_t i = 0; i < players->n; i++) {
+        const foh_yaml_node *p = players->items[i];
+        char *end = NULL;
+        long n = p->kind == FOH_YAML_SCALAR ? strtol(p->text, &end, 10) : 0;
+        if (!end || *end || n < 1 || n > FOH_MAX_PLAYERS)
+            return fail_node(err, p, "'%s' is not a player count (1 to %d)",
+                             p->kind == FOH_YAML_SCALAR ? p->text : "?", FOH_MAX_PLAYERS);
+        mask |= 1u << n;
+    }
+    claims->players_mask = claims->players_set ? claims->players_mask & mask : mask;
+    claims->players_set = 1;
+    if (!claims->players_mask)
+        return fail_node(err, players, "no player count is allowed by every variant together");
+    return 1;
+}
+
+/* A failed section of a variant: stop, or in checking mode report it and
+ * go on with the next. */
+#define SECTION(x)                                                                                                     \
+    do {                                                                                                               \
+        int before_ = ld ? ld->reported : 0;                                                                           \
+        if (!(x)) {                                                                                                    \
+            if (!ld || !foh_load_go_on(ld, before_))                                                                   \
+                return 0;                                                                                              \
+            ok = 0;                                                                                                    \
+        }                                                                                                              \
+    } while (0)
+
+int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
+                      foh_variant_claims *claims, foh_loader *ld, foh_error *err)
+{
+    int ok = 1;
     static const char *const keys[] = {"name", "description", "players", "set", "cards", "hooks", "scripts", "params", "on", "actions"};
     if (doc->kind != FOH_YAML_MAP)
         return fail_node(err, doc, "variant.yaml must be a map, not %s", foh_yaml_kind_name(doc));
     for (size_t i = 0; i < doc->n; i++) {
-        int ok = 0;
+        int known = 0;
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-            ok |= !strcmp(keys[k], doc->keys[i]);
-        if (!ok) {
+            known |= !strcmp(keys[k], doc->keys[i]);
+        if (!known) {
             char hint[400];
             foh_error_hint(hint, sizeof hint, doc->keys[i], "fields", keys, (int)(sizeof keys / sizeof keys[0]));
-            return fail_key(err, doc, i, "unknown field '%s'%s", doc->keys[i], hint);
+            SECTION(fail_key(err, doc, i, "unknown field '%s'%s", doc->keys[i], hint));
         }
     }
     const foh_yaml_node *name = foh_yaml_get(doc, "name"), *desc = foh_yaml_get(doc, "description");
@@ -457,41 +493,26 @@ int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, 
     snprintf(cs->variant[me], sizeof cs->variant[0], "%s", name->text);
 
     foh_yaml_node *players = foh_yaml_get(doc, "players");
-    if (players) {
-        uint32_t mask = 0;
-        if (players->kind != FOH_YAML_SEQ)
-            return fail_node(err, players, "'players' lists the player counts the variant allows");
-        for (size_t i = 0; i < players->n; i++) {
-            const foh_yaml_node *p = players->items[i];
-            char *end = NULL;
-            long n = p->kind == FOH_YAML_SCALAR ? strtol(p->text, &end, 10) : 0;
-            if (!end || *end || n < 1 || n > FOH_MAX_PLAYERS)
-                return fail_node(err, p, "'%s' is not a player count (1 to %d)",
-                                 p->kind == FOH_YAML_SCALAR ? p->text : "?", FOH_MAX_PLAYERS);
-            mask |= 1u << n;
-        }
-        claims->players_mask = claims->players_set ? claims->players_mask & mask : mask;
-        claims->players_set = 1;
-        if (!claims->players_mask)
-            return fail_node(err, players, "no player count is allowed by every variant together");
-    }
+    if (players)
+        SECTION(read_players(players, claims, err));
     const foh_yaml_node *params = foh_yaml_get(doc, "params");
     char owner[FOH_NAME + 16];
     snprintf(owner, sizeof owner, "variant '%s'", name->text);
-    if (params && !foh_params_read(params, owner, &cs->variant_params[me], err))
-        return 0;
-    if (foh_yaml_get(doc, "set") && !apply_set(foh_yaml_get(doc, "set"), name->text, game, cards, claims, err))
-        return 0;
-    if (foh_yaml_get(doc, "cards") && !apply_cards(foh_yaml_get(doc, "cards"), name->text, cards, claims, err))
-        return 0;
-    if (foh_yaml_get(doc, "hooks") && !collect_hooks(foh_yaml_get(doc, "hooks"), me, cs, err))
-        return 0;
-    if (foh_yaml_get(doc, "on") && !collect_reactions(foh_yaml_get(doc, "on"), me, cs, err))
-        return 0;
-    if (foh_yaml_get(doc, "actions") && !foh_actions_read(foh_yaml_get(doc, "actions"), me, cs, err))
-        return 0;
-    return 1;
+    if (params)
+        SECTION(foh_params_read(params, owner, &cs->variant_params[me], err));
+    if (foh_yaml_get(doc, "set"))
+        SECTION(apply_set(foh_yaml_get(doc, "set"), name->text, game, cards, claims, err));
+    if (foh_yaml_get(doc, "cards"))
+        SECTION(apply_cards(foh_yaml_get(doc, "cards"), name->text, cards, claims, err));
+    if (foh_yaml_get(doc, "hooks"))
+        SECTION(collect_hooks(foh_yaml_get(doc, "hooks"), me, cs, err));
+    if (foh_yaml_get(doc, "on"))
+        SECTION(collect_reactions(foh_yaml_get(doc, "on"), me, cs, err));
+    if (foh_yaml_get(doc, "actions"))
+        SECTION(foh_actions_read(foh_yaml_get(doc, "actions"), me, cs, err));
+    return ok;
 }
+#undef SECTION
 
 foh_status foh_variant_describe(const char *variant_dir, char *name, size_t name_len, char *desc, size_t desc_len,
                                 foh_error *err)

@@ -8,6 +8,7 @@
 #define FOH_VARIANT_H
 
 #include "internal.h"
+#include "loader.h"
 #include "foh/yaml.h"
 
 #define FOH_MAX_CLAIMS 256
@@ -29,9 +30,12 @@ typedef struct {
 } foh_variant_claims;
 
 /* Apply variant DOC to GAME (game.yaml's tree) and CARDS; record it and its
- * hooks in CS. 0 on error (ERR names the variant file, line and problem). */
+ * hooks in CS. 0 on error (ERR names the variant file, line and problem).
+ * With LD in checking mode (may be NULL) each section's error (unknown
+ * field, players, params, set, cards, hooks, on, actions) is reported and
+ * the next section read. */
 int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, foh_variant_cards *cards,
-                      foh_variant_claims *claims, foh_error *err);
+                      foh_variant_claims *claims, foh_loader *ld, foh_error *err);
 
 /* cards: {remove, add, override} of OWNER (a variant, or a card set that
  * extends another) applied to CARDS. 0 on error. */
