@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages the engine needs to build and test (chromium
-# renders the HTML report in a test), if any is missing. Runs apt-get as
-# root (or through sudo).
+# renders the HTML report in a test, python3-jsonschema checks the YAML
+# against schemas/), if any is missing. Runs apt-get as root (or through
+# sudo).
 set -euo pipefail
-packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev tmux)
+packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev tmux
+          python3-jsonschema python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
