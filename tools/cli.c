@@ -25,7 +25,7 @@ static const struct {
 } OPTIONS[OPT_COUNT] = {
     [OPT_PLAYERS] = {"players", "N", "number of players (default 4)"},
     [OPT_SEED] = {"seed", "S", "random seed (default 1): the same seed gives the same games"},
-    [OPT_GAMES] = {"games", "G", "number of games (default 1000)"},
+    [OPT_GAMES] = {"games", "G", "number of games (default 1000; foh check: 12 random-bot games)"},
     [OPT_SEATS] = {"seats", "SPECS",
                    "the players: random, greedy, ismcts[:ITERATIONS|:MSms], one for all seats or one per\n"
                    "seat, comma-separated (default random)"},
