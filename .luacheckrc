@@ -40,6 +40,15 @@ end
 
 local api = names_in("scripts/types/foh.lua", "^function game%.([%w_]+)%(")
 local helpers = names_in("scripts/effects.lua", "^function ([%w_]+)%(") or {}
+-- Card sets ship helper scripts of their own (game.yaml `scripts`, e.g.
+-- cards/faith/faith.lua): their global functions are helpers too.
+local set_scripts = io.popen and io.popen("cd '" .. here .. "' && ls cards/*/*.lua 2>/dev/null")
+for path in set_scripts and set_scripts:lines() or function() end do
+  for _, name in ipairs(names_in(path, "^function ([%w_]+)%(") or {}) do
+    helpers[#helpers + 1] = name
+  end
+end
+if set_scripts then set_scripts:close() end
 
 -- The sandbox's globals (core/lua_stdlib.c): no io, os, debug, package,
 -- require, coroutine, pcall, next, print, getmetatable, setmetatable,
@@ -66,6 +75,7 @@ stds.foh_chunk = { read_globals = helpers }
 
 std = "foh_sandbox"
 files["scripts/effects.lua"] = { allow_defined_top = true, ignore = { "131" } }
+files["cards"] = { allow_defined_top = true, ignore = { "131" } }
 -- The stubs declare the API for lua-language-server, never run: globals
 -- defined and never used, arguments unused, long `---@field` lines.
 files["scripts/types"] = { allow_defined_top = true, ignore = { "131", "212", "631" }, globals = { "game", "params" } }

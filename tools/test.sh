@@ -25,4 +25,4 @@ valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definit
 echo "valgrind: clean"
 
 echo "== luacheck"
-luacheck --no-color scripts core/sandbox.lua
+luacheck --no-color scripts core/sandbox.lua cards
