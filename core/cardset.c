@@ -76,18 +76,20 @@ static uint64_t fnv1a_more(uint64_t h, const char *bytes, size_t n)
 
 static uint64_t fnv1a(const char *bytes, size_t n) { return fnv1a_more(FNV_START, bytes, n); }
 
-/* Remember a source of the card set: LABEL and the hash of its bytes. The
- * sources are bounded (game.yaml, card files, scripts, variants): the
- * table has room for all of them. */
-static int add_source(foh_loader *ld, const char *label, uint64_t hash)
+/* Remember a source of the card set: LABEL, the file's PATH and the hash
+ * of its bytes. The sources are bounded (game.yaml, card files, scripts,
+ * variants): the table has room for all of them. */
+static int add_source(foh_loader *ld, const char *label, const char *path, uint64_t hash)
 {
     foh_cardset *cs = ld->cs;
-    if (cs->nsources >= FOH_MAX_SOURCES || strlen(label) >= sizeof cs->source[0].label)
+    if (cs->nsources >= FOH_MAX_SOURCES || strlen(label) >= sizeof cs->source[0].label ||
+        strlen(path) >= sizeof cs->source[0].path)
         return foh_error_set(ld->err, FOH_ERR_DATA,
                              "%s: more source files than the engine's limit of %d, or a "
                              "name too long",
                              label, FOH_MAX_SOURCES) == FOH_OK;
     snprintf(cs->source[cs->nsources].label, sizeof cs->source[0].label, "%s", label);
+    snprintf(cs->source[cs->nsources].path, sizeof cs->source[0].path, "%s", path);
     cs->source[cs->nsources++].hash = hash;
     return 1;
 }
@@ -104,7 +106,7 @@ static int record_source(foh_loader *ld, const char *label, const char *path)
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         h = fnv1a_more(h, buf, n);
     fclose(f);
-    return add_source(ld, label, h);
+    return add_source(ld, label, path, h);
 }
 
 /* Read the Lua file named by node S, relative to folder DIR, into the
@@ -147,7 +149,7 @@ static int load_script(foh_loader *ld, const char *dir, const foh_yaml_node *s)
     char label[sizeof cs->source[0].label];
     const char *base = strrchr(path, '/');
     snprintf(label, sizeof label, "script %s", base ? base + 1 : path);
-    return add_source(ld, label, fnv1a(src, (size_t)len));
+    return add_source(ld, label, path, fnv1a(src, (size_t)len));
 }
 
 /* Resolve setup.deck_bottom once the cards are known. */
@@ -943,6 +945,11 @@ const char *foh_cardset_source(const foh_cardset *cs, int i, uint64_t *hash)
     if (hash)
         *hash = cs->source[i].hash;
     return cs->source[i].label;
+}
+
+const char *foh_cardset_source_path(const foh_cardset *cs, int i)
+{
+    return i >= 0 && i < cs->nsources ? cs->source[i].path : NULL;
 }
 
 uint64_t foh_cardset_hash(const foh_cardset *cs)

@@ -251,6 +251,7 @@ struct foh_cardset {
     struct {
         char label[FOH_PATH + 16]; /* "game.yaml", "script effects.lua", "variant NAME" */
         uint64_t hash;             /* FNV-1a of the file's bytes */
+        char path[FOH_PATH + 64];  /* the file as the loader opened it (foh_cardset_source_path) */
     } source[FOH_MAX_SOURCES];
 };
 

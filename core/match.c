@@ -81,6 +81,11 @@ foh_status foh_match_step(foh_match *m, foh_error *err)
     foh_game *g = m->game;
     if (foh_game_is_over(g))
         return foh_error_set(err, FOH_ERR_USAGE, "the game is over");
+    foh_status s;
+    if (!foh_game_choice(g) && !foh_game_in_bonus(g))
+        for (int i = 0; i < m->nobservers; i++)
+            if (m->observers[i].turn && (s = m->observers[i].turn(m->observers[i].ud, g, err)) != FOH_OK)
+                return s;
     int n = foh_match_legal(g, &m->legal, &m->cap, err);
     if (n < 0)
         return err ? err->code : FOH_ERR_SCRIPT;
@@ -97,7 +102,6 @@ foh_status foh_match_step(foh_match *m, foh_error *err)
         return foh_error_set(err, FOH_ERR_USAGE, "P%d (%s) picked action %d of %d legal actions (0 to %d)", who + 1,
                              p->name, pick, n, n - 1);
     const foh_decision d = {.action = m->legal[pick], .player = who, .nlegal = n, .seconds = seconds};
-    foh_status s;
     for (int i = 0; i < m->nobservers; i++)
         if (m->observers[i].before && (s = m->observers[i].before(m->observers[i].ud, g, &d, err)) != FOH_OK)
             return s;
@@ -123,9 +127,14 @@ foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err)
     /* Turns end the game (engine ruling E1); a turn has at most two actions
      * (one granted bonus action), each with at most FOH_MAX_ANSWERS
      * choices. More decisions than that would be an engine bug. */
-    long turns = foh_game_turn_limit(m->game) - foh_game_turn(m->game) + 1;
-    long bound = m->steps + (turns + 1) * 2 * (FOH_MAX_ANSWERS + 1);
+    int limit = -1;
+    long bound = 0;
     for (long done = 0; !foh_game_is_over(m->game) && (max_steps <= 0 || done < max_steps); done++) {
+        if (foh_game_turn_limit(m->game) != limit) { /* at the start, and after a reload changed it */
+            limit = foh_game_turn_limit(m->game);
+            long turns = limit - foh_game_turn(m->game) + 1;
+            bound = m->steps + ((turns > 0 ? turns : 0) + 1) * 2 * (FOH_MAX_ANSWERS + 1);
+        }
         if (m->steps > bound)
             return foh_error_set(err, FOH_ERR_ILLEGAL,
                                  "the game did not end within %ld decisions despite its turn limit (an engine error)",

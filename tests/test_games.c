@@ -1,9 +1,12 @@
 /* Whole games: 1,000 seeded random games each with 3, 4 and 5 players end,
  * with the invariants holding after every applied decision; a copy taken
  * mid-game and continued with the same actions ends identical; the same
- * seed gives the same game; score breakdowns add up. */
+ * seed gives the same game; score breakdowns add up; a game moved onto a
+ * new load of its card set (foh_game_rebind) plays on, or is refused. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -198,6 +201,190 @@ static void test_setup(void **state)
     assert_int_equal(err.code, FOH_ERR_USAGE);
 }
 
+/* ---- foh_game_rebind: a game moved onto a new load of its card set ---- */
+
+static const char *const CARD_FILES[] = {"1-age-S.yaml",  "2-age-A.yaml",  "3-age-I.yaml", "4-age-II.yaml",
+                                         "5-age-III.yaml", "6-age-IV.yaml", "7-age-V.yaml"};
+#define NFILES (int)(sizeof CARD_FILES / sizeof CARD_FILES[0])
+
+/* TEXT with every FROM replaced by TO (malloc'd). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t n = 0, lf = strlen(from), lt = strlen(to);
+    for (const char *p = text; (p = strstr(p, from)); p += lf)
+        n++;
+    char *out = malloc(strlen(text) + n * (lt > lf ? lt - lf : 0) + 1), *w = out;
+    assert_non_null(out);
+    for (const char *p = text, *q; *p; p = q + lf) {
+        if (!(q = strstr(p, from))) {
+            strcpy(w, p);
+            return out;
+        }
+        memcpy(w, p, (size_t)(q - p));
+        w += q - p;
+        memcpy(w, to, lt);
+        w += lt;
+    }
+    *w = '\0';
+    return out;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)len + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+    text[len] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The base card set in /tmp/foh-test-PID-TAG, with every FROM replaced by
+ * TO in the card file FILE (all of them when NULL, game.yaml when
+ * "game.yaml"), and card files A and B swapped (-1: none); its game.yaml
+ * is the base one with the script's path made absolute. Loaded, with an
+ * engine in *ENG (NULL and the error in ERR if the load failed). */
+static foh_cardset *edited(const char *tag, const char *file, const char *from, const char *to, int a, int b,
+                           foh_engine **eng)
+{
+    char path[600], *text[NFILES + 1];
+    for (int i = 0; i <= NFILES; i++) {
+        snprintf(path, sizeof path, "%s/%s", FOH_TEST_CARDS, i < NFILES ? CARD_FILES[i] : "game.yaml");
+        char *raw = slurp(path);
+        if (i == NFILES) { /* game.yaml's scripts, absolute */
+            char *scripts = strstr(raw, "scripts:"), *end = strchr(scripts, '\n');
+            char line[400];
+            snprintf(line, sizeof line, "%.*s", (int)(end - scripts), scripts);
+            char abs_line[400];
+            snprintf(abs_line, sizeof abs_line, "scripts: [%s/effects.lua]", FOH_TEST_SCRIPTS);
+            char *fixed = replaced(raw, line, abs_line);
+            free(raw);
+            raw = fixed;
+        }
+        const char *name = i < NFILES ? CARD_FILES[i] : "game.yaml";
+        text[i] = from && (!file || !strcmp(file, name)) && (file || i < NFILES) ? replaced(raw, from, to) : raw;
+        if (text[i] != raw)
+            free(raw);
+    }
+    if (a >= 0) {
+        char *t = text[a];
+        text[a] = text[b];
+        text[b] = t;
+    }
+    const char *dir = t_cardset_dir(tag, CARD_FILES[0], text[0], CARD_FILES[1], text[1], CARD_FILES[2], text[2],
+                                    CARD_FILES[3], text[3], CARD_FILES[4], text[4], CARD_FILES[5], text[5],
+                                    CARD_FILES[6], text[6], "game.yaml", text[NFILES], (const char *)NULL);
+    for (int i = 0; i <= NFILES; i++)
+        free(text[i]);
+    foh_error err;
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s: %s", tag, err.msg);
+    if (!(*eng = foh_engine_new(cs, &err)))
+        fail_msg("%s: %s", tag, err.msg);
+    for (int i = 0; i <= NFILES; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, i < NFILES ? CARD_FILES[i] : "game.yaml");
+        unlink(path);
+    }
+    rmdir(dir);
+    return cs;
+}
+
+/* Refused: G stays on OLD, as it was, with a message containing WANT. */
+static void expect_refused(foh_game *g, const foh_cardset *old, const char *tag, const char *file, const char *from,
+                           const char *to, int a, int b, const char *want)
+{
+    foh_engine *eng;
+    foh_cardset *cs = edited(tag, file, from, to, a, b, &eng);
+    uint64_t digest = foh_game_digest(g);
+    foh_error err = {0};
+    assert_int_equal(foh_game_rebind(g, eng, &err), FOH_ERR_DATA);
+    if (!strstr(err.msg, want))
+        fail_msg("%s: '%s' lacks '%s'", tag, err.msg, want);
+    assert_ptr_equal(foh_game_cardset(g), old);
+    assert_true(foh_game_digest(g) == digest);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+}
+
+static void test_rebind(void **state)
+{
+    (void)state;
+    foh_engine *eng;
+    foh_cardset *cs = edited("rebind-0", NULL, NULL, NULL, -1, -1, &eng);
+    foh_error err;
+    foh_options opt = {.players = 3, .seed = 11};
+    foh_game *g = foh_game_new(eng, &opt, &err);
+    assert_non_null(g);
+    foh_player *seats[3];
+    for (int p = 0; p < 3; p++)
+        seats[p] = foh_bot_random_new((uint64_t)p);
+    foh_match m;
+    foh_match_init(&m, g, seats, NULL, 0);
+    while (foh_game_choice(g) || foh_game_in_bonus(g) || m.steps < 12)
+        assert_int_equal(foh_match_step(&m, &err), FOH_OK);
+    /* Two construction cards from the deck in P1's Nation, for the Leader
+     * test below. */
+    for (int i = 0, put = 0; put < 2; i++) {
+        foh_card_info ci;
+        int c = foh_game_deck_card(g, i);
+        assert_true(c >= 0);
+        foh_cardset_card(cs, c, &ci);
+        if (!strcmp(ci.type, "construction")) {
+            assert_int_equal(foh_position_put(g, c, FOH_ZONE_NATION, 0, &err), FOH_OK);
+            put++;
+            i--; /* the deck closed up */
+        }
+    }
+    t_invariants(g);
+
+    /* Refused, naming what changed; the game stays as it was. */
+    expect_refused(g, cs, "rebind-new", "3-age-I.yaml", "id: aristotle", "id: aristoteles", -1, -1,
+                   "card 'aristoteles' is new (");
+    expect_refused(g, cs, "rebind-order", NULL, NULL, NULL, 2, 3, "the cards' order changed: card ");
+    expect_refused(g, cs, "rebind-icons", "game.yaml", "icons: [attack,", "icons: [wealth, attack,", -1, -1,
+                   "game.yaml: icon 1 was 'attack', is now 'wealth'");
+    expect_refused(g, cs, "rebind-leader", NULL, "type: construction", "type: leader", -1, -1,
+                   "does not fit the new card set (invariant: P1 has more than one leader)");
+
+    /* The same files again: the game is the same, on the new engine. */
+    uint64_t digest = foh_game_digest(g);
+    foh_engine *again;
+    foh_cardset *cs2 = edited("rebind-same", NULL, NULL, NULL, -1, -1, &again);
+    assert_int_equal(foh_game_rebind(g, again, &err), FOH_OK);
+    assert_ptr_equal(foh_game_cardset(g), cs2);
+    assert_true(foh_game_digest(g) == digest);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+
+    /* The starting governments made age V: the Nations' index counts them
+     * under their new age, so the Current Age is V at once. */
+    int before = foh_game_current_age(g);
+    assert_true(before < 5);
+    foh_cardset *cs3 = edited("rebind-age", "1-age-S.yaml", "age: S", "age: V", -1, -1, &eng);
+    assert_int_equal(foh_game_rebind(g, eng, &err), FOH_OK);
+    assert_int_equal(foh_game_current_age(g), 5);
+    t_invariants(g);
+    foh_engine_free(again);
+    foh_cardset_free(cs2);
+    /* And plays on to the end on it (the invariants after every action in
+     * test builds). */
+    assert_int_equal(foh_match_run(&m, 0, &err), FOH_OK);
+    assert_true(foh_game_is_over(g));
+    t_invariants(g);
+    foh_match_free(&m);
+    for (int p = 0; p < 3; p++)
+        foh_player_free(seats[p]);
+    foh_game_free(g);
+    foh_engine_free(eng);
+    foh_cardset_free(cs3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_5_players),
         cmocka_unit_test(test_two_player_banker_games),
         cmocka_unit_test(test_korean_edition_and_house_rules_games),
+        cmocka_unit_test(test_rebind),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }

@@ -72,6 +72,10 @@ static const struct {
                      "after each bot decision, log its 3 best alternatives with their values (greedy:\n"
                      "position value; ISMCTS: simulations and mean reward)"},
     [OPT_REVEAL] = {"reveal", NULL, "designer mode: also show the Civilization deck's order"},
+    [OPT_WATCH] = {"watch", NULL,
+                   "designer mode: between turns, reload the card set's files that changed (cards,\n"
+                   "game.yaml, scripts, variants) and play on under the new definitions; a broken\n"
+                   "edit is reported and the old definitions kept (docs/play.md)"},
     [OPT_MODS] = {"mods", "DIR",
                   "look up named card sets and variants in DIR too (after the project's folders and\n"
                   "$FOH_MODS, a ':'-separated list of folders); repeatable"},
@@ -374,6 +378,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_COVERAGE: o->coverage = 1; return 1;
     case OPT_EXPLAIN: o->explain = 1; return 1;
     case OPT_REVEAL: o->reveal = 1; return 1;
+    case OPT_WATCH: o->watch = 1; return 1;
     case OPT_QUICK: o->quick = 1; return 1;
     case OPT_HELP: o->help = 1; return 1;
     case OPT_COUNT: break;

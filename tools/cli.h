@@ -23,7 +23,7 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -64,6 +64,7 @@ typedef struct {
     long stop_after;              /* --stop-after N actions (play) */
     int coverage;                 /* --coverage (scenario) */
     int explain, reveal;          /* --explain, --reveal (play) */
+    int watch;                    /* --watch (play): reload edited card files between turns */
     long long_games;              /* --long-games N (bench): the long simulation's games */
     int quick;                    /* --quick (bench): every measurement short */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */

@@ -14,11 +14,12 @@
 #include "origin.h"
 #include "save.h"
 #include "trace.h"
+#include "watch.h"
 
 static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED,    OPT_SEATS, OPT_CARDS, OPT_VARIANT,
                                              OPT_MODS,    OPT_SAVE,    OPT_LOAD,  OPT_STOP_AFTER, OPT_TRACE,
-                                             OPT_EXPLAIN, OPT_REVEAL,  OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY,
-                                             OPT_ACTION_TIME, OPT_COUNT};
+                                             OPT_EXPLAIN, OPT_REVEAL,  OPT_WATCH, OPT_LUA_INSTRUCTIONS,
+                                             OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
 static const cli_command PLAY = {
     "play", NULL, 0,
     "Plays one full game and prints each action, the tokens it moves, the cards gained and\n"
@@ -29,7 +30,8 @@ static const cli_command PLAY = {
     "decision, the legal actions numbered, and commands help CARD, board, score, log,\n"
     "hint, undo, save FILE, quit (docs/play.md). Several human seats play hot-seat.\n"
     "With --load, --players, --seed, --cards, --variant and --mods come from the save\n"
-    "file.\n",
+    "file. With --watch, card files edited during the game take effect from the next\n"
+    "turn (a game continued under edited cards is no longer saved).\n",
     PLAY_OPTIONS, NULL};
 
 static const cli_option_id REPLAY_OPTIONS[] = {OPT_TRACE, OPT_COUNT};
@@ -54,6 +56,10 @@ typedef struct {
     const char *cmd;        /* "play", "replay" or "legal" */
     const cli_options *o;
     const foh_cardset *cs;
+    foh_cardset *own_cs;    /* the card set and engine the game is on (a reload replaces them) */
+    foh_engine *eng;
+    watcher watch;          /* --watch */
+    int reloaded;           /* the game went on under reloaded files: no more saving */
     foh_game *g;            /* the game being played */
     human_table *table;     /* the human seats' table, or NULL (bots only) */
     foh_player *const *seats;
@@ -243,6 +249,10 @@ static int make_seats(session *ss, const cli_options *o, foh_player **seats)
 static int save_now(void *ud, const char *path, char *err, size_t len)
 {
     session *ss = ud;
+    if (ss->reloaded) {
+        snprintf(err, len, "the game went on under reloaded card files (--watch): a save of it could not be replayed");
+        return 0;
+    }
     if (!save_write(path, ss->o, ss->cs, ss->g, ss->done, ss->ndone)) {
         snprintf(err, len, "cannot write %s", path);
         return 0;
@@ -370,6 +380,52 @@ static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, fo
                              ss->sv.path);
     if (ss->save && ss->ndone > ss->sv.nactions && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone))
         return foh_error_set(err, FOH_ERR_USAGE, "cannot write the save file %s", ss->save);
+    return FOH_OK;
+}
+
+/* After a reload: the human table's undo positions onto engine ENG; one
+ * the new card set does not fit (or inside an action) is dropped, so undo
+ * cannot go back to it. */
+static void rebind_marks(human_table *t, foh_engine *eng)
+{
+    int kept = 0;
+    for (int i = 0; i < t->nmarks; i++) {
+        if (foh_game_rebind(t->marks[i].at, eng, NULL) == FOH_OK)
+            t->marks[kept++] = t->marks[i];
+        else
+            foh_game_free(t->marks[i].at);
+    }
+    t->nmarks = kept;
+}
+
+/* Observer, between turns: --watch's reload (once the recording of a
+ * resumed game is replayed, under the files it was saved with). */
+static foh_status session_turn(void *ud, foh_game *g, foh_error *err)
+{
+    session *ss = ud;
+    (void)err;
+    char line[2600];
+    foh_cardset *old_cs;
+    foh_engine *old_eng;
+    if (!ss->o->watch || ss->next < ss->sv.nactions ||
+        !watch_poll(&ss->watch, g, &ss->own_cs, &ss->eng, &old_cs, &old_eng, line, sizeof line))
+        return FOH_OK;
+    ss->cs = ss->own_cs;
+    if (ss->table)
+        rebind_marks(ss->table, ss->eng);
+    foh_engine_free(old_eng);
+    foh_cardset_free(old_cs);
+    /* Its save could not be replayed: the actions so far were played under
+     * other definitions than the files now hold. */
+    if (ss->save) {
+        size_t used = strlen(line);
+        snprintf(line + used, sizeof line - used, "; %s is no longer saved", ss->save);
+    }
+    ss->save = NULL;
+    if (ss->table)
+        ss->table->save_path = NULL;
+    ss->reloaded = 1;
+    log_line(ss, line);
     return FOH_OK;
 }
 
@@ -513,7 +569,10 @@ static int run_session(cli_options *o, session *ss)
         return CLI_DATA;
     }
     ss->o = o;
-    ss->cs = cs;
+    ss->cs = ss->own_cs = cs;
+    ss->eng = eng;
+    if (o->watch)
+        watch_init(&ss->watch, o, cs);
     int status = CLI_OK;
     if (o->load && !save_check_cardset(&ss->sv, cs, msg, sizeof msg)) {
         cli_error(cmd, "%s was recorded with another card set: %s", o->load, msg);
@@ -566,7 +625,7 @@ static int run_session(cli_options *o, session *ss)
         status = CLI_DATA;
     }
     if (status == CLI_OK) {
-        foh_observer obs[2] = {{.before = session_before, .after = session_after, .ud = ss}};
+        foh_observer obs[2] = {{.before = session_before, .after = session_after, .ud = ss, .turn = session_turn}};
         int nobs = 1;
         if (trace_file)
             obs[nobs++] = trace_observer(&tr);
@@ -600,7 +659,7 @@ static int run_session(cli_options *o, session *ss)
     /* A resumed game saved as loaded (its file is rewritten even if nothing
      * was played: `--load A --save B` copies A). */
     if (status == CLI_OK && ss->save && ss->ndone == ss->sv.nactions &&
-        !save_write(ss->save, o, cs, g, ss->done, ss->ndone)) {
+        !save_write(ss->save, o, ss->cs, g, ss->done, ss->ndone)) {
         cli_error(cmd, "cannot write the save file %s", ss->save);
         status = CLI_DATA;
     }
@@ -622,8 +681,8 @@ static int run_session(cli_options *o, session *ss)
             foh_player_free(bots[p]);
     human_table_free(ss->table);
     foh_game_free(g);
-    foh_engine_free(eng);
-    foh_cardset_free(cs);
+    foh_engine_free(ss->eng);
+    foh_cardset_free(ss->own_cs);
     save_free(&ss->sv);
     return status;
 }

@@ -73,6 +73,12 @@ FOH_API const char *foh_cardset_variant_name(const foh_cardset *cs, int i);
  * foh_cardset_source returns NULL for a bad index. */
 FOH_API int foh_cardset_source_count(const foh_cardset *cs);
 FOH_API const char *foh_cardset_source(const foh_cardset *cs, int i, uint64_t *hash);
+/* Source I's file as the loader opened it: the folder as given (relative
+ * to the working directory, unless given absolute) joined with the file's
+ * name, e.g. "cards/base/3-age-I.yaml", "scripts/effects.lua",
+ * "variants/two-player-banker/variant.yaml". NULL for a bad index. For
+ * `foh play --watch`, which reads them again between turns. */
+FOH_API const char *foh_cardset_source_path(const foh_cardset *cs, int i);
 /* One hash over every source's label and hash: equal card sets (with the
  * same variants) have equal hashes. */
 FOH_API uint64_t foh_cardset_hash(const foh_cardset *cs);

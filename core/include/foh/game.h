@@ -266,6 +266,27 @@ FOH_API foh_status foh_game_score(foh_game *g, foh_score *out, foh_tiebreak *tie
 typedef void (*foh_log_fn)(void *ud, const char *line);
 FOH_API void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud);
 
+/* ---- Edited card files ---- */
+
+/* Move G onto engine ENG, whose card set is a new load of G's with edited
+ * files (`foh play --watch`): the game goes on under ENG's definitions
+ * (effects, params, stripes, text, rule numbers) from its next action. The
+ * position is kept: its cards are indices, so ENG's card set must have the
+ * same card ids in the same order; what the position derives from card
+ * data (the Nations' index: each pile's top card by card type, the cards in
+ * Nations per age) is rebuilt from the new cards, so a card's age or type
+ * may change. Refused, G unchanged, with a message naming what differs:
+ * FOH_ERR_USAGE if G is inside an action (a choice is pending);
+ * FOH_ERR_DATA if a card was added, removed or moved, if game.yaml's icons,
+ * ages, card types or timings changed (their names, in order), if G's
+ * player count is no longer allowed, or if the position breaks an
+ * invariant under the new card set (foh_game_check_invariants: e.g. two
+ * cards of a type made `single`, another Market size or number of tokens
+ * in the box). FOH_ERR_MEMORY if out of memory. G keeps its log sink; the
+ * old engine may be freed once no game uses it (bots copy the game they
+ * are asked about into their scratch games before every use). */
+FOH_API foh_status foh_game_rebind(foh_game *g, foh_engine *eng, foh_error *err);
+
 /* ---- Checking ---- */
 
 /* Check the invariants: every card in exactly one place, Market and deck

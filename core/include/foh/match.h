@@ -20,7 +20,7 @@ typedef struct {
 } foh_decision;
 
 /* An observer of a match (log, save file, timing, trace, statistics).
- * Either callback may be NULL; a callback's error stops the match. */
+ * Any callback may be NULL; a callback's error stops the match. */
 typedef struct {
     /* D was chosen and is not applied yet: G is the position it was chosen
      * in (for observers that need what was there before). */
@@ -28,6 +28,12 @@ typedef struct {
     /* D was applied: G is the position after it. */
     foh_status (*after)(void *ud, foh_game *g, const foh_decision *d, foh_error *err);
     void *ud;
+    /* A turn is about to begin: G is at the turn's first decision (no
+     * choice pending, no bonus action under way) and its player is not
+     * asked yet. The one point of the loop where G may be changed: `foh
+     * play --watch` moves it onto a reloaded card set here
+     * (foh_game_rebind); the legal actions are listed after it. */
+    foh_status (*turn)(void *ud, foh_game *g, foh_error *err);
 } foh_observer;
 
 /* A match in progress: a game, its seats and observers (all owned by the
@@ -47,7 +53,8 @@ FOH_API void foh_match_init(foh_match *m, foh_game *g, foh_player *const *seats,
                      int nobservers);
 FOH_API void foh_match_free(foh_match *m);
 
-/* One decision: the player to act picks one of the legal actions, the
+/* One decision: at a turn's first decision the observers' turn callbacks
+ * run, then the player to act picks one of the legal actions, the
  * observers see it, it is applied and the observers see the result.
  * Returns FOH_OK, or the error of the legal-action listing, of the player
  * (a bot's look-ahead met a script error; a human quit), of its pick (an
@@ -60,7 +67,8 @@ FOH_API foh_status foh_match_step(foh_match *m, foh_error *err);
 
 /* Steps until the game is over, or MAX_STEPS decisions were applied by this
  * call (0: no such stop). A game always ends (the turn limit, engine ruling
- * E1); a game that would not is an engine error. */
+ * E1, as the game's card set has it now: a reload may change it); a game
+ * that would not is an engine error. */
 FOH_API foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err);
 
 /* Play G to the end with SEATS and OBSERVERS; *STEPS (may be NULL)
