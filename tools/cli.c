@@ -86,6 +86,11 @@ static const struct {
     [OPT_SCENARIOS] = {"scenarios", "PATH",
                        "also run the scenario files in PATH (a file or a folder) and warn of every card no\n"
                        "passing scenario exercises; repeatable"},
+    [OPT_SKILL_LADDER] = {"skill-ladder", NULL,
+                          "instead of the report: the skill ladder (one seat at twice the others' budget,\n"
+                          "rung by rung) and how much of the outcome seat and deal explain (docs/skill.md)"},
+    [OPT_LADDER_FROM] = {"ladder-from", "B", "the skill ladder's first budget, in ISMCTS iterations (default 250)"},
+    [OPT_LADDER_RUNGS] = {"ladder-rungs", "K", "the skill ladder's rungs: budgets B, 2B, ..., 2^(K-1)B (default 3)"},
     [OPT_HELP] = {"help", NULL, "print this help"},
 };
 
@@ -157,6 +162,8 @@ void cli_defaults(cli_options *o)
     o->seats = "random";
     o->threads = 1;
     o->long_games = 100000;
+    o->ladder_from = 250;
+    o->ladder_rungs = 3;
     o->shard = o->shards = 1;
     /* Named card sets are looked up beside the base set (cards/). */
     const char *slash = strrchr(FOH_DEFAULT_CARDS, '/');
@@ -290,6 +297,16 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
             return 0;
         o->long_games = x;
         return 1;
+    case OPT_LADDER_FROM:
+        if (!number(c, flag, v, 1, 10000000L, &x))
+            return 0;
+        o->ladder_from = x;
+        return 1;
+    case OPT_LADDER_RUNGS:
+        if (!number(c, flag, v, 1, 16, &x))
+            return 0;
+        o->ladder_rungs = (int)x;
+        return 1;
     case OPT_THREADS:
         if (!number(c, flag, v, 1, 256, &x))
             return 0;
@@ -380,6 +397,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_REVEAL: o->reveal = 1; return 1;
     case OPT_WATCH: o->watch = 1; return 1;
     case OPT_QUICK: o->quick = 1; return 1;
+    case OPT_SKILL_LADDER: o->skill_ladder = 1; return 1;
     case OPT_HELP: o->help = 1; return 1;
     case OPT_COUNT: break;
     }

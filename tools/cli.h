@@ -23,7 +23,9 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS,
+    OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* foh sim --skill-ladder (ladder.c) */
+    OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -69,6 +71,9 @@ typedef struct {
     int quick;                    /* --quick (bench): every measurement short */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
+    int skill_ladder;             /* --skill-ladder (sim): the skill ladder instead of the report */
+    long ladder_from;             /* --ladder-from B: the first rung's budget (iterations) */
+    int ladder_rungs;             /* --ladder-rungs K */
     /* compare: configuration A (0) and B (1) */
     const char *side_cards[2];
     int side_nvariants[2];

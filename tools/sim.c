@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ladder.h"
 #include "origin.h"
 #include "sim_stats.h"
 #include "trace.h"
@@ -20,7 +21,7 @@
 static const cli_option_id SIM_OPTIONS[] = {
     OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML,
     OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS, OPT_MODS,
-    OPT_VARIANT, OPT_COUNT};
+    OPT_VARIANT, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, OPT_COUNT};
 static const cli_command SIM = {
     "sim", NULL, 0,
     "Plays G games (game i uses a seed derived from S and i, so a run is reproducible) and\n"
@@ -29,7 +30,7 @@ static const cli_command SIM = {
     "and per card how often it is acquired (by Complete, Snipe or effects), the mean price\n"
     "paid and the win rate of its owners; rates and means with 95% confidence intervals.\n"
     "A shared win counts as 1/k of a win for each of the k winners.\n",
-    SIM_OPTIONS, NULL};
+    SIM_OPTIONS, LADDER_HELP};
 
 typedef struct {
     const cli_options *o;
@@ -407,6 +408,8 @@ int cmd_sim(int argc, char **argv)
             cli_help(&SIM, stdout);
         return st;
     }
+    if (o.skill_ladder)
+        return ladder_main(&o);
     foh_cardset *cs;
     foh_engine *eng;
     if (!cli_load(&o, &cs, &eng))

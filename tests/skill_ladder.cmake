@@ -1,0 +1,61 @@
+# foh sim --skill-ladder: a tiny ladder (3 players, ISMCTS at 20 and 40 iterations, 3 deals) prints every line of
+# its report with valid proportions, and the same report whatever the number of threads.
+foreach(t 1 2)
+  execute_process(COMMAND ${FOH} sim --skill-ladder --seats ismcts:20 --ladder-rungs 2 --players 3 --games 3
+                          --seed 7 --threads ${t}
+                  OUTPUT_FILE ${OUT}/ladder${t}.txt ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh sim --skill-ladder --threads ${t} exited with ${rc}: ${err}")
+  endif()
+  if(err MATCHES "ETA")
+    message(FATAL_ERROR "progress written to stderr that is not a terminal: ${err}")
+  endif()
+endforeach()
+file(READ ${OUT}/ladder1.txt a)
+file(READ ${OUT}/ladder2.txt b)
+if(NOT a STREQUAL b)
+  message(FATAL_ERROR "--threads 1 and --threads 2 differ:\n${a}\n---\n${b}")
+endif()
+message(STATUS "${a}")
+foreach(line "skill ladder: 3 players, seed 7, 3 deals per rung" "fair share 1/3 = 33.3%"
+             "random vs random +9 " "greedy vs random +9 " "ismcts:40 vs ismcts:20 +9 " "ismcts:80 vs ismcts:40 +9 "
+             "skill depth: [0-2] of 2 doublings" "luck, over the 18 games of the ISMCTS rungs \\(3 deals, each played 6"
+             "chi-square against equal shares: [0-9.]+, 2 degrees of freedom, p = [01]\\.[0-9]+"
+             "which seat wins: +-?[0-9.]+ \\[" "each seat's score: +-?[0-9.]+ \\[")
+  if(NOT a MATCHES "${line}")
+    message(FATAL_ERROR "the ladder's report lacks '${line}':\n${a}")
+  endif()
+endforeach()
+# Every win rate and its interval are proportions, the interval around the rate; seats' rates sum to 100%.
+string(REGEX MATCHALL "[0-9]+\\.[0-9]% \\[[0-9]+\\.[0-9]-[0-9]+\\.[0-9]%\\]" rates "${a}")
+list(LENGTH rates nrates)
+if(NOT nrates EQUAL 7)
+  message(FATAL_ERROR "expected 4 rung and 3 seat win rates, found ${nrates}: ${rates}")
+endif()
+set(seat_sum 0)
+set(i 0)
+foreach(r ${rates})
+  string(REGEX MATCH "^([0-9]+)\\.([0-9])% \\[([0-9]+)\\.([0-9])-([0-9]+)\\.([0-9])%" _ "${r}")
+  math(EXPR v "${CMAKE_MATCH_1} * 10 + ${CMAKE_MATCH_2}")
+  math(EXPR lo "${CMAKE_MATCH_3} * 10 + ${CMAKE_MATCH_4}")
+  math(EXPR hi "${CMAKE_MATCH_5} * 10 + ${CMAKE_MATCH_6}")
+  if(v GREATER 1000 OR hi GREATER 1000 OR lo GREATER v OR v GREATER hi)
+    message(FATAL_ERROR "not a proportion within its interval: ${r}")
+  endif()
+  if(i GREATER_EQUAL 4)
+    math(EXPR seat_sum "${seat_sum} + ${v}")
+  endif()
+  math(EXPR i "${i} + 1")
+endforeach()
+if(seat_sum LESS 998 OR seat_sum GREATER 1002)
+  message(FATAL_ERROR "the seats' win rates sum to ${seat_sum} per mille")
+endif()
+# greedy beats random: the floor's second rung is well above the fair share.
+if(NOT a MATCHES "greedy vs random +9 +[0-9.]+ +[0-9.]+% \\[[0-9.]+-[0-9.]+%\\] +\\+")
+  message(FATAL_ERROR "greedy vs random is not significantly above the fair share:\n${a}")
+endif()
+# A bad ladder bot is refused with the usage status.
+execute_process(COMMAND ${FOH} sim --skill-ladder --seats greedy --games 1 RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "climbs ismcts")
+  message(FATAL_ERROR "--skill-ladder --seats greedy: status ${rc}, ${err}")
+endif()
