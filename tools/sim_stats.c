@@ -1,6 +1,8 @@
 /* sim_stats: see sim_stats.h. */
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -78,6 +80,7 @@ void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r)
             s->gained[c][r->gained_by[c]]++;
         if (r->price[c] >= 0) {
             s->price_sum[c] += r->price[c];
+            s->price_sq[c] += (long)r->price[c] * r->price[c];
             s->price_n[c]++;
         }
         if (r->owner[c] >= 0) {
@@ -793,20 +796,46 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
 
 /* ---- A/B comparison ---- */
 
+/* One figure compared: A and B (each may lack data), B - A with its 95%
+ * interval, the two-sided p-value of "no difference" and the BH verdict. */
 typedef struct {
-    double diff, low, high;
-    int significant;
-} difference;
+    char name[128];
+    const char *group; /* "game", "seat", "turn order", "card" */
+    char card[64];     /* the card's id for card figures */
+    int percent;       /* a rate (shown in %) or a mean */
+    int has_a, has_b;  /* data on each side */
+    const char *only;  /* "only in A" / "only in B" for a card of one side */
+    double a, b, va, vb, diff, low, high, p;
+    int tested, significant;
+} figure;
 
-static difference diff_of(double a, double var_a, double b, double var_b)
+typedef struct {
+    figure *f;
+    int n, cap;
+} figure_list;
+
+static figure *fig_add(figure_list *l, const char *group, const char *card, int percent, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static figure *fig_add(figure_list *l, const char *group, const char *card, int percent, const char *fmt, ...)
 {
-    difference d;
-    double se = sqrt(var_a + var_b);
-    d.diff = b - a;
-    d.low = d.diff - Z95 * se;
-    d.high = d.diff + Z95 * se;
-    d.significant = se > 0 ? fabs(d.diff) > Z95 * se : d.diff != 0;
-    return d;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 128;
+        figure *f = realloc(l->f, (size_t)cap * sizeof *f);
+        if (!f)
+            return NULL;
+        l->f = f;
+        l->cap = cap;
+    }
+    figure *f = &l->f[l->n++];
+    memset(f, 0, sizeof *f);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->name, sizeof f->name, fmt, ap);
+    va_end(ap);
+    f->group = group;
+    snprintf(f->card, sizeof f->card, "%s", card ? card : "");
+    f->percent = percent;
+    return f;
 }
 
 /* Mean and the variance of the mean. */
@@ -823,62 +852,260 @@ static void rate_var(long n, long units, double *rate, double *var)
     *var = n ? *rate * (1 - *rate) / n : 0;
 }
 
-static int print_diff(FILE *out, const char *what, double a, double b, difference d, int percent)
+/* Side K (0: A, 1: B) of F from N observations (0: no data). */
+static void fig_side(figure *f, int k, long n, double value, double var)
 {
-    double k = percent ? 100 : 1;
-    fprintf(out, "%-34s %9.2f%s %9.2f%s %+8.2f [%+7.2f, %+7.2f]%s\n", what, k * a, percent ? "%" : " ", k * b,
-            percent ? "%" : " ", k * d.diff, k * d.low, k * d.high, d.significant ? "  *" : "");
-    return d.significant;
-}
-
-static int mean_line(FILE *out, const char *what, long na, long sa, long qa, long nb, long sb, long qb)
-{
-    double ma, va, mb, vb;
-    mean_var(na, sa, qa, &ma, &va);
-    mean_var(nb, sb, qb, &mb, &vb);
-    return print_diff(out, what, ma, mb, diff_of(ma, va, mb, vb), 0);
-}
-
-static int rate_line(FILE *out, const char *what, long na, long ua, long nb, long ub)
-{
-    double ra, va, rb, vb;
-    rate_var(na, ua, &ra, &va);
-    rate_var(nb, ub, &rb, &vb);
-    return print_diff(out, what, ra, rb, diff_of(ra, va, rb, vb), 1);
-}
-
-int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
-                         const foh_cardset *csb, int players)
-{
-    int flagged = 0;
-    fprintf(out, "%-34s %10s %10s %9s %18s\n", "figure", "A", "B", "B - A", "95% CI");
-    flagged += mean_line(out, "game length (turns)", a->games, a->turns_sum, a->turns_sq, b->games, b->turns_sum, b->turns_sq);
-    flagged += rate_line(out, "stalled games", a->games, a->stalled * WIN_UNITS, b->games, b->stalled * WIN_UNITS);
-    flagged += mean_line(out, "score", a->total_player_games, a->all_sum, a->all_sq, b->total_player_games, b->all_sum, b->all_sq);
-    flagged += mean_line(out, "winner's score", a->winner_n, a->winner_sum, a->winner_sq, b->winner_n, b->winner_sum,
-              b->winner_sq);
-    for (int p = 0; p < players; p++) {
-        char what[64];
-        snprintf(what, sizeof what, "win rate P%d", p + 1);
-        flagged += rate_line(out, what, a->games, a->win_units[p], b->games, b->win_units[p]);
-        snprintf(what, sizeof what, "score P%d", p + 1);
-        flagged += mean_line(out, what, a->games, a->score_sum[p], a->score_sq[p], b->games, b->score_sum[p], b->score_sq[p]);
+    if (n <= 0)
+        return;
+    if (k) {
+        f->has_b = 1;
+        f->b = value;
+        f->vb = var;
+    } else {
+        f->has_a = 1;
+        f->a = value;
+        f->va = var;
     }
-    /* Cards matched by id: the two card sets may differ. */
-    for (int ca = 0; ca < foh_cardset_card_count(csa); ca++) {
-        int cb = foh_cardset_find(csb, card_id(csa, ca));
-        if (cb < 0)
+}
+
+static void fig_mean(figure *f, int k, long n, long sum, long sq)
+{
+    double m, v;
+    mean_var(n, sum, sq, &m, &v);
+    if (f)
+        fig_side(f, k, n, m, v);
+}
+
+static void fig_rate(figure *f, int k, long n, long units)
+{
+    double r, v;
+    rate_var(n, units, &r, &v);
+    if (f)
+        fig_side(f, k, n, r, v);
+}
+
+/* Difference, interval and p-value of every figure with data on both sides. */
+static void fig_test(figure_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        figure *f = &l->f[i];
+        if (!f->has_a || !f->has_b || f->only)
             continue;
-        char what[96];
-        if (a->start_games[ca] || b->start_games[cb]) {
-            snprintf(what, sizeof what, "start %s win", card_id(csa, ca));
-            flagged += rate_line(out, what, a->start_games[ca], a->start_win_units[ca], b->start_games[cb],
-                      b->start_win_units[cb]);
+        double se = sqrt(f->va + f->vb);
+        if (se <= 0) {
+            /* No variation on either side (e.g. 0% and 0%): nothing to test. */
+            if (!f->only)
+                f->only = f->a == f->b ? "no variation" : "no variation, differs";
+            continue;
         }
-        if (a->owned_n[ca] && b->owned_n[cb]) {
-            snprintf(what, sizeof what, "owners of %s win", card_id(csa, ca));
-            flagged += rate_line(out, what, a->owned_n[ca], a->owned_win_units[ca], b->owned_n[cb], b->owned_win_units[cb]);
-        }
+        f->tested = 1;
+        f->diff = f->b - f->a;
+        f->low = f->diff - Z95 * se;
+        f->high = f->diff + Z95 * se;
+        f->p = erfc(fabs(f->diff) / se / sqrt(2.0));
     }
-    return flagged;
+}
+
+/* Benjamini-Hochberg at Q: the figures whose p-value is at most the
+ * largest p_(k) with p_(k) <= k Q / m are marked. Returns how many. */
+static int fig_bh(figure_list *l, double q, int *tested)
+{
+    int m = 0;
+    size_t np = l->n > 0 ? (size_t)l->n : 1;
+    double *p = malloc(np * sizeof *p);
+    if (!p)
+        return 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->f[i].tested)
+            p[m++] = l->f[i].p;
+    /* Insertion sort: a few hundred figures. */
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && p[j] < p[j - 1]; j--) {
+            double t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    double cut = -1;
+    for (int k = m; k >= 1; k--)
+        if (p[k - 1] <= q * k / m) {
+            cut = p[k - 1];
+            break;
+        }
+    free(p);
+    int marked = 0;
+    for (int i = 0; i < l->n; i++) {
+        figure *f = &l->f[i];
+        f->significant = f->tested && f->p <= cut;
+        marked += f->significant;
+    }
+    *tested = m;
+    return marked;
+}
+
+/* Every figure of A and B (cards matched by id; those of one side only
+ * listed with it). */
+static void fig_collect(figure_list *l, const sim_stats *const st[2], const foh_cardset *const cs[2], int players)
+{
+    figure *f;
+    f = fig_add(l, "game", NULL, 0, "game length (turns)");
+    for (int k = 0; k < 2; k++)
+        fig_mean(f, k, st[k]->games, st[k]->turns_sum, st[k]->turns_sq);
+    f = fig_add(l, "game", NULL, 1, "stalled games");
+    for (int k = 0; k < 2; k++)
+        fig_rate(f, k, st[k]->games, st[k]->stalled * WIN_UNITS);
+    f = fig_add(l, "game", NULL, 0, "score");
+    for (int k = 0; k < 2; k++)
+        fig_mean(f, k, st[k]->total_player_games, st[k]->all_sum, st[k]->all_sq);
+    f = fig_add(l, "game", NULL, 0, "winner's score");
+    for (int k = 0; k < 2; k++)
+        fig_mean(f, k, st[k]->winner_n, st[k]->winner_sum, st[k]->winner_sq);
+    f = fig_add(l, "game", NULL, 0, "snipes per game");
+    /* No squares kept for snipes: a mean without interval is not tested. */
+    for (int k = 0; f && k < 2; k++)
+        if (st[k]->games) {
+            (k ? &f->has_b : &f->has_a)[0] = 1;
+            (k ? &f->b : &f->a)[0] = (double)st[k]->snipes / st[k]->games;
+        }
+    if (f)
+        f->only = "not tested";
+    f = fig_add(l, "turn order", NULL, 1, "first player win rate");
+    for (int k = 0; k < 2; k++)
+        fig_rate(f, k, st[k]->games, st[k]->first_win_units);
+    for (int p = 0; p < players; p++) {
+        f = fig_add(l, "seat", NULL, 1, "win rate P%d", p + 1);
+        for (int k = 0; k < 2; k++)
+            fig_rate(f, k, st[k]->games, st[k]->win_units[p]);
+        f = fig_add(l, "seat", NULL, 0, "score P%d", p + 1);
+        for (int k = 0; k < 2; k++)
+            fig_mean(f, k, st[k]->games, st[k]->score_sum[p], st[k]->score_sq[p]);
+    }
+    for (int p = 1; p < players; p++) {
+        f = fig_add(l, "turn order", NULL, 1, "win rate %s to act", ordinal(p));
+        for (int k = 0; k < 2; k++)
+            fig_rate(f, k, st[k]->games, st[k]->order_win_units[p]);
+    }
+    /* Cards: those of A in A's order, then those only in B. */
+    for (int side = 0; side < 2; side++)
+        for (int c0 = 0; c0 < foh_cardset_card_count(cs[side]); c0++) {
+            const char *id = card_id(cs[side], c0);
+            int idx[2];
+            idx[side] = c0;
+            idx[!side] = foh_cardset_find(cs[!side], id);
+            if (side == 1 && idx[0] >= 0)
+                continue; /* listed with A's */
+            const char *only = idx[!side] >= 0 ? NULL : side ? "only in B" : "only in A";
+            const char *name = card_name(cs[side], c0);
+            static const char *const how[] = {"completed", "sniped", "gained by an effect"};
+            for (int h = 0; h < GAIN_KINDS; h++) {
+                f = fig_add(l, "card", id, 1, "%s %s (games)", name, how[h]);
+                for (int k = 0; f && k < 2; k++)
+                    if (idx[k] >= 0)
+                        fig_rate(f, k, st[k]->games, st[k]->gained[idx[k]][h] * WIN_UNITS);
+                if (f)
+                    f->only = only;
+            }
+            f = fig_add(l, "card", id, 0, "%s price paid", name);
+            for (int k = 0; f && k < 2; k++)
+                if (idx[k] >= 0)
+                    fig_mean(f, k, st[k]->price_n[idx[k]], st[k]->price_sum[idx[k]], st[k]->price_sq[idx[k]]);
+            if (f)
+                f->only = only;
+            int start = 0;
+            for (int k = 0; k < 2; k++)
+                start |= idx[k] >= 0 && st[k]->start_games[idx[k]] > 0;
+            if (start) {
+                f = fig_add(l, "card", id, 1, "%s as starting card: win rate", name);
+                for (int k = 0; f && k < 2; k++)
+                    if (idx[k] >= 0)
+                        fig_rate(f, k, st[k]->start_games[idx[k]], st[k]->start_win_units[idx[k]]);
+                if (f)
+                    f->only = only;
+            }
+            f = fig_add(l, "card", id, 1, "%s owners win rate", name);
+            for (int k = 0; f && k < 2; k++)
+                if (idx[k] >= 0)
+                    fig_rate(f, k, st[k]->owned_n[idx[k]], st[k]->owned_win_units[idx[k]]);
+            if (f)
+                f->only = only;
+        }
+}
+
+static void fig_value(char *buf, size_t len, const figure *f, int has, double v)
+{
+    if (!has)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, f->percent ? "%.2f%%" : "%.2f", f->percent ? 100 * v : v);
+}
+
+int sim_compare(FILE *out, const char *json_path, const char *html_path, const sim_stats *a, const foh_cardset *csa,
+                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta)
+{
+    const sim_stats *st[2] = {a, b};
+    const foh_cardset *cs[2] = {csa, csb};
+    figure_list l = {NULL, 0, 0};
+    fig_collect(&l, st, cs, players);
+    fig_test(&l);
+    int tested = 0, marked = fig_bh(&l, 0.05, &tested);
+    fprintf(out, "%-44s %10s %10s %9s %18s %8s\n", "figure", "A", "B", "B - A", "95% CI", "p");
+    for (int i = 0; i < l.n; i++) {
+        const figure *f = &l.f[i];
+        char va[32], vb[32];
+        fig_value(va, sizeof va, f, f->has_a, f->a);
+        fig_value(vb, sizeof vb, f, f->has_b, f->b);
+        /* Rows with no data on either side say nothing. */
+        if (!f->has_a && !f->has_b)
+            continue;
+        double k = f->percent ? 100 : 1;
+        if (f->tested)
+            fprintf(out, "%-44s %10s %10s %+9.2f [%+7.2f, %+7.2f] %8.4f%s\n", f->name, va, vb, k * f->diff,
+                    k * f->low, k * f->high, f->p, f->significant ? "  *" : "");
+        else
+            fprintf(out, "%-44s %10s %10s %9s %18s %8s%s%s\n", f->name, va, vb, "-", "-", "-",
+                    f->only ? "  " : "", f->only ? f->only : "");
+    }
+    fprintf(out, "%d figures tested; %d differ at a false-discovery rate of 5%% (Benjamini-Hochberg)\n", tested,
+            marked);
+    int ok = 1;
+    if (json_path || html_path) {
+        json_t *root = json_object(), *figs = json_array();
+        json_object_set_new(root, "format", json_string("foh-compare-report/1"));
+        json_object_update(root, meta);
+        json_object_set_new(root, "a_variant_details", sim_variants_json(csa));
+        json_object_set_new(root, "b_variant_details", sim_variants_json(csb));
+        json_object_set_new(root, "games", json_integer(a->games));
+        json_object_set_new(root, "false_discovery_rate", json_real(0.05));
+        json_object_set_new(root, "tested", json_integer(tested));
+        json_object_set_new(root, "differ", json_integer(marked));
+        for (int i = 0; i < l.n; i++) {
+            const figure *f = &l.f[i];
+            if (!f->has_a && !f->has_b)
+                continue;
+            json_t *o = json_pack("{s:s,s:s,s:s}", "name", f->name, "group", f->group, "unit",
+                                  f->percent ? "rate" : "mean");
+            if (f->card[0])
+                json_object_set_new(o, "card", json_string(f->card));
+            json_object_set_new(o, "a", f->has_a ? json_real(f->a) : json_null());
+            json_object_set_new(o, "b", f->has_b ? json_real(f->b) : json_null());
+            if (f->tested)
+                json_object_update_new(o, json_pack("{s:f,s:f,s:f,s:f,s:b}", "diff", f->diff, "ci95_low", f->low,
+                                                     "ci95_high", f->high, "p", f->p, "significant",
+                                                     f->significant));
+            if (f->only)
+                json_object_set_new(o, "note", json_string(f->only));
+            json_array_append_new(figs, o);
+        }
+        json_object_set_new(root, "figures", figs);
+        if (json_path && json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0) {
+            cli_error("compare", "cannot write %s", json_path);
+            ok = 0;
+        }
+        if (html_path && !sim_html_write(html_path, root)) {
+            cli_error("compare", "cannot write %s", html_path);
+            ok = 0;
+        }
+        json_decref(root);
+    }
+    free(l.f);
+    return ok;
 }

@@ -51,7 +51,7 @@ typedef struct sim_stats_s {
     /* Per card (card set index). */
     long start_games[FOH_MAX_CARDS], start_win_units[FOH_MAX_CARDS];
     long gained[FOH_MAX_CARDS][GAIN_KINDS];
-    long price_sum[FOH_MAX_CARDS], price_n[FOH_MAX_CARDS];
+    long price_sum[FOH_MAX_CARDS], price_n[FOH_MAX_CARDS], price_sq[FOH_MAX_CARDS];
     long owned_n[FOH_MAX_CARDS], owned_win_units[FOH_MAX_CARDS]; /* player-games owning it at the end */
     long total_player_games, total_win_units;
     /* Added by the report work (shard format 4). */
@@ -129,11 +129,15 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
  * 0 on error. */
 int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards);
 
-/* Differences B - A of the report's figures with 95% intervals; a '*'
- * marks those whose interval excludes 0 (their number is returned). Cards
- * are matched by id. */
-int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
-                         const foh_cardset *csb, int players);
+/* The A/B report of foh compare: for each figure A, B, B - A with its 95%
+ * interval and p-value (normal approximation), a '*' on those that survive
+ * a Benjamini-Hochberg correction at a false-discovery rate of 5%; cards
+ * matched by id, those of one side listed "only in A/B"; "-" where a side
+ * has no data. Text on OUT, and the same as JSON / HTML into JSON_PATH /
+ * HTML_PATH when not NULL (META: the runs' description, copied into the
+ * JSON). 0 if a file cannot be written (said on stderr). */
+int sim_compare(FILE *out, const char *json_path, const char *html_path, const sim_stats *a, const foh_cardset *csa,
+                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta);
 
 /* A self-contained HTML page (inline data, script and SVG charts, nothing
  * fetched) showing REPORT, a sim_stats_report; 0 on failure. */
