@@ -28,7 +28,10 @@ static const cli_command SIM = {
     "turn limit), scores and their VP breakdown, win rate per seat and per starting card,\n"
     "and per card how often it is acquired (by Complete, Snipe or effects), the mean price\n"
     "paid and the win rate of its owners; rates and means with 95% confidence intervals.\n"
-    "A shared win counts as 1/k of a win for each of the k winners.\n",
+    "A shared win counts as 1/k of a win for each of the k winners. Then the first player's\n"
+    "and each turn-order position's win rate, the game-length distribution, and per card how\n"
+    "often its effect fired, its activations, the turn it was gained and what its choices\n"
+    "picked (docs/report.md describes every figure).\n",
     SIM_OPTIONS, NULL};
 
 typedef struct {
