@@ -28,7 +28,10 @@ static const cli_command SIM = {
     "turn limit), scores and their VP breakdown, win rate per seat and per starting card,\n"
     "and per card how often it is acquired (by Complete, Snipe or effects), the mean price\n"
     "paid and the win rate of its owners; rates and means with 95% confidence intervals.\n"
-    "A shared win counts as 1/k of a win for each of the k winners.\n",
+    "A shared win counts as 1/k of a win for each of the k winners. Then the first player's\n"
+    "and each turn-order position's win rate, the game-length distribution, and per card how\n"
+    "often its effect fired, its activations, the turn it was gained and what its choices\n"
+    "picked (docs/report.md describes every figure).\n",
     SIM_OPTIONS, NULL};
 
 typedef struct {
@@ -59,7 +62,35 @@ typedef struct {
     foh_action root;    /* the turn action in progress (a choice answers it) */
     int root_price;     /* tokens under its card before it */
     long placements;    /* Nation placements before the decision */
+    int turn;           /* the turn in progress (1-based) at the decision */
 } game_watch;
+
+/* Count the answer D to the pending choice of G (sim_stats.h: PICK_*). */
+static void record_choice(game_watch *gw, const foh_game *g, const foh_decision *d)
+{
+    const foh_choice *ch = foh_game_choice(g);
+    game_result *r = gw->r;
+    if (!ch || d->action.option < 0 || d->action.option >= ch->n)
+        return;
+    if (r->nchoices >= MAX_GAME_CHOICES) {
+        r->choices_lost++;
+        return;
+    }
+    const char *label = ch->label[d->action.option];
+    int pick = PICK_OTHER, n = foh_game_players(g), who;
+    if (label[0] == 'P' && sscanf(label + 1, "%d", &who) == 1 && who >= 1 && who <= n)
+        pick = PICK_PLAYER + (who - 1 - ch->player + n) % n;
+    for (int c = 0; pick == PICK_OTHER && c < foh_cardset_card_count(gw->w->cs); c++) {
+        foh_card_info ci;
+        if (foh_cardset_card(gw->w->cs, c, &ci) == FOH_OK && !strcmp(ci.name, label))
+            pick = c;
+    }
+    int row = ch->card >= 0 && ch->card < FOH_MAX_CARDS ? ch->card : FOH_MAX_CARDS;
+    r->choice[r->nchoices].row = (short)row;
+    r->choice[r->nchoices].pick = (short)pick;
+    r->choice[r->nchoices].options = (short)ch->n;
+    r->nchoices++;
+}
 
 static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
 {
@@ -77,6 +108,11 @@ static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh
         }
     }
     const foh_action *a = &d->action;
+    gw->turn = foh_game_turn(g) + 1;
+    if (a->kind == FOH_ACT_CHOOSE)
+        record_choice(gw, g, d);
+    if (a->kind == FOH_ACT_ACTIVATE && a->card >= 0 && a->card < ncards)
+        r->activations[a->card]++;
     if (a->kind != FOH_ACT_CHOOSE) {
         gw->root = *a;
         if (a->kind == FOH_ACT_COMPLETE)
@@ -114,6 +150,7 @@ static foh_status watch_after(void *ud, foh_game *g, const foh_decision *d, foh_
                       : c == gw->root.card && gw->root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
                                                                               : GAIN_EFFECT;
             r->gained_by[c] = how;
+            r->gain_turn[c] = gw->turn;
             if (how != GAIN_EFFECT)
                 r->price[c] = gw->root_price;
         }
@@ -136,7 +173,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     r->seed = foh_seed_for(o->seed, (uint64_t)i);
     r->players = o->players;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
-        r->gained_by[c] = r->price[c] = r->owner[c] = -1;
+        r->gained_by[c] = r->price[c] = r->owner[c] = r->gain_turn[c] = -1;
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         r->start_card[p] = -1;
     foh_error err;
@@ -167,13 +204,16 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     if (ok) {
         r->turns = foh_game_turn(g);
         r->stalled = foh_game_is_stalled(g);
+        r->first = foh_game_first_player(g);
         r->substituted = foh_game_substituted(g);
         for (int c = 0; c < ncards; c++) {
             int owner;
             if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION)
                 r->owner[c] = owner;
-            if (foh_game_effect_fired(g, c))
+            if (foh_game_effect_fired(g, c)) {
                 r->fired[w->timing_index[c]]++;
+                r->fired_card[c] = 1;
+            }
         }
         if (foh_game_score(g, r->score, NULL, &err) != FOH_OK) {
             game_error(w, i, r, err.msg);
@@ -246,6 +286,7 @@ void sim_print_header(FILE *out, long games, const cli_options *o, const foh_car
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
     fprintf(out, "\n");
+    sim_print_variants(out, cs);
 }
 
 static void progress(long done, long total, double elapsed, int final)
