@@ -23,7 +23,8 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_HELP, OPT_COUNT
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_IMPACT, OPT_WITHOUT,
+    OPT_ABLATION, OPT_HELP, OPT_COUNT
 } cli_option_id;
 
 /* A command: its name, positional arguments, what it does, the options it
@@ -69,6 +70,10 @@ typedef struct {
     int quick;                    /* --quick (bench): every measurement short */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
+    int impact;                   /* --impact (sim): the per-card impact table */
+    int ablation;                 /* --ablation (sim): every card removed in turn */
+    int nwithout;                 /* --without CARD (sim), at most CLI_MAX_VARIANTS */
+    const char *without[CLI_MAX_VARIANTS];
     /* compare: configuration A (0) and B (1) */
     const char *side_cards[2];
     int side_nvariants[2];
@@ -155,6 +160,11 @@ struct sim_stats_s;
 /* Play the simulation O describes (its shard) on CS, adding the games into
  * TOTAL (a sim_stats); writes the CSV and trace files if asked. A CLI status. */
 int sim_run(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total);
+/* The same, also adding each game's positions and gains into IMPACT (an
+ * impact_stats, tools/impact.h) unless it is NULL. */
+struct impact_stats_s;
+int sim_run_impact(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
+                   struct impact_stats_s *impact);
 
 /* The simulation report's first line (foh sim and foh merge print the same). */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);

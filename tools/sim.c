@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "impact.h"
 #include "origin.h"
 #include "sim_stats.h"
 #include "trace.h"
@@ -20,7 +21,7 @@
 static const cli_option_id SIM_OPTIONS[] = {
     OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML,
     OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS, OPT_MODS,
-    OPT_VARIANT, OPT_COUNT};
+    OPT_VARIANT, OPT_IMPACT, OPT_WITHOUT, OPT_ABLATION, OPT_COUNT};
 static const cli_command SIM = {
     "sim", NULL, 0,
     "Plays G games (game i uses a seed derived from S and i, so a run is reproducible) and\n"
@@ -31,7 +32,10 @@ static const cli_command SIM = {
     "A shared win counts as 1/k of a win for each of the k winners. Then the first player's\n"
     "and each turn-order position's win rate, the game-length distribution, and per card how\n"
     "often its effect fired, its activations, the turn it was gained and what its choices\n"
-    "picked (docs/report.md describes every figure).\n",
+    "picked (docs/report.md describes every figure).\n"
+    "\n"
+    "--impact adds each card's impact, controlled for the gainer's position; --without and\n"
+    "--ablation measure the game without cards (docs/impact.md).\n",
     SIM_OPTIONS, NULL};
 
 typedef struct {
@@ -39,6 +43,7 @@ typedef struct {
     const foh_cardset *cs;
     long from, to;
     sim_stats stats;
+    impact_stats *impact; /* --impact: this worker's sums, or NULL */
     /* Wall-clock decision time per seat (machine-dependent, so kept out of
      * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
@@ -191,9 +196,18 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     }
     game_watch gw = {.w = w, .r = r};
     tracer tr;
-    foh_observer obs[2] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
+    foh_observer obs[3] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
     int nobs = 1, ok = 1;
-    if (w->trace) {
+    impact_game *ig = NULL;
+    if (w->impact) {
+        if ((ig = impact_game_new(cs, o->players)))
+            obs[nobs++] = impact_observer(ig);
+        else {
+            foh_error_set(&err, FOH_ERR_MEMORY, "out of memory");
+            ok = 0;
+        }
+    }
+    if (ok && w->trace) {
         ok = trace_start(&tr, w->trace, i, r->seed, g, &err) == FOH_OK;
         obs[nobs++] = trace_observer(&tr);
     }
@@ -220,6 +234,9 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             ok = 0;
         }
     }
+    if (ok && ig)
+        impact_game_finish(ig, g, r->score, w->impact);
+    impact_game_free(ig);
     cli_free_seats(seats, o->players);
     foh_game_free(g);
     return ok;
@@ -330,6 +347,11 @@ static int join_files(const char *path, worker *w, int nthreads, int trace, int 
 
 int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 {
+    return sim_run_impact(o, cs, total, NULL);
+}
+
+int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact)
+{
     int nthreads = o->threads;
     /* This shard's games: [first, last) of 0..G-1. */
     long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
@@ -354,6 +376,13 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         w[t].stop = &stop;
         w[t].exited = &exited;
         w[t].print = &print;
+        if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
+            cli_error("sim", "out of memory");
+            status = CLI_DATA;
+            atomic_store(&stop, 1);
+            nthreads = t;
+            break;
+        }
         /* Each worker writes its games' rows and trace lines to its own
          * file; they are joined in game order at the end. */
         w[t].csv = o->games_csv ? tmpfile() : NULL;
@@ -386,6 +415,8 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
             status = w[t].status;
         }
         sim_stats_merge(total, &w[t].stats);
+        if (impact)
+            impact_merge(impact, w[t].impact);
     }
     if (tty && status == CLI_OK)
         progress(last - first, last - first, now_s() - start, 1);
@@ -413,6 +444,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     if (status == CLI_OK && o->trace && !join_files(o->trace, w, nthreads, 1, o->players))
         status = CLI_DATA;
     for (int t = 0; t < nthreads; t++) {
+        free(w[t].impact);
         if (w[t].csv)
             fclose(w[t].csv);
         if (w[t].trace)
@@ -453,6 +485,27 @@ int cmd_sim(int argc, char **argv)
     if (!cli_load(&o, &cs, &eng))
         return CLI_DATA;
     foh_engine_free(eng); /* each worker makes its own */
+    /* --impact's sums and the temporary variant of --without are not in
+     * shard files; --ablation prints its own table. */
+    const char *refused = o.save_shard && o.impact      ? "--impact with --save-shard (foh merge cannot add its sums)"
+                          : o.save_shard && o.nwithout  ? "--without with --save-shard (foh merge could not load it)"
+                          : o.ablation && o.impact      ? "--ablation with --impact (run them apart)"
+                          : o.ablation && (o.save_shard || o.json || o.html || o.games_csv || o.trace)
+                              ? "--ablation with --save-shard, --json, --html, --games-csv or --trace"
+                              : NULL;
+    if (refused) {
+        cli_error("sim", "%s is not supported", refused);
+        foh_cardset_free(cs);
+        return CLI_USAGE;
+    }
+    if (o.nwithout) {
+        int why;
+        foh_cardset *without = sim_load_without(&o, cs, &why);
+        foh_cardset_free(cs);
+        if (!without)
+            return why;
+        cs = without;
+    }
     const char *note;
     if (!foh_cardset_allows_players(cs, o.players, &note)) {
         cli_error("sim", "%d players are not allowed. %s", o.players, note);
@@ -475,17 +528,26 @@ int cmd_sim(int argc, char **argv)
             return CLI_DATA;
         }
 
+    if (o.ablation) {
+        st = sim_ablation(&o, cs);
+        foh_cardset_free(cs);
+        return st;
+    }
     sim_stats *total = calloc(1, sizeof *total);
-    int status = total ? sim_run(&o, cs, total) : CLI_DATA;
+    impact_stats *impact = o.impact ? calloc(1, sizeof *impact) : NULL;
+    int status = total && (impact || !o.impact) ? sim_run_impact(&o, cs, total, impact) : CLI_DATA;
     if (status == CLI_OK && total) {
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
+        if (impact)
+            impact_print(stdout, impact, cs);
         if (o.save_shard && !save_shard(&o, total))
             status = CLI_DATA;
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed))
             status = CLI_DATA;
     }
     free(total);
+    free(impact);
     foh_cardset_free(cs);
     return status;
 }
