@@ -32,7 +32,7 @@
 #define MAX_CANDIDATES 4096
 #define VERIFY_SEED_OFFSET 1000000
 
-static const cli_option_id TUNE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS, OPT_SHARD,
+static const cli_option_id TUNE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
                                              OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS,
                                              OPT_MODS, OPT_VARIANT, OPT_COUNT};
 static const cli_command TUNE = {
@@ -44,8 +44,11 @@ static const cli_command TUNE = {
     "counting the predicted effects whose measured value fell inside the prediction interval.\n"
     "G (--games) is the games of one full evaluation; every candidate plays the same seeds.\n"
     "Deterministic for a seed, whatever the threads (docs/tune.md).\n",
-    TUNE_OPTIONS,
-    "tune's own options:\n"
+    TUNE_OPTIONS, NULL};
+
+/* tune's own options, taken out of the arguments before the common ones are parsed. */
+static const char TUNE_OWN_HELP[] =
+    "\ntune's own options:\n"
     "  --target NAME=VALUE   a balance target; repeatable (default seat-spread=2,\n"
     "                        start-spread=3, length=100..200):\n"
     "                          seat-spread=P   seat win rates within P points (max - min)\n"
@@ -61,7 +64,7 @@ static const cli_command TUNE = {
     "                        ties\n"
     "  --verify-games V      games of each side of the verification (default G; 0: none)\n"
     "  --out DIR             write the variant folder DIR (variant.yaml)\n"
-    "--shard is refused: each step of the search depends on every result before it.\n"};
+    "--shard is refused: each step of the search depends on every result before it.\n";
 
 /* ---- targets and metrics ---- */
 
@@ -77,8 +80,20 @@ int tune_parse_target(const char *spec, tune_targets *t)
     size_t n = (size_t)(eq - spec);
     const char *v = eq + 1;
     if (n == 6 && !strncmp(spec, "length", 6)) {
-        double lo = strtod(v, &end), hi;
-        if (end == v || strncmp(end, "..", 2) || (hi = strtod(end + 2, &end), *end) || lo < 0 || hi < lo) {
+        /* Not strtod over the whole: "140." would be read as a number. */
+        const char *dots = strstr(v, "..");
+        char lo_text[64];
+        double lo = -1, hi = -1;
+        if (dots && dots - v < (long)sizeof lo_text) {
+            snprintf(lo_text, sizeof lo_text, "%.*s", (int)(dots - v), v);
+            lo = strtod(lo_text, &end);
+            if (end == lo_text || *end)
+                lo = -1;
+            hi = strtod(dots + 2, &end);
+            if (end == dots + 2 || *end)
+                hi = -1;
+        }
+        if (lo < 0 || hi < lo || !isfinite(hi)) {
             cli_error("tune", "--target '%s': the length is a range of turns LO..HI, e.g. length=140..180", spec);
             return 0;
         }
@@ -849,6 +864,11 @@ static int take_own_options(tuner *T, int *argc, char **argv)
                 val = arg[len] == '=' ? arg + len + 1 : NULL;
             }
         }
+        if (!strcmp(arg, "--shard") || !strncmp(arg, "--shard=", 8)) {
+            cli_error("tune", "--shard is not supported: each step of the search depends on every result before "
+                              "it; run it on one machine with --threads T");
+            return 0;
+        }
         if (!strcmp(arg, "--")) {
             while (i < *argc)
                 argv[k++] = argv[i++];
@@ -989,13 +1009,10 @@ int cmd_tune(int argc, char **argv)
         status = CLI_USAGE;
     if (status == CLI_OK) {
         status = cli_parse(&TUNE, n, args, &T->o);
-        if (status == CLI_OK && T->o.help)
+        if (status == CLI_OK && T->o.help) {
             cli_help(&TUNE, stdout);
-    }
-    if (status == CLI_OK && !T->o.help && (T->o.given >> OPT_SHARD & 1)) {
-        cli_error("tune", "--shard is not supported: each step of the search depends on every result before it; "
-                          "run it on one machine with --threads T");
-        status = CLI_USAGE;
+            fputs(TUNE_OWN_HELP, stdout);
+        }
     }
     if (status == CLI_OK && !T->o.help) {
         if (T->o.games < 8) {
@@ -1354,7 +1371,7 @@ static int run(tuner *T, candidate *cand, int *ncand)
         char lab[300], eff[900];
         change_label(T, &best->ch[j], lab, sizeof lab);
         effects_text(T, before, after, T->tun[best->ch[j].t].card, eff, sizeof eff);
-        printf("%d. %s: %s\n", j + 1, lab, eff);
+        printf("%d. %s: %s%s\n", j + 1, lab, solo ? "" : "(all the changes together) ", eff);
         snprintf(notes[j], sizeof notes[j], "%s", lab);
     }
     if (best->n > 1) {
