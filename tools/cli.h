@@ -166,6 +166,12 @@ struct impact_stats_s;
 int sim_run_impact(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
                    struct impact_stats_s *impact);
 
+/* Play games [FROM, TO) of O (game i seeded foh_seed_for(o->seed, i)) on CS
+ * in the calling thread, adding them into TOTAL; no files, no output. A CLI
+ * status; ERR gets the reason when not CLI_OK. For foh tune. */
+int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, struct sim_stats_s *total,
+                   char *err, size_t len);
+
 /* The simulation report's first line (foh sim and foh merge print the same). */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);
 
@@ -179,5 +185,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

@@ -286,6 +286,30 @@ static void *work(void *arg)
     return NULL;
 }
 
+int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, sim_stats *total, char *err,
+                   size_t len)
+{
+    /* One worker, run in this thread (foh tune runs many such ranges at once). */
+    worker *w = calloc(1, sizeof *w);
+    atomic_long done = 0;
+    atomic_int stop = 0, exited = 0;
+    pthread_mutex_t print = PTHREAD_MUTEX_INITIALIZER;
+    if (!w) {
+        snprintf(err, len, "out of memory");
+        return CLI_DATA;
+    }
+    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .done = &done, .stop = &stop, .exited = &exited,
+                  .print = &print};
+    work(w);
+    int status = w->status;
+    if (status == CLI_OK)
+        sim_stats_merge(total, &w->stats);
+    else
+        snprintf(err, len, "%s", w->error);
+    free(w);
+    return status;
+}
+
 static double now_s(void)
 {
     /* CLOCK_MONOTONIC: immune to clock changes. */
