@@ -880,6 +880,20 @@ foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out)
     return FOH_OK;
 }
 
+int foh_cardset_card_param_count(const foh_cardset *cs, int card)
+{
+    return card >= 0 && card < cs->ncards ? cs->card_params[card].n : -1;
+}
+
+foh_status foh_cardset_card_param(const foh_cardset *cs, int card, int i, const char **name, const char **value)
+{
+    if (card < 0 || card >= cs->ncards || i < 0 || i >= cs->card_params[card].n)
+        return foh_error_set(NULL, FOH_ERR_USAGE, "no param %d of card %d", i, card);
+    *name = cs->card_params[card].p[i].name;
+    *value = cs->card_params[card].p[i].value;
+    return FOH_OK;
+}
+
 int foh_cardset_icon_count(const foh_cardset *cs) { return cs->nicons; }
 const char *foh_cardset_icon_name(const foh_cardset *cs, int icon)
 {

@@ -554,11 +554,14 @@ int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
         return foh_load_bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
     /* Checking mode reads every section before it gives up (the vocabulary
      * first: the others name icons), so that all of game.yaml's problems
-     * are told at once; the cards are not read after any. */
-    int before = ld->reported, ok = 1;
-    if (!foh_load_only_keys(ld, root, top) && !(ok = foh_load_go_on(ld, before)))
+     * are told at once. The cards are read after problems that cannot
+     * change what they mean (an unknown key, `players`, `icon_symbols`),
+     * not after one in the vocabulary, events, set-up, rules or actions:
+     * those would make good cards look wrong. */
+    int serious = 0;
+    if (!foh_load_only_keys(ld, root, top) && !foh_load_go_on(ld, ld->reported))
         return 0;
-    if (!read_players(ld, root) && !(ok = foh_load_go_on(ld, before)))
+    if (!read_players(ld, root) && !foh_load_go_on(ld, ld->reported))
         return 0;
     if (!read_names(ld, root))
         return 0;
@@ -566,17 +569,23 @@ int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
                                                                      read_icon_symbols};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         int at = ld->reported;
-        if (!sections[i](ld, root) && !foh_load_go_on(ld, at))
-            return 0;
+        if (!sections[i](ld, root)) {
+            if (!foh_load_go_on(ld, at))
+                return 0;
+            serious |= sections[i] != read_icon_symbols;
+        }
     }
     const foh_yaml_node *actions = foh_yaml_get(root, "actions");
     int at = ld->reported;
-    if (actions && !foh_actions_read(actions, -1, ld->cs, ld->err) && !foh_load_go_on(ld, at))
-        return 0;
+    if (actions && !foh_actions_read(actions, -1, ld->cs, ld->err)) {
+        if (!foh_load_go_on(ld, at))
+            return 0;
+        serious = 1;
+    }
     const foh_yaml_node *scripts = foh_yaml_get(root, "scripts");
     if (scripts && scripts->kind != FOH_YAML_SEQ)
         return foh_load_bad_node(ld, scripts, "'scripts' must list Lua files, not be %s", foh_yaml_kind_name(scripts));
-    return ok && ld->reported == before;
+    return !serious;
 }
 
 const char *foh_cardset_type_colour(const foh_cardset *cs, int type)

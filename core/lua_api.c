@@ -826,9 +826,12 @@ int foh_lua_read_icons(lua_State *L, int idx, const foh_cardset *cs, int icons[F
     }
     lua_settop(L, t - 1);
     if (bad_key) {
-        char names[400];
-        foh_cardset_icon_list(cs, names, sizeof names);
-        snprintf(why, whylen, "unknown icon '%s' in an icon table (icons: %s)", unknown, names);
+        const char *names[FOH_MAX_ICONS];
+        char hint[500];
+        for (int i = 0; i < cs->nicons; i++)
+            names[i] = cs->icon[i];
+        foh_error_hint(hint, sizeof hint, unknown, "icons", names, cs->nicons);
+        snprintf(why, whylen, "unknown icon '%s' in an icon table%s", unknown, hint);
         return 0;
     }
     if (bad_count < cs->nicons) {

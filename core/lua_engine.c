@@ -110,7 +110,12 @@ static int check_reactions(lua_State *L, foh_cardset *cs, foh_card_def *d, foh_e
             unknown = k; /* the key stays on the table, which is on the stack */
     }
     if (keys != known) {
-        snprintf(msg, sizeof msg, "on: unknown event '%.60s' (events: %s)", unknown ? unknown : "?", names);
+        const char *list[FOH_MAX_EVENTS];
+        char hint[600];
+        for (int i = 0; i < cs->nevents; i++)
+            list[i] = cs->event[i];
+        foh_error_hint(hint, sizeof hint, unknown ? unknown : "?", "events", list, cs->nevents);
+        snprintf(msg, sizeof msg, "on: unknown event '%.60s'%s", unknown ? unknown : "?", hint);
         lua_pop(L, 1);
         return card_fail(err, d, d->effect_line, msg);
     }

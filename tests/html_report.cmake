@@ -24,8 +24,8 @@ if(NOT rc EQUAL 0)
 endif()
 # The script marks the body with the number of charts it drew; a script
 # error leaves the page without it.
-if(NOT dom MATCHES "data-rendered=\"5\"")
-  message(FATAL_ERROR "the page's script did not draw its 5 charts:\n${dom}")
+if(NOT dom MATCHES "data-rendered=\"7\"")
+  message(FATAL_ERROR "the page's script did not draw its 7 charts:\n${dom}")
 endif()
 if(NOT dom MATCHES "<p id=\"status\"></p>")
   message(FATAL_ERROR "the page still shows its no-script notice")
@@ -41,4 +41,77 @@ foreach(label "seat 1" "seat 4" "The Pyramids" "Agrarian Tribe \\(" "200 games, 
     message(FATAL_ERROR "the rendered page lacks '${label}'")
   endif()
 endforeach()
-message(STATUS "report rendered: ${nbars} bars")
+# Axes with ticks and labels on every chart, a legend for every colour, the
+# added figures (turn order, game length, choices, stalled share).
+foreach(what "class=\"axis x-axis\"" "class=\"axis y-axis\"" "class=\"tick-label\"" "class=\"axis-label\""
+             "class=\"legend\"" ">1st to act<" ">turns per game<" ">% of games<" ">Choices inside effects<"
+             ">stalled games \\(turn limit reached\\)<" ">first player's win rate<")
+  if(NOT dom MATCHES "${what}")
+    message(FATAL_ERROR "the rendered report lacks ${what}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "class=\"axis x-axis\"" axes "${dom}")
+list(LENGTH axes naxes)
+string(REGEX MATCHALL "class=\"legend\"" legends "${dom}")
+list(LENGTH legends nlegends)
+if(naxes LESS 7 OR nlegends LESS 7)
+  message(FATAL_ERROR "${naxes} x axes and ${nlegends} legends for 7 charts")
+endif()
+# No interval below 0% or above 100%.
+if(dom MATCHES "\\[-[0-9]" OR dom MATCHES "–-[0-9]" OR dom MATCHES "–(10[0-9]\\.[1-9]|1[1-9][0-9]\\.[0-9])%\\]")
+  message(FATAL_ERROR "an interval goes below 0% or above 100%")
+endif()
+message(STATUS "report rendered: ${nbars} bars, ${naxes} axes, ${nlegends} legends")
+
+# foh compare --html: the same checks on the A/B page.
+function(render page out)
+  execute_process(COMMAND ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage
+                          --user-data-dir=${OUT}/chromium-profile --dump-dom file://${page}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE dom ERROR_QUIET TIMEOUT 120)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "chromium failed on ${page} (${rc})")
+  endif()
+  set(${out} "${dom}" PARENT_SCOPE)
+endfunction()
+set(cpage ${OUT}/compare.html)
+file(REMOVE ${cpage} ${OUT}/compare.json)
+execute_process(COMMAND ${FOH} compare --players 4 --games 60 --seed 5 --b-variant culture-2vp --html ${cpage}
+                        --json ${OUT}/compare.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE ctext ERROR_QUIET)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${cpage} OR NOT EXISTS ${OUT}/compare.json)
+  message(FATAL_ERROR "foh compare --html --json failed (${rc})")
+endif()
+file(READ ${cpage} chtml)
+if(chtml MATCHES "(src|href)=\"?[a-z]+:" OR chtml MATCHES "@import|url\\(" OR chtml MATCHES "https?://[^\"]*\\.(js|css|woff)")
+  message(FATAL_ERROR "the compare page refers to an outside resource")
+endif()
+render(${cpage} cdom)
+if(NOT cdom MATCHES "data-rendered=\"3\"" OR NOT cdom MATCHES "<p id=\"status\"></p>")
+  message(FATAL_ERROR "the compare page's script did not draw its 3 charts:\n${cdom}")
+endif()
+foreach(what "class=\"axis x-axis\"" "class=\"tick-label\"" "class=\"axis-label\"" "class=\"legend\""
+             "class=\"key line\"" "differs \\(survives Benjamini-Hochberg at 5%\\)" "A/B comparison"
+             "figures tested; [0-9]+ differ at a false-discovery rate of 5% \\(Benjamini-Hochberg\\)"
+             "variant culture-2vp: [^<]*rules.vp_per_full_icon=2" "<tr class=\"sig\"><td class=\"l\">score</td>")
+  if(NOT cdom MATCHES "${what}")
+    message(FATAL_ERROR "the rendered compare page lacks ${what}")
+  endif()
+endforeach()
+# The text report agrees with the page: the score differs, the game length does not.
+if(NOT ctext MATCHES "\nscore [^\n]*\\*" OR ctext MATCHES "game length[^\n]*\\*")
+  message(FATAL_ERROR "compare text:\n${ctext}")
+endif()
+# Screenshots of both pages (docs/img holds copies made the same way).
+foreach(p report compare)
+  file(REMOVE ${OUT}/${p}.png)
+  execute_process(COMMAND ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars
+                          --user-data-dir=${OUT}/chromium-profile --screenshot=${OUT}/${p}.png --window-size=1000,1400
+                          file://${OUT}/${p}.html
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET TIMEOUT 120)
+  file(SIZE ${OUT}/${p}.png size)
+  file(READ ${OUT}/${p}.png magic LIMIT 4 HEX)
+  if(NOT rc EQUAL 0 OR NOT magic STREQUAL "89504e47" OR size LESS 20000)
+    message(FATAL_ERROR "no screenshot of ${p}.html (${rc}, ${size} bytes)")
+  endif()
+endforeach()
+message(STATUS "compare page rendered; screenshots ${OUT}/report.png, ${OUT}/compare.png")

@@ -86,6 +86,14 @@ static const struct {
     [OPT_SCENARIOS] = {"scenarios", "PATH",
                        "also run the scenario files in PATH (a file or a folder) and warn of every card no\n"
                        "passing scenario exercises; repeatable"},
+    [OPT_IMPACT] = {"impact", NULL,
+                    "also print each card's impact: how much gaining it changes the gainer's chance to\n"
+                    "win and final VP margin, against what their position predicted (docs/impact.md)"},
+    [OPT_WITHOUT] = {"without", "CARD",
+                     "play the same seeds with card id CARD taken out of the game; repeatable"},
+    [OPT_ABLATION] = {"ablation", NULL,
+                      "play the G games once as they are, then once without each card in turn, and\n"
+                      "print how each removal changes the game (docs/impact.md)"},
     [OPT_SKILL_LADDER] = {"skill-ladder", NULL,
                           "instead of the report: the skill ladder (one seat at twice the others' budget,\n"
                           "rung by rung) and how much of the outcome seat and deal explain (docs/skill.md)"},
@@ -375,6 +383,15 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         }
         o->scenarios[o->nscenarios++] = v;
         return 1;
+    case OPT_WITHOUT:
+        if (o->nwithout >= CLI_MAX_VARIANTS) {
+            cli_error(c, "at most %d --without cards", CLI_MAX_VARIANTS);
+            return 0;
+        }
+        o->without[o->nwithout++] = v;
+        return 1;
+    case OPT_IMPACT: o->impact = 1; return 1;
+    case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
         if (o->nmods >= CLI_MAX_VARIANTS) {
             cli_error(c, "at most %d --mods folders", CLI_MAX_VARIANTS);

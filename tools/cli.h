@@ -23,8 +23,8 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS,
-    OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* foh sim --skill-ladder (ladder.c) */
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_IMPACT, OPT_WITHOUT,
+    OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* ladder.c */
     OPT_HELP, OPT_COUNT
 } cli_option_id;
 
@@ -71,6 +71,10 @@ typedef struct {
     int quick;                    /* --quick (bench): every measurement short */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
+    int impact;                   /* --impact (sim): the per-card impact table */
+    int ablation;                 /* --ablation (sim): every card removed in turn */
+    int nwithout;                 /* --without CARD (sim), at most CLI_MAX_VARIANTS */
+    const char *without[CLI_MAX_VARIANTS];
     int skill_ladder;             /* --skill-ladder (sim): the skill ladder instead of the report */
     long ladder_from;             /* --ladder-from B: the first rung's budget (iterations) */
     int ladder_rungs;             /* --ladder-rungs K */
@@ -160,6 +164,17 @@ struct sim_stats_s;
 /* Play the simulation O describes (its shard) on CS, adding the games into
  * TOTAL (a sim_stats); writes the CSV and trace files if asked. A CLI status. */
 int sim_run(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total);
+/* The same, also adding each game's positions and gains into IMPACT (an
+ * impact_stats, tools/impact.h) unless it is NULL. */
+struct impact_stats_s;
+int sim_run_impact(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
+                   struct impact_stats_s *impact);
+
+/* Play games [FROM, TO) of O (game i seeded foh_seed_for(o->seed, i)) on CS
+ * in the calling thread, adding them into TOTAL; no files, no output. A CLI
+ * status; ERR gets the reason when not CLI_OK. For foh tune. */
+int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, struct sim_stats_s *total,
+                   char *err, size_t len);
 
 /* The simulation report's first line (foh sim and foh merge print the same). */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);
@@ -174,5 +189,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

@@ -1,4 +1,6 @@
 /* foh compare: an A/B test of two configurations on the same seeds. */
+#include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +11,17 @@
 static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
                                                 OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
                                                 OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_MODS,
+                                                OPT_JSON, OPT_HTML,
                                                 OPT_COUNT};
 static const cli_command COMPARE = {
     "compare", NULL, 0,
     "Simulates configuration A and configuration B (a card folder and variants each; the\n"
     "base set without variants by default) on the same game seeds and prints, for each\n"
-    "figure of the report, A, B, their difference B - A and its 95% confidence interval;\n"
-    "'*' marks a difference whose interval excludes 0.\n",
+    "figure of the report, A, B, their difference B - A, its 95% confidence interval and\n"
+    "p-value; '*' marks the differences that survive a Benjamini-Hochberg correction for\n"
+    "the number of figures tested (false-discovery rate 5%); '-' where a side has no data.\n"
+    "Cards are matched by id; a card of one side only is listed 'only in A' / 'only in B'.\n"
+    "--json and --html write the same comparison as a document and as a page.\n",
     COMPARE_OPTIONS, NULL};
 
 int cmd_compare(int argc, char **argv)
@@ -62,6 +68,12 @@ int cmd_compare(int argc, char **argv)
             status = CLI_USAGE;
         }
     }
+    const char *outputs[] = {common.json, common.html};
+    for (int i = 0; status == CLI_OK && i < 2; i++)
+        if (outputs[i] && !cli_can_write(outputs[i])) {
+            cli_error("compare", "cannot write %s: %s", outputs[i], strerror(errno));
+            status = CLI_DATA;
+        }
     for (int k = 0; status == CLI_OK && k < 2; k++) {
         st[k] = calloc(1, sizeof *st[k]);
         status = st[k] ? sim_run(&o[k], cs[k], st[k]) : CLI_DATA;
@@ -71,8 +83,18 @@ int cmd_compare(int argc, char **argv)
             printf("%c: ", 'A' + k);
             sim_print_header(stdout, st[k]->games, &o[k], cs[k]);
         }
-        int flagged = sim_stats_print_diff(stdout, st[0], cs[0], st[1], cs[1], o[0].players);
-        printf("%d figure%s differ significantly (95%%)\n", flagged, flagged == 1 ? "" : "s");
+        json_t *meta = json_pack("{s:i,s:I,s:s}", "players", o[0].players, "seed", (json_int_t)o[0].seed, "seats",
+                                 o[0].seats);
+        for (int k = 0; k < 2; k++) {
+            json_t *variants = json_array();
+            for (int i = 0; i < foh_cardset_variant_count(cs[k]); i++)
+                json_array_append_new(variants, json_string(foh_cardset_variant_name(cs[k], i)));
+            json_object_set_new(meta, k ? "b" : "a",
+                                json_pack("{s:s,s:o}", "cards", o[k].cards, "variants", variants));
+        }
+        if (!sim_compare(stdout, common.json, common.html, st[0], cs[0], st[1], cs[1], o[0].players, meta))
+            status = CLI_DATA;
+        json_decref(meta);
     }
     for (int k = 0; k < 2; k++) {
         free(st[k]);

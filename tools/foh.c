@@ -18,6 +18,7 @@ static const struct {
     {"variants", cmd_variants, "list the variants (--variant NAME for play, sim, scenario)"},
     {"merge", cmd_merge, "add the shards of a simulation into its report"},
     {"compare", cmd_compare, "A/B: two configurations on the same seeds, differences with CIs"},
+    {"tune", cmd_tune, "search the smallest set of changes meeting balance targets; write and verify a variant"},
     {"bench", cmd_bench, "measure the engine's and the bots' speed on this machine (docs/performance.md)"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "ladder.h"
+#include "impact.h"
 #include "origin.h"
 #include "sim_stats.h"
 #include "trace.h"
@@ -21,7 +22,7 @@
 static const cli_option_id SIM_OPTIONS[] = {
     OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML,
     OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS, OPT_MODS,
-    OPT_VARIANT, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, OPT_COUNT};
+    OPT_VARIANT, OPT_IMPACT, OPT_WITHOUT, OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, OPT_COUNT};
 static const cli_command SIM = {
     "sim", NULL, 0,
     "Plays G games (game i uses a seed derived from S and i, so a run is reproducible) and\n"
@@ -29,7 +30,13 @@ static const cli_command SIM = {
     "turn limit), scores and their VP breakdown, win rate per seat and per starting card,\n"
     "and per card how often it is acquired (by Complete, Snipe or effects), the mean price\n"
     "paid and the win rate of its owners; rates and means with 95% confidence intervals.\n"
-    "A shared win counts as 1/k of a win for each of the k winners.\n",
+    "A shared win counts as 1/k of a win for each of the k winners. Then the first player's\n"
+    "and each turn-order position's win rate, the game-length distribution, and per card how\n"
+    "often its effect fired, its activations, the turn it was gained and what its choices\n"
+    "picked (docs/report.md describes every figure).\n"
+    "\n"
+    "--impact adds each card's impact, controlled for the gainer's position; --without and\n"
+    "--ablation measure the game without cards (docs/impact.md).\n",
     SIM_OPTIONS, LADDER_HELP};
 
 typedef struct {
@@ -37,6 +44,7 @@ typedef struct {
     const foh_cardset *cs;
     long from, to;
     sim_stats stats;
+    impact_stats *impact; /* --impact: this worker's sums, or NULL */
     /* Wall-clock decision time per seat (machine-dependent, so kept out of
      * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
@@ -60,7 +68,35 @@ typedef struct {
     foh_action root;    /* the turn action in progress (a choice answers it) */
     int root_price;     /* tokens under its card before it */
     long placements;    /* Nation placements before the decision */
+    int turn;           /* the turn in progress (1-based) at the decision */
 } game_watch;
+
+/* Count the answer D to the pending choice of G (sim_stats.h: PICK_*). */
+static void record_choice(game_watch *gw, const foh_game *g, const foh_decision *d)
+{
+    const foh_choice *ch = foh_game_choice(g);
+    game_result *r = gw->r;
+    if (!ch || d->action.option < 0 || d->action.option >= ch->n)
+        return;
+    if (r->nchoices >= MAX_GAME_CHOICES) {
+        r->choices_lost++;
+        return;
+    }
+    const char *label = ch->label[d->action.option];
+    int pick = PICK_OTHER, n = foh_game_players(g), who;
+    if (label[0] == 'P' && sscanf(label + 1, "%d", &who) == 1 && who >= 1 && who <= n)
+        pick = PICK_PLAYER + (who - 1 - ch->player + n) % n;
+    for (int c = 0; pick == PICK_OTHER && c < foh_cardset_card_count(gw->w->cs); c++) {
+        foh_card_info ci;
+        if (foh_cardset_card(gw->w->cs, c, &ci) == FOH_OK && !strcmp(ci.name, label))
+            pick = c;
+    }
+    int row = ch->card >= 0 && ch->card < FOH_MAX_CARDS ? ch->card : FOH_MAX_CARDS;
+    r->choice[r->nchoices].row = (short)row;
+    r->choice[r->nchoices].pick = (short)pick;
+    r->choice[r->nchoices].options = (short)ch->n;
+    r->nchoices++;
+}
 
 static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
 {
@@ -78,6 +114,11 @@ static foh_status watch_before(void *ud, foh_game *g, const foh_decision *d, foh
         }
     }
     const foh_action *a = &d->action;
+    gw->turn = foh_game_turn(g) + 1;
+    if (a->kind == FOH_ACT_CHOOSE)
+        record_choice(gw, g, d);
+    if (a->kind == FOH_ACT_ACTIVATE && a->card >= 0 && a->card < ncards)
+        r->activations[a->card]++;
     if (a->kind != FOH_ACT_CHOOSE) {
         gw->root = *a;
         if (a->kind == FOH_ACT_COMPLETE)
@@ -115,6 +156,7 @@ static foh_status watch_after(void *ud, foh_game *g, const foh_decision *d, foh_
                       : c == gw->root.card && gw->root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
                                                                               : GAIN_EFFECT;
             r->gained_by[c] = how;
+            r->gain_turn[c] = gw->turn;
             if (how != GAIN_EFFECT)
                 r->price[c] = gw->root_price;
         }
@@ -137,7 +179,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     r->seed = foh_seed_for(o->seed, (uint64_t)i);
     r->players = o->players;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
-        r->gained_by[c] = r->price[c] = r->owner[c] = -1;
+        r->gained_by[c] = r->price[c] = r->owner[c] = r->gain_turn[c] = -1;
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         r->start_card[p] = -1;
     foh_error err;
@@ -155,9 +197,18 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     }
     game_watch gw = {.w = w, .r = r};
     tracer tr;
-    foh_observer obs[2] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
+    foh_observer obs[3] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
     int nobs = 1, ok = 1;
-    if (w->trace) {
+    impact_game *ig = NULL;
+    if (w->impact) {
+        if ((ig = impact_game_new(cs, o->players)))
+            obs[nobs++] = impact_observer(ig);
+        else {
+            foh_error_set(&err, FOH_ERR_MEMORY, "out of memory");
+            ok = 0;
+        }
+    }
+    if (ok && w->trace) {
         ok = trace_start(&tr, w->trace, i, r->seed, g, &err) == FOH_OK;
         obs[nobs++] = trace_observer(&tr);
     }
@@ -168,19 +219,25 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     if (ok) {
         r->turns = foh_game_turn(g);
         r->stalled = foh_game_is_stalled(g);
+        r->first = foh_game_first_player(g);
         r->substituted = foh_game_substituted(g);
         for (int c = 0; c < ncards; c++) {
             int owner;
             if (foh_game_card_zone(g, c, &owner) == FOH_ZONE_NATION)
                 r->owner[c] = owner;
-            if (foh_game_effect_fired(g, c))
+            if (foh_game_effect_fired(g, c)) {
                 r->fired[w->timing_index[c]]++;
+                r->fired_card[c] = 1;
+            }
         }
         if (foh_game_score(g, r->score, NULL, &err) != FOH_OK) {
             game_error(w, i, r, err.msg);
             ok = 0;
         }
     }
+    if (ok && ig)
+        impact_game_finish(ig, g, r->score, w->impact);
+    impact_game_free(ig);
     cli_free_seats(seats, o->players);
     foh_game_free(g);
     return ok;
@@ -230,6 +287,30 @@ static void *work(void *arg)
     return NULL;
 }
 
+int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, sim_stats *total, char *err,
+                   size_t len)
+{
+    /* One worker, run in this thread (foh tune runs many such ranges at once). */
+    worker *w = calloc(1, sizeof *w);
+    atomic_long done = 0;
+    atomic_int stop = 0, exited = 0;
+    pthread_mutex_t print = PTHREAD_MUTEX_INITIALIZER;
+    if (!w) {
+        snprintf(err, len, "out of memory");
+        return CLI_DATA;
+    }
+    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .done = &done, .stop = &stop, .exited = &exited,
+                  .print = &print};
+    work(w);
+    int status = w->status;
+    if (status == CLI_OK)
+        sim_stats_merge(total, &w->stats);
+    else
+        snprintf(err, len, "%s", w->error);
+    free(w);
+    return status;
+}
+
 static double now_s(void)
 {
     /* CLOCK_MONOTONIC: immune to clock changes. */
@@ -247,6 +328,7 @@ void sim_print_header(FILE *out, long games, const cli_options *o, const foh_car
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
     fprintf(out, "\n");
+    sim_print_variants(out, cs);
 }
 
 static void progress(long done, long total, double elapsed, int final)
@@ -290,6 +372,11 @@ static int join_files(const char *path, worker *w, int nthreads, int trace, int 
 
 int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 {
+    return sim_run_impact(o, cs, total, NULL);
+}
+
+int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact)
+{
     int nthreads = o->threads;
     /* This shard's games: [first, last) of 0..G-1. */
     long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
@@ -314,6 +401,13 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
         w[t].stop = &stop;
         w[t].exited = &exited;
         w[t].print = &print;
+        if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
+            cli_error("sim", "out of memory");
+            status = CLI_DATA;
+            atomic_store(&stop, 1);
+            nthreads = t;
+            break;
+        }
         /* Each worker writes its games' rows and trace lines to its own
          * file; they are joined in game order at the end. */
         w[t].csv = o->games_csv ? tmpfile() : NULL;
@@ -346,6 +440,8 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
             status = w[t].status;
         }
         sim_stats_merge(total, &w[t].stats);
+        if (impact)
+            impact_merge(impact, w[t].impact);
     }
     if (tty && status == CLI_OK)
         progress(last - first, last - first, now_s() - start, 1);
@@ -373,6 +469,7 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
     if (status == CLI_OK && o->trace && !join_files(o->trace, w, nthreads, 1, o->players))
         status = CLI_DATA;
     for (int t = 0; t < nthreads; t++) {
+        free(w[t].impact);
         if (w[t].csv)
             fclose(w[t].csv);
         if (w[t].trace)
@@ -415,6 +512,27 @@ int cmd_sim(int argc, char **argv)
     if (!cli_load(&o, &cs, &eng))
         return CLI_DATA;
     foh_engine_free(eng); /* each worker makes its own */
+    /* --impact's sums and the temporary variant of --without are not in
+     * shard files; --ablation prints its own table. */
+    const char *refused = o.save_shard && o.impact      ? "--impact with --save-shard (foh merge cannot add its sums)"
+                          : o.save_shard && o.nwithout  ? "--without with --save-shard (foh merge could not load it)"
+                          : o.ablation && o.impact      ? "--ablation with --impact (run them apart)"
+                          : o.ablation && (o.save_shard || o.json || o.html || o.games_csv || o.trace)
+                              ? "--ablation with --save-shard, --json, --html, --games-csv or --trace"
+                              : NULL;
+    if (refused) {
+        cli_error("sim", "%s is not supported", refused);
+        foh_cardset_free(cs);
+        return CLI_USAGE;
+    }
+    if (o.nwithout) {
+        int why;
+        foh_cardset *without = sim_load_without(&o, cs, &why);
+        foh_cardset_free(cs);
+        if (!without)
+            return why;
+        cs = without;
+    }
     const char *note;
     if (!foh_cardset_allows_players(cs, o.players, &note)) {
         cli_error("sim", "%d players are not allowed. %s", o.players, note);
@@ -437,17 +555,26 @@ int cmd_sim(int argc, char **argv)
             return CLI_DATA;
         }
 
+    if (o.ablation) {
+        st = sim_ablation(&o, cs);
+        foh_cardset_free(cs);
+        return st;
+    }
     sim_stats *total = calloc(1, sizeof *total);
-    int status = total ? sim_run(&o, cs, total) : CLI_DATA;
+    impact_stats *impact = o.impact ? calloc(1, sizeof *impact) : NULL;
+    int status = total && (impact || !o.impact) ? sim_run_impact(&o, cs, total, impact) : CLI_DATA;
     if (status == CLI_OK && total) {
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
+        if (impact)
+            impact_print(stdout, impact, cs);
         if (o.save_shard && !save_shard(&o, total))
             status = CLI_DATA;
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed))
             status = CLI_DATA;
     }
     free(total);
+    free(impact);
     foh_cardset_free(cs);
     return status;
 }

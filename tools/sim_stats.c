@@ -1,9 +1,12 @@
 /* sim_stats: see sim_stats.h. */
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "foh/yaml.h"
 #include "sim_stats.h"
 
 #define Z95 1.96
@@ -49,11 +52,35 @@ void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r)
             s->start_win_units[r->start_card[p]] += won;
         }
     }
+    int first = r->first >= 0 && r->first < n ? r->first : 0;
+    s->first_win_units += r->score[first].winner ? unit : 0;
+    for (int k = 0; k < n; k++) {
+        int p = (first + k) % n;
+        s->order_win_units[k] += r->score[p].winner ? unit : 0;
+        s->order_score_sum[k] += r->score[p].total;
+    }
+    s->len_hist[r->turns < 0 ? 0 : r->turns / LEN_BIN >= LEN_BINS ? LEN_BINS - 1 : r->turns / LEN_BIN]++;
+    for (int k = 0; k < r->nchoices; k++) {
+        int row = r->choice[k].row, pick = r->choice[k].pick;
+        s->choices[row]++;
+        s->choice_options[row] += r->choice[k].options;
+        s->picks[row][pick]++;
+    }
+    s->choices_lost += r->choices_lost;
     for (int c = 0; c < ncards; c++) {
+        s->fired_games[c] += r->fired_card[c];
+        s->activations[c] += r->activations[c];
+        if (r->gain_turn[c] >= 0) {
+            int b = r->gain_turn[c] / GAIN_BIN;
+            s->gain_turn_sum[c] += r->gain_turn[c];
+            s->gain_turn_n[c]++;
+            s->gain_turn_hist[c][b >= GAIN_BINS ? GAIN_BINS - 1 : b]++;
+        }
         if (r->gained_by[c] >= 0)
             s->gained[c][r->gained_by[c]]++;
         if (r->price[c] >= 0) {
             s->price_sum[c] += r->price[c];
+            s->price_sq[c] += (long)r->price[c] * r->price[c];
             s->price_n[c]++;
         }
         if (r->owner[c] >= 0) {
@@ -107,8 +134,14 @@ static estimate rate_ci(long n, long win_units)
     double centre = (p + z2 / (2.0 * n)) / (1 + z2 / n);
     double half = Z95 * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
     e.value = p;
-    e.low = centre - half;
-    e.high = centre + half;
+    /* The Wilson bounds lie within [0, 1]; rounding may step outside by 1e-17
+     * (printed "-0.0%"): clamp. */
+    e.low = centre - half < 0 ? 0 : centre - half;
+    e.high = centre + half > 1 ? 1 : centre + half;
+    if (e.low > p)
+        e.low = p;
+    if (e.high < p)
+        e.high = p;
     return e;
 }
 
@@ -154,6 +187,210 @@ int sim_timing_index(const foh_cardset *cs, const char *timing)
         if (!strcmp(names[k], timing))
             return k;
     return 0;
+}
+
+
+/* ---- Additions of the report work: turn order, lengths, effects, choices ---- */
+
+static const char *ordinal(int k)
+{
+    static const char *const names[] = {"1st", "2nd", "3rd", "4th", "5th", "6th"};
+    return k >= 0 && k < 6 ? names[k] : "?";
+}
+
+/* The Q-quantile (0..1) of a histogram of N bins of WIDTH (the last bin
+ * open-ended), interpolated linearly within its bin; -1 if empty. */
+static double hist_quantile(const long *h, int n, int width, double q)
+{
+    long total = 0;
+    for (int b = 0; b < n; b++)
+        total += h[b];
+    if (!total)
+        return -1;
+    double want = q * total, seen = 0;
+    for (int b = 0; b < n; b++) {
+        if (h[b] && seen + h[b] >= want)
+            return b * width + width * (want - seen) / h[b];
+        seen += h[b];
+    }
+    return (double)n * width;
+}
+
+/* The label of pick kind K (sim_stats.h PICK_*). */
+static void pick_label(const foh_cardset *cs, int k, char *buf, size_t len)
+{
+    static const char *const seat[] = {"self", "next player", "2nd player after", "3rd player after",
+                                       "4th player after", "5th player after"};
+    if (k < FOH_MAX_CARDS)
+        snprintf(buf, len, "%s", card_name(cs, k));
+    else if (k < PICK_OTHER)
+        snprintf(buf, len, "%s", seat[k - PICK_PLAYER]);
+    else
+        snprintf(buf, len, "other label");
+}
+
+static void choice_row_name(const foh_cardset *cs, int row, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", row < FOH_MAX_CARDS ? card_name(cs, row) : "(variant rules)");
+}
+
+/* Print the added sections (after the original report, so its lines stay). */
+static void print_additions(FILE *out, const sim_stats *s, const foh_cardset *cs, int players)
+{
+    long g = s->games;
+    estimate f = rate_ci(g, s->first_win_units);
+    fprintf(out, "\nturn order: the first player (who took the first turn) won %.1f%% [95%% CI %.1f-%.1f%%] "
+                 "(parity %.1f%%)\n", 100 * f.value, 100 * f.low, 100 * f.high, 100.0 / players);
+    fprintf(out, "%-8s %22s %8s\n", "to act", "win rate [95% CI]", "score");
+    for (int k = 0; k < players; k++) {
+        estimate r = rate_ci(g, s->order_win_units[k]);
+        fprintf(out, "%-8s %7.1f%% [%4.1f-%4.1f%%] %8.2f\n", ordinal(k), 100 * r.value, 100 * r.low, 100 * r.high,
+                (double)s->order_score_sum[k] / g);
+    }
+    fprintf(out, "\ngame length distribution (turns, share of games):");
+    for (int b = 0; b < LEN_BINS; b++)
+        if (s->len_hist[b]) {
+            if (b == LEN_BINS - 1)
+                fprintf(out, " %d+: %.1f%%", b * LEN_BIN, 100.0 * s->len_hist[b] / g);
+            else
+                fprintf(out, " %d-%d: %.1f%%", b * LEN_BIN, b * LEN_BIN + LEN_BIN - 1, 100.0 * s->len_hist[b] / g);
+        }
+    fprintf(out, "\nlength quartiles: %.0f / %.0f / %.0f turns (interpolated within %d-turn bins)\n",
+            hist_quantile(s->len_hist, LEN_BINS, LEN_BIN, 0.25), hist_quantile(s->len_hist, LEN_BINS, LEN_BIN, 0.5),
+            hist_quantile(s->len_hist, LEN_BINS, LEN_BIN, 0.75), LEN_BIN);
+    fprintf(out, "\ncard effects and acquisition turn (fired: share of games in which its Instant/Attack effect\n"
+                 "fired; activations: Turn Action activations per game; turn gained: the turn number (1 = the\n"
+                 "game's first turn) at which it was gained, mean and quartiles)\n");
+    fprintf(out, "%-24s %7s %7s %8s %18s\n", "card", "fired", "activ", "gained", "turn mean [q1 q2 q3]");
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        if (!s->fired_games[c] && !s->activations[c] && !s->gain_turn_n[c])
+            continue;
+        fprintf(out, "%-24s %6.1f%% %7.2f %8ld", card_name(cs, c), 100.0 * s->fired_games[c] / g,
+                (double)s->activations[c] / g, s->gain_turn_n[c]);
+        if (s->gain_turn_n[c])
+            fprintf(out, " %6.1f [%.0f %.0f %.0f]\n", (double)s->gain_turn_sum[c] / s->gain_turn_n[c],
+                    hist_quantile(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN, 0.25),
+                    hist_quantile(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN, 0.5),
+                    hist_quantile(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN, 0.75));
+        else
+            fprintf(out, " %18s\n", "-");
+    }
+    fprintf(out, "\nchoices inside effects (answers per game; mean options offered; what was picked, share of\n"
+                 "the answers, the 8 most picked; a player as seen from the chooser in turn order):\n");
+    int any = 0;
+    for (int row = 0; row < CHOICE_ROWS; row++) {
+        if (!s->choices[row])
+            continue;
+        char name[96];
+        choice_row_name(cs, row, name, sizeof name);
+        fprintf(out, "%s: %.2f per game, %.1f options;", name, (double)s->choices[row] / g,
+                (double)s->choice_options[row] / s->choices[row]);
+        /* Most picked first, then by kind: a stable order. */
+        int done[PICK_KINDS] = {0};
+        for (int shown = 0; shown < 8; shown++) {
+            int best = -1;
+            for (int k = 0; k < PICK_KINDS; k++)
+                if (!done[k] && s->picks[row][k] && (best < 0 || s->picks[row][k] > s->picks[row][best]))
+                    best = k;
+            if (best < 0)
+                break;
+            done[best] = 1;
+            char label[96];
+            pick_label(cs, best, label, sizeof label);
+            fprintf(out, "%s %s %.1f%%", shown ? "," : "", label, 100.0 * s->picks[row][best] / s->choices[row]);
+        }
+        fprintf(out, "\n");
+        any = 1;
+    }
+    if (!any)
+        fprintf(out, "(none)\n");
+    if (s->choices_lost)
+        fprintf(out, "(%ld answers not counted: more than %d in one game)\n", s->choices_lost, MAX_GAME_CHOICES);
+}
+
+/* Scalars of map NODE (nested maps flattened to dotted keys) into OBJ. */
+static void yaml_flatten(json_t *obj, const foh_yaml_node *node, const char *prefix)
+{
+    for (size_t i = 0; node && node->kind == FOH_YAML_MAP && i < node->n; i++) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "", node->keys[i]);
+        const foh_yaml_node *v = node->items[i];
+        if (v->kind == FOH_YAML_SCALAR)
+            json_object_set_new(obj, key, json_string(v->text));
+        else if (v->kind == FOH_YAML_MAP)
+            yaml_flatten(obj, v, key);
+        else {
+            /* A list: its scalars joined. */
+            char text[512] = "";
+            for (size_t k = 0; k < v->n; k++)
+                if (v->items[k]->kind == FOH_YAML_SCALAR)
+                    snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", k ? ", " : "",
+                             v->items[k]->text);
+            json_object_set_new(obj, key, json_string(text));
+        }
+    }
+}
+
+json_t *sim_variants_json(const foh_cardset *cs)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < foh_cardset_source_count(cs); i++) {
+        const char *label = foh_cardset_source(cs, i, NULL), *path = foh_cardset_source_path(cs, i);
+        if (!label || strncmp(label, "variant ", 8) || !path)
+            continue;
+        json_t *v = json_object(), *set = json_object(), *params = json_object(), *cards = json_array();
+        json_object_set_new(v, "name", json_string(label + 8));
+        char err[300];
+        foh_yaml_node *root = foh_yaml_load(path, err, sizeof err);
+        const foh_yaml_node *desc = foh_yaml_get(root, "description");
+        json_object_set_new(v, "description",
+                            json_string(desc && desc->kind == FOH_YAML_SCALAR ? desc->text : ""));
+        yaml_flatten(set, foh_yaml_get(root, "set"), "");
+        yaml_flatten(params, foh_yaml_get(root, "params"), "");
+        const foh_yaml_node *cn = foh_yaml_get(root, "cards");
+        for (size_t k = 0; cn && cn->kind == FOH_YAML_MAP && k < cn->n; k++) {
+            const foh_yaml_node *part = cn->items[k];
+            for (size_t j = 0; part && part->kind == FOH_YAML_MAP && j < part->n; j++) {
+                char what[200];
+                snprintf(what, sizeof what, "%s %s", cn->keys[k], part->keys[j]);
+                json_array_append_new(cards, json_string(what));
+            }
+        }
+        json_object_set_new(v, "set", set);
+        json_object_set_new(v, "params", params);
+        json_object_set_new(v, "cards", cards);
+        foh_yaml_free(root);
+        json_array_append_new(arr, v);
+    }
+    return arr;
+}
+
+void sim_print_variants(FILE *out, const foh_cardset *cs)
+{
+    json_t *arr = sim_variants_json(cs);
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v)
+    {
+        fprintf(out, "variant %s: %s", json_string_value(json_object_get(v, "name")),
+                json_string_value(json_object_get(v, "description")));
+        static const char *const parts[] = {"set", "params"};
+        for (int k = 0; k < 2; k++) {
+            const char *key;
+            json_t *val;
+            int first = 1;
+            json_object_foreach(json_object_get(v, parts[k]), key, val)
+            {
+                fprintf(out, "%s%s=%s", first ? (k ? "; params " : "; set ") : ", ", key, json_string_value(val));
+                first = 0;
+            }
+        }
+        size_t nc = json_array_size(json_object_get(v, "cards"));
+        if (nc)
+            fprintf(out, "; %zu card change%s", nc, nc == 1 ? "" : "s");
+        fprintf(out, "\n");
+    }
+    json_decref(arr);
 }
 
 void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats)
@@ -238,11 +475,102 @@ void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int p
             fprintf(out, " %d-%d: %.1f%%", b, b + 9, 100.0 * n / pg);
     }
     fprintf(out, "\n");
+    print_additions(out, s, cs, players);
 }
 
 static json_t *estimate_json(estimate e)
 {
     return json_pack("{s:f,s:f,s:f}", "value", e.value, "ci95_low", e.low, "ci95_high", e.high);
+}
+
+static json_t *quartiles_json(const long *h, int n, int width)
+{
+    double q[3];
+    for (int k = 0; k < 3; k++)
+        q[k] = hist_quantile(h, n, width, 0.25 * (k + 1));
+    if (q[0] < 0)
+        return json_null();
+    return json_pack("{s:f,s:f,s:f}", "q1", q[0], "median", q[1], "q3", q[2]);
+}
+
+/* Histogram H of N bins of WIDTH as {bin, counts} with the trailing empty bins left out. */
+static json_t *hist_json(const long *h, int n, int width)
+{
+    int last = -1;
+    for (int b = 0; b < n; b++)
+        if (h[b])
+            last = b;
+    json_t *counts = json_array();
+    for (int b = 0; b <= last; b++)
+        json_array_append_new(counts, json_integer(h[b]));
+    return json_pack("{s:i,s:i,s:o}", "bin", width, "open_from", (n - 1) * width, "counts", counts);
+}
+
+static json_t *choices_json(const sim_stats *s, const foh_cardset *cs, int row)
+{
+    if (!s->choices[row])
+        return json_null();
+    json_t *picks = json_array();
+    int done[PICK_KINDS] = {0};
+    for (;;) {
+        int best = -1;
+        for (int k = 0; k < PICK_KINDS; k++)
+            if (!done[k] && s->picks[row][k] && (best < 0 || s->picks[row][k] > s->picks[row][best]))
+                best = k;
+        if (best < 0)
+            break;
+        done[best] = 1;
+        char label[96];
+        pick_label(cs, best, label, sizeof label);
+        json_t *pk = json_pack("{s:s,s:s,s:I,s:o}", "label", label, "kind",
+                               best < FOH_MAX_CARDS ? "card" : best < PICK_OTHER ? "player" : "other", "count",
+                               (json_int_t)s->picks[row][best], "share",
+                               estimate_json(rate_ci(s->choices[row], s->picks[row][best] * WIN_UNITS)));
+        if (best < FOH_MAX_CARDS)
+            json_object_set_new(pk, "card", json_string(card_id(cs, best)));
+        else if (best < PICK_OTHER)
+            json_object_set_new(pk, "seat_offset", json_integer(best - PICK_PLAYER));
+        json_array_append_new(picks, pk);
+    }
+    return json_pack("{s:I,s:f,s:f,s:o}", "answers", (json_int_t)s->choices[row], "per_game",
+                     s->games ? (double)s->choices[row] / s->games : 0, "mean_options",
+                     (double)s->choice_options[row] / s->choices[row], "picks", picks);
+}
+
+static void add_card_json(json_t *card, const sim_stats *s, const foh_cardset *cs, int c)
+{
+    long g = s->games;
+    json_object_set_new(card, "effect_fired_share",
+                        estimate_json(rate_ci(g, s->fired_games[c] * WIN_UNITS)));
+    json_object_set_new(card, "activations_per_game", json_real(g ? (double)s->activations[c] / g : 0));
+    json_object_set_new(card, "gained", json_integer(s->gain_turn_n[c]));
+    json_object_set_new(card, "mean_price_or_null",
+                        s->price_n[c] ? json_real((double)s->price_sum[c] / s->price_n[c]) : json_null());
+    json_t *turn = json_object();
+    json_object_set_new(turn, "mean", s->gain_turn_n[c] ? json_real((double)s->gain_turn_sum[c] / s->gain_turn_n[c])
+                                                        : json_null());
+    json_object_set_new(turn, "quartiles", quartiles_json(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN));
+    json_object_set_new(turn, "histogram", hist_json(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN));
+    json_object_set_new(card, "gain_turn", turn);
+    json_object_set_new(card, "choices", choices_json(s, cs, c));
+}
+
+static void add_report_json(json_t *root, const sim_stats *s, const foh_cardset *cs, int players)
+{
+    long g = s->games;
+    json_object_set_new(root, "variant_details", sim_variants_json(cs));
+    json_object_set_new(root, "first_player_win_rate", estimate_json(rate_ci(g, s->first_win_units)));
+    json_t *order = json_array();
+    for (int k = 0; k < players; k++)
+        json_array_append_new(order, json_pack("{s:i,s:s,s:o,s:f}", "position", k + 1, "name", ordinal(k),
+                                               "win_rate", estimate_json(rate_ci(g, s->order_win_units[k])),
+                                               "mean_score", g ? (double)s->order_score_sum[k] / g : 0));
+    json_object_set_new(root, "turn_order", order);
+    json_t *len = hist_json(s->len_hist, LEN_BINS, LEN_BIN);
+    json_object_set_new(len, "quartiles", quartiles_json(s->len_hist, LEN_BINS, LEN_BIN));
+    json_object_set_new(root, "game_length_histogram", len);
+    json_object_set_new(root, "variant_rule_choices", choices_json(s, cs, FOH_MAX_CARDS));
+    json_object_set_new(root, "choices_not_counted", json_integer(s->choices_lost));
 }
 
 json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players, const char *seats, uint64_t seed)
@@ -296,9 +624,11 @@ json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players,
             s->price_n[c] ? (double)s->price_sum[c] / s->price_n[c] : 0.0, "owner_win_rate",
             estimate_json(rate_ci(s->owned_n[c], s->owned_win_units[c])), "non_owner_win_rate",
             estimate_json(rate_ci(s->total_player_games - s->owned_n[c], s->total_win_units - s->owned_win_units[c])));
+        add_card_json(card, s, cs, c);
         json_array_append_new(cards, card);
     }
     json_object_set_new(root, "cards", cards);
+    add_report_json(root, s, cs, players);
     json_t *hist = json_array();
     for (int b = 0; b < SCORE_BINS; b++)
         json_array_append_new(hist, json_integer(s->hist[b]));
@@ -359,7 +689,7 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
     const long *x = (const long *)s;
     for (size_t i = 0; i < sizeof *s / sizeof(long); i++)
         json_array_append_new(sums, json_integer(x[i]));
-    json_object_set_new(root, "format", json_string("foh-sim-shard/3"));
+    json_object_set_new(root, "format", json_string("foh-sim-shard/4"));
     json_object_set_new(root, "shard", json_pack("[i,i]", shard, shards));
     origin_write(root, og);
     json_object_set_new(root, "players", json_integer(players));
@@ -411,8 +741,8 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
     size_t n = sizeof *s / sizeof(long);
-    if (!format || strcmp(format, "foh-sim-shard/3") || !json_is_array(sums) || json_array_size(sums) != n) {
-        cli_error("merge", "%s: not a shard file of this version of foh (format foh-sim-shard/3, %zu sums)", path, n);
+    if (!format || strcmp(format, "foh-sim-shard/4") || !json_is_array(sums) || json_array_size(sums) != n) {
+        cli_error("merge", "%s: not a shard file of this version of foh (format foh-sim-shard/4, %zu sums)", path, n);
         json_decref(root);
         return 0;
     }
@@ -466,20 +796,46 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
 
 /* ---- A/B comparison ---- */
 
+/* One figure compared: A and B (each may lack data), B - A with its 95%
+ * interval, the two-sided p-value of "no difference" and the BH verdict. */
 typedef struct {
-    double diff, low, high;
-    int significant;
-} difference;
+    char name[128];
+    const char *group; /* "game", "seat", "turn order", "card" */
+    char card[64];     /* the card's id for card figures */
+    int percent;       /* a rate (shown in %) or a mean */
+    int has_a, has_b;  /* data on each side */
+    const char *only;  /* "only in A" / "only in B" for a card of one side */
+    double a, b, va, vb, diff, low, high, p;
+    int tested, significant;
+} figure;
 
-static difference diff_of(double a, double var_a, double b, double var_b)
+typedef struct {
+    figure *f;
+    int n, cap;
+} figure_list;
+
+static figure *fig_add(figure_list *l, const char *group, const char *card, int percent, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static figure *fig_add(figure_list *l, const char *group, const char *card, int percent, const char *fmt, ...)
 {
-    difference d;
-    double se = sqrt(var_a + var_b);
-    d.diff = b - a;
-    d.low = d.diff - Z95 * se;
-    d.high = d.diff + Z95 * se;
-    d.significant = se > 0 ? fabs(d.diff) > Z95 * se : d.diff != 0;
-    return d;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 128;
+        figure *f = realloc(l->f, (size_t)cap * sizeof *f);
+        if (!f)
+            return NULL;
+        l->f = f;
+        l->cap = cap;
+    }
+    figure *f = &l->f[l->n++];
+    memset(f, 0, sizeof *f);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->name, sizeof f->name, fmt, ap);
+    va_end(ap);
+    f->group = group;
+    snprintf(f->card, sizeof f->card, "%s", card ? card : "");
+    f->percent = percent;
+    return f;
 }
 
 /* Mean and the variance of the mean. */
@@ -496,62 +852,260 @@ static void rate_var(long n, long units, double *rate, double *var)
     *var = n ? *rate * (1 - *rate) / n : 0;
 }
 
-static int print_diff(FILE *out, const char *what, double a, double b, difference d, int percent)
+/* Side K (0: A, 1: B) of F from N observations (0: no data). */
+static void fig_side(figure *f, int k, long n, double value, double var)
 {
-    double k = percent ? 100 : 1;
-    fprintf(out, "%-34s %9.2f%s %9.2f%s %+8.2f [%+7.2f, %+7.2f]%s\n", what, k * a, percent ? "%" : " ", k * b,
-            percent ? "%" : " ", k * d.diff, k * d.low, k * d.high, d.significant ? "  *" : "");
-    return d.significant;
-}
-
-static int mean_line(FILE *out, const char *what, long na, long sa, long qa, long nb, long sb, long qb)
-{
-    double ma, va, mb, vb;
-    mean_var(na, sa, qa, &ma, &va);
-    mean_var(nb, sb, qb, &mb, &vb);
-    return print_diff(out, what, ma, mb, diff_of(ma, va, mb, vb), 0);
-}
-
-static int rate_line(FILE *out, const char *what, long na, long ua, long nb, long ub)
-{
-    double ra, va, rb, vb;
-    rate_var(na, ua, &ra, &va);
-    rate_var(nb, ub, &rb, &vb);
-    return print_diff(out, what, ra, rb, diff_of(ra, va, rb, vb), 1);
-}
-
-int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
-                         const foh_cardset *csb, int players)
-{
-    int flagged = 0;
-    fprintf(out, "%-34s %10s %10s %9s %18s\n", "figure", "A", "B", "B - A", "95% CI");
-    flagged += mean_line(out, "game length (turns)", a->games, a->turns_sum, a->turns_sq, b->games, b->turns_sum, b->turns_sq);
-    flagged += rate_line(out, "stalled games", a->games, a->stalled * WIN_UNITS, b->games, b->stalled * WIN_UNITS);
-    flagged += mean_line(out, "score", a->total_player_games, a->all_sum, a->all_sq, b->total_player_games, b->all_sum, b->all_sq);
-    flagged += mean_line(out, "winner's score", a->winner_n, a->winner_sum, a->winner_sq, b->winner_n, b->winner_sum,
-              b->winner_sq);
-    for (int p = 0; p < players; p++) {
-        char what[64];
-        snprintf(what, sizeof what, "win rate P%d", p + 1);
-        flagged += rate_line(out, what, a->games, a->win_units[p], b->games, b->win_units[p]);
-        snprintf(what, sizeof what, "score P%d", p + 1);
-        flagged += mean_line(out, what, a->games, a->score_sum[p], a->score_sq[p], b->games, b->score_sum[p], b->score_sq[p]);
+    if (n <= 0)
+        return;
+    if (k) {
+        f->has_b = 1;
+        f->b = value;
+        f->vb = var;
+    } else {
+        f->has_a = 1;
+        f->a = value;
+        f->va = var;
     }
-    /* Cards matched by id: the two card sets may differ. */
-    for (int ca = 0; ca < foh_cardset_card_count(csa); ca++) {
-        int cb = foh_cardset_find(csb, card_id(csa, ca));
-        if (cb < 0)
+}
+
+static void fig_mean(figure *f, int k, long n, long sum, long sq)
+{
+    double m, v;
+    mean_var(n, sum, sq, &m, &v);
+    if (f)
+        fig_side(f, k, n, m, v);
+}
+
+static void fig_rate(figure *f, int k, long n, long units)
+{
+    double r, v;
+    rate_var(n, units, &r, &v);
+    if (f)
+        fig_side(f, k, n, r, v);
+}
+
+/* Difference, interval and p-value of every figure with data on both sides. */
+static void fig_test(figure_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        figure *f = &l->f[i];
+        if (!f->has_a || !f->has_b || f->only)
             continue;
-        char what[96];
-        if (a->start_games[ca] || b->start_games[cb]) {
-            snprintf(what, sizeof what, "start %s win", card_id(csa, ca));
-            flagged += rate_line(out, what, a->start_games[ca], a->start_win_units[ca], b->start_games[cb],
-                      b->start_win_units[cb]);
+        double se = sqrt(f->va + f->vb);
+        if (se <= 0) {
+            /* No variation on either side (e.g. 0% and 0%): nothing to test. */
+            if (!f->only)
+                f->only = f->a == f->b ? "no variation" : "no variation, differs";
+            continue;
         }
-        if (a->owned_n[ca] && b->owned_n[cb]) {
-            snprintf(what, sizeof what, "owners of %s win", card_id(csa, ca));
-            flagged += rate_line(out, what, a->owned_n[ca], a->owned_win_units[ca], b->owned_n[cb], b->owned_win_units[cb]);
-        }
+        f->tested = 1;
+        f->diff = f->b - f->a;
+        f->low = f->diff - Z95 * se;
+        f->high = f->diff + Z95 * se;
+        f->p = erfc(fabs(f->diff) / se / sqrt(2.0));
     }
-    return flagged;
+}
+
+/* Benjamini-Hochberg at Q: the figures whose p-value is at most the
+ * largest p_(k) with p_(k) <= k Q / m are marked. Returns how many. */
+static int fig_bh(figure_list *l, double q, int *tested)
+{
+    int m = 0;
+    size_t np = l->n > 0 ? (size_t)l->n : 1;
+    double *p = malloc(np * sizeof *p);
+    if (!p)
+        return 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->f[i].tested)
+            p[m++] = l->f[i].p;
+    /* Insertion sort: a few hundred figures. */
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && p[j] < p[j - 1]; j--) {
+            double t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    double cut = -1;
+    for (int k = m; k >= 1; k--)
+        if (p[k - 1] <= q * k / m) {
+            cut = p[k - 1];
+            break;
+        }
+    free(p);
+    int marked = 0;
+    for (int i = 0; i < l->n; i++) {
+        figure *f = &l->f[i];
+        f->significant = f->tested && f->p <= cut;
+        marked += f->significant;
+    }
+    *tested = m;
+    return marked;
+}
+
+/* Every figure of A and B (cards matched by id; those of one side only
+ * listed with it). */
+static void fig_collect(figure_list *l, const sim_stats *const st[2], const foh_cardset *const cs[2], int players)
+{
+    figure *f;
+    f = fig_add(l, "game", NULL, 0, "game length (turns)");
+    for (int k = 0; k < 2; k++)
+        fig_mean(f, k, st[k]->games, st[k]->turns_sum, st[k]->turns_sq);
+    f = fig_add(l, "game", NULL, 1, "stalled games");
+    for (int k = 0; k < 2; k++)
+        fig_rate(f, k, st[k]->games, st[k]->stalled * WIN_UNITS);
+    f = fig_add(l, "game", NULL, 0, "score");
+    for (int k = 0; k < 2; k++)
+        fig_mean(f, k, st[k]->total_player_games, st[k]->all_sum, st[k]->all_sq);
+    f = fig_add(l, "game", NULL, 0, "winner's score");
+    for (int k = 0; k < 2; k++)
+        fig_mean(f, k, st[k]->winner_n, st[k]->winner_sum, st[k]->winner_sq);
+    f = fig_add(l, "game", NULL, 0, "snipes per game");
+    /* No squares kept for snipes: a mean without interval is not tested. */
+    for (int k = 0; f && k < 2; k++)
+        if (st[k]->games) {
+            (k ? &f->has_b : &f->has_a)[0] = 1;
+            (k ? &f->b : &f->a)[0] = (double)st[k]->snipes / st[k]->games;
+        }
+    if (f)
+        f->only = "not tested";
+    f = fig_add(l, "turn order", NULL, 1, "first player win rate");
+    for (int k = 0; k < 2; k++)
+        fig_rate(f, k, st[k]->games, st[k]->first_win_units);
+    for (int p = 0; p < players; p++) {
+        f = fig_add(l, "seat", NULL, 1, "win rate P%d", p + 1);
+        for (int k = 0; k < 2; k++)
+            fig_rate(f, k, st[k]->games, st[k]->win_units[p]);
+        f = fig_add(l, "seat", NULL, 0, "score P%d", p + 1);
+        for (int k = 0; k < 2; k++)
+            fig_mean(f, k, st[k]->games, st[k]->score_sum[p], st[k]->score_sq[p]);
+    }
+    for (int p = 1; p < players; p++) {
+        f = fig_add(l, "turn order", NULL, 1, "win rate %s to act", ordinal(p));
+        for (int k = 0; k < 2; k++)
+            fig_rate(f, k, st[k]->games, st[k]->order_win_units[p]);
+    }
+    /* Cards: those of A in A's order, then those only in B. */
+    for (int side = 0; side < 2; side++)
+        for (int c0 = 0; c0 < foh_cardset_card_count(cs[side]); c0++) {
+            const char *id = card_id(cs[side], c0);
+            int idx[2];
+            idx[side] = c0;
+            idx[!side] = foh_cardset_find(cs[!side], id);
+            if (side == 1 && idx[0] >= 0)
+                continue; /* listed with A's */
+            const char *only = idx[!side] >= 0 ? NULL : side ? "only in B" : "only in A";
+            const char *name = card_name(cs[side], c0);
+            static const char *const how[] = {"completed", "sniped", "gained by an effect"};
+            for (int h = 0; h < GAIN_KINDS; h++) {
+                f = fig_add(l, "card", id, 1, "%s %s (games)", name, how[h]);
+                for (int k = 0; f && k < 2; k++)
+                    if (idx[k] >= 0)
+                        fig_rate(f, k, st[k]->games, st[k]->gained[idx[k]][h] * WIN_UNITS);
+                if (f)
+                    f->only = only;
+            }
+            f = fig_add(l, "card", id, 0, "%s price paid", name);
+            for (int k = 0; f && k < 2; k++)
+                if (idx[k] >= 0)
+                    fig_mean(f, k, st[k]->price_n[idx[k]], st[k]->price_sum[idx[k]], st[k]->price_sq[idx[k]]);
+            if (f)
+                f->only = only;
+            int start = 0;
+            for (int k = 0; k < 2; k++)
+                start |= idx[k] >= 0 && st[k]->start_games[idx[k]] > 0;
+            if (start) {
+                f = fig_add(l, "card", id, 1, "%s as starting card: win rate", name);
+                for (int k = 0; f && k < 2; k++)
+                    if (idx[k] >= 0)
+                        fig_rate(f, k, st[k]->start_games[idx[k]], st[k]->start_win_units[idx[k]]);
+                if (f)
+                    f->only = only;
+            }
+            f = fig_add(l, "card", id, 1, "%s owners win rate", name);
+            for (int k = 0; f && k < 2; k++)
+                if (idx[k] >= 0)
+                    fig_rate(f, k, st[k]->owned_n[idx[k]], st[k]->owned_win_units[idx[k]]);
+            if (f)
+                f->only = only;
+        }
+}
+
+static void fig_value(char *buf, size_t len, const figure *f, int has, double v)
+{
+    if (!has)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, f->percent ? "%.2f%%" : "%.2f", f->percent ? 100 * v : v);
+}
+
+int sim_compare(FILE *out, const char *json_path, const char *html_path, const sim_stats *a, const foh_cardset *csa,
+                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta)
+{
+    const sim_stats *st[2] = {a, b};
+    const foh_cardset *cs[2] = {csa, csb};
+    figure_list l = {NULL, 0, 0};
+    fig_collect(&l, st, cs, players);
+    fig_test(&l);
+    int tested = 0, marked = fig_bh(&l, 0.05, &tested);
+    fprintf(out, "%-44s %10s %10s %9s %18s %8s\n", "figure", "A", "B", "B - A", "95% CI", "p");
+    for (int i = 0; i < l.n; i++) {
+        const figure *f = &l.f[i];
+        char va[32], vb[32];
+        fig_value(va, sizeof va, f, f->has_a, f->a);
+        fig_value(vb, sizeof vb, f, f->has_b, f->b);
+        /* Rows with no data on either side say nothing. */
+        if (!f->has_a && !f->has_b)
+            continue;
+        double k = f->percent ? 100 : 1;
+        if (f->tested)
+            fprintf(out, "%-44s %10s %10s %+9.2f [%+7.2f, %+7.2f] %8.4f%s\n", f->name, va, vb, k * f->diff,
+                    k * f->low, k * f->high, f->p, f->significant ? "  *" : "");
+        else
+            fprintf(out, "%-44s %10s %10s %9s %18s %8s%s%s\n", f->name, va, vb, "-", "-", "-",
+                    f->only ? "  " : "", f->only ? f->only : "");
+    }
+    fprintf(out, "%d figures tested; %d differ at a false-discovery rate of 5%% (Benjamini-Hochberg)\n", tested,
+            marked);
+    int ok = 1;
+    if (json_path || html_path) {
+        json_t *root = json_object(), *figs = json_array();
+        json_object_set_new(root, "format", json_string("foh-compare-report/1"));
+        json_object_update(root, meta);
+        json_object_set_new(root, "a_variant_details", sim_variants_json(csa));
+        json_object_set_new(root, "b_variant_details", sim_variants_json(csb));
+        json_object_set_new(root, "games", json_integer(a->games));
+        json_object_set_new(root, "false_discovery_rate", json_real(0.05));
+        json_object_set_new(root, "tested", json_integer(tested));
+        json_object_set_new(root, "differ", json_integer(marked));
+        for (int i = 0; i < l.n; i++) {
+            const figure *f = &l.f[i];
+            if (!f->has_a && !f->has_b)
+                continue;
+            json_t *o = json_pack("{s:s,s:s,s:s}", "name", f->name, "group", f->group, "unit",
+                                  f->percent ? "rate" : "mean");
+            if (f->card[0])
+                json_object_set_new(o, "card", json_string(f->card));
+            json_object_set_new(o, "a", f->has_a ? json_real(f->a) : json_null());
+            json_object_set_new(o, "b", f->has_b ? json_real(f->b) : json_null());
+            if (f->tested)
+                json_object_update_new(o, json_pack("{s:f,s:f,s:f,s:f,s:b}", "diff", f->diff, "ci95_low", f->low,
+                                                     "ci95_high", f->high, "p", f->p, "significant",
+                                                     f->significant));
+            if (f->only)
+                json_object_set_new(o, "note", json_string(f->only));
+            json_array_append_new(figs, o);
+        }
+        json_object_set_new(root, "figures", figs);
+        if (json_path && json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0) {
+            cli_error("compare", "cannot write %s", json_path);
+            ok = 0;
+        }
+        if (html_path && !sim_html_write(html_path, root)) {
+            cli_error("compare", "cannot write %s", html_path);
+            ok = 0;
+        }
+        json_decref(root);
+    }
+    free(l.f);
+    return ok;
 }

@@ -15,6 +15,22 @@
 #define WIN_UNITS 60
 #define SCORE_BINS 128
 #define MAX_TIMINGS 16
+/* Game lengths in bins of LEN_BIN turns (the last bin: that many and more);
+ * the turns at which cards were gained, in bins of GAIN_BIN turns. */
+#define LEN_BIN 10
+#define LEN_BINS 101
+#define GAIN_BIN 10
+#define GAIN_BINS 50
+/* The answers to choices inside effects, by what was picked: a card (its
+ * index), a player (FOH_MAX_CARDS + seat offset from the chooser: 0 the
+ * chooser, 1 the next player to act, ...), or any other label. Choices of
+ * no card (a variant's hook) are counted under the row FOH_MAX_CARDS. */
+#define PICK_PLAYER FOH_MAX_CARDS
+#define PICK_OTHER (FOH_MAX_CARDS + FOH_MAX_PLAYERS)
+#define PICK_KINDS (PICK_OTHER + 1)
+#define CHOICE_ROWS (FOH_MAX_CARDS + 1)
+/* Choice answers a game result can hold (more are counted as lost). */
+#define MAX_GAME_CHOICES 4096
 
 /* How a card came into a Nation. */
 enum { GAIN_COMPLETE, GAIN_SNIPE, GAIN_EFFECT, GAIN_KINDS };
@@ -35,9 +51,22 @@ typedef struct sim_stats_s {
     /* Per card (card set index). */
     long start_games[FOH_MAX_CARDS], start_win_units[FOH_MAX_CARDS];
     long gained[FOH_MAX_CARDS][GAIN_KINDS];
-    long price_sum[FOH_MAX_CARDS], price_n[FOH_MAX_CARDS];
+    long price_sum[FOH_MAX_CARDS], price_n[FOH_MAX_CARDS], price_sq[FOH_MAX_CARDS];
     long owned_n[FOH_MAX_CARDS], owned_win_units[FOH_MAX_CARDS]; /* player-games owning it at the end */
     long total_player_games, total_win_units;
+    /* Added by the report work (shard format 4). */
+    long first_win_units;                 /* the player who took the first turn */
+    long order_win_units[FOH_MAX_PLAYERS]; /* by turn-order position: 0 acts first */
+    long order_score_sum[FOH_MAX_PLAYERS];
+    long len_hist[LEN_BINS];               /* game lengths, LEN_BIN turns a bin */
+    long fired_games[FOH_MAX_CARDS];       /* games in which its Instant/Attack effect fired */
+    long activations[FOH_MAX_CARDS];       /* Turn Action activations (Activate decisions) */
+    long gain_turn_sum[FOH_MAX_CARDS], gain_turn_n[FOH_MAX_CARDS];
+    long gain_turn_hist[FOH_MAX_CARDS][GAIN_BINS];
+    long choices[CHOICE_ROWS];             /* choice decisions asked by the card's effects */
+    long choice_options[CHOICE_ROWS];      /* their options, summed */
+    long picks[CHOICE_ROWS][PICK_KINDS];
+    long choices_lost;                     /* answers beyond MAX_GAME_CHOICES in one game */
 } sim_stats;
 
 /* What one finished game adds. */
@@ -51,12 +80,27 @@ typedef struct {
     int price[FOH_MAX_CARDS];        /* tokens paid, -1 if none */
     int owner[FOH_MAX_CARDS];        /* owner at the end, -1 */
     int fired[MAX_TIMINGS];
+    int first;                        /* the player who took the first turn */
+    unsigned char fired_card[FOH_MAX_CARDS]; /* 1: its Instant/Attack effect fired */
+    int activations[FOH_MAX_CARDS];
+    int gain_turn[FOH_MAX_CARDS];     /* turns completed when it was gained, -1 */
+    int nchoices, choices_lost;
+    struct {
+        short row, pick, options;
+    } choice[MAX_GAME_CHOICES];
 } game_result;
 
 void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r);
 /* Index of timing name TIMING among the card set's timings (for `fired`). */
 int sim_timing_index(const foh_cardset *cs, const char *timing);
 void sim_stats_merge(sim_stats *into, const sim_stats *from);
+
+/* The variants applied to CS, read again from their variant.yaml: a JSON
+ * array of {name, description, set: {path: value}, params: {name: value},
+ * cards: ["override id", ...]} (values as text). */
+struct json_t *sim_variants_json(const foh_cardset *cs);
+/* One line per variant: "variant NAME: description; set k=v, ...; params k=v". */
+void sim_print_variants(FILE *out, const foh_cardset *cs);
 
 /* The readable summary. SEATS names the players. */
 void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats);
@@ -85,11 +129,15 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
  * 0 on error. */
 int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards);
 
-/* Differences B - A of the report's figures with 95% intervals; a '*'
- * marks those whose interval excludes 0 (their number is returned). Cards
- * are matched by id. */
-int sim_stats_print_diff(FILE *out, const sim_stats *a, const foh_cardset *csa, const sim_stats *b,
-                         const foh_cardset *csb, int players);
+/* The A/B report of foh compare: for each figure A, B, B - A with its 95%
+ * interval and p-value (normal approximation), a '*' on those that survive
+ * a Benjamini-Hochberg correction at a false-discovery rate of 5%; cards
+ * matched by id, those of one side listed "only in A/B"; "-" where a side
+ * has no data. Text on OUT, and the same as JSON / HTML into JSON_PATH /
+ * HTML_PATH when not NULL (META: the runs' description, copied into the
+ * JSON). 0 if a file cannot be written (said on stderr). */
+int sim_compare(FILE *out, const char *json_path, const char *html_path, const sim_stats *a, const foh_cardset *csa,
+                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta);
 
 /* A self-contained HTML page (inline data, script and SVG charts, nothing
  * fetched) showing REPORT, a sim_stats_report; 0 on failure. */

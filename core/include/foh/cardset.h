@@ -115,6 +115,14 @@ typedef struct {
 /* Fill OUT with card CARD's data; FOH_ERR_USAGE for a bad index. */
 FOH_API foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out);
 
+/* Card CARD's params (`params:` in its YAML, after variants): how many
+ * (-1 for a bad index), and the I-th's name and value as written ("2",
+ * "true", text). FOH_ERR_USAGE for a bad index. For `foh tune`, which
+ * lists the whole-number ones as tunables. */
+FOH_API int foh_cardset_card_param_count(const foh_cardset *cs, int card);
+FOH_API foh_status foh_cardset_card_param(const foh_cardset *cs, int card, int i, const char **name,
+                                          const char **value);
+
 /* Icon kinds, in game.yaml order. */
 FOH_API int foh_cardset_icon_count(const foh_cardset *cs);
 FOH_API const char *foh_cardset_icon_name(const foh_cardset *cs, int icon);

@@ -1,0 +1,251 @@
+/* Card ablation for foh sim: --without CARD and --ablation (docs/impact.md).
+ * A card is taken out of the game by a variant written to a temporary
+ * folder (`cards: remove: [ID]`, docs/variants.md), loaded, then deleted:
+ * the engine is not touched. */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "impact.h"
+#include "sim_stats.h"
+
+#define Z95 1.96
+
+/* Write a variant removing the N cards IDS into a new temporary folder,
+ * whose path goes to DIR (LEN bytes). 0 after saying why not. */
+static int write_variant(const char *const *ids, int n, char *dir, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if ((size_t)snprintf(dir, len, "%s/foh-without-XXXXXX", tmp) >= len || !mkdtemp(dir)) {
+        cli_error("sim", "cannot make a temporary folder in %s for the variant removing the card(s): %s", tmp,
+                  strerror(errno));
+        return 0;
+    }
+    char path[1200], name[64];
+    snprintf(path, sizeof path, "%s/variant.yaml", dir);
+    if (n == 1 && strlen(ids[0]) + 8 < 48)
+        snprintf(name, sizeof name, "without %s", ids[0]);
+    else
+        snprintf(name, sizeof name, "without %d cards", n);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error("sim", "cannot write %s: %s", path, strerror(errno));
+        rmdir(dir);
+        return 0;
+    }
+    fprintf(f, "name: \"%s\"\ndescription: \"foh sim: cards taken out of the game\"\ncards:\n  remove: [", name);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", ids[i]);
+    fprintf(f, "]\n");
+    if (fclose(f) != 0) {
+        cli_error("sim", "cannot write %s", path);
+        unlink(path);
+        rmdir(dir);
+        return 0;
+    }
+    return 1;
+}
+
+static void remove_variant(const char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/variant.yaml", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Load O's card set with one more variant removing the N cards IDS; the
+ * card set, or NULL with the reason in WHY. */
+static foh_cardset *load_without(const cli_options *o, const char *const *ids, int n, char *why, size_t len)
+{
+    if (o->nvariants >= CLI_MAX_VARIANTS) {
+        snprintf(why, len, "removing cards takes a variant, and %d are given already (the most)", o->nvariants);
+        return NULL;
+    }
+    cli_options *o2 = malloc(sizeof *o2);
+    if (!o2) {
+        snprintf(why, len, "out of memory");
+        return NULL;
+    }
+    *o2 = *o;
+    char *dir = o2->variant_dir[o2->nvariants];
+    if (!write_variant(ids, n, dir, sizeof o2->variant_dir[0])) {
+        snprintf(why, len, "cannot write the variant removing the card(s)");
+        free(o2);
+        return NULL;
+    }
+    o2->variant[o2->nvariants++] = dir;
+    cli_sources src;
+    cli_sources_of(o2, &src);
+    foh_error err;
+    foh_cardset *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search,
+                                            src.nsearch, &err);
+    if (!cs)
+        snprintf(why, len, "%s", err.msg);
+    remove_variant(dir);
+    free(o2);
+    return cs;
+}
+
+foh_cardset *sim_load_without(const cli_options *o, const foh_cardset *base, int *status)
+{
+    *status = CLI_USAGE;
+    for (int i = 0; i < o->nwithout; i++)
+        if (foh_cardset_find(base, o->without[i]) < 0) {
+            cli_error("sim", "--without: the card set has no card '%s' (card ids as in the card files)",
+                      o->without[i]);
+            return NULL;
+        }
+    *status = CLI_DATA;
+    char why[1200];
+    foh_cardset *cs = load_without(o, o->without, o->nwithout, why, sizeof why);
+    if (!cs)
+        cli_error("sim", "--without: %s", why);
+    return cs;
+}
+
+/* ---- --ablation ---- */
+
+typedef struct {
+    double value, var; /* a mean and the variance of that mean */
+} mean;
+
+static mean mean_of(long n, long sum, long sq)
+{
+    mean m = {0, 0};
+    if (n <= 0)
+        return m;
+    m.value = (double)sum / n;
+    double v = n > 1 ? ((double)sq - n * m.value * m.value) / (n - 1) : 0;
+    m.var = n > 1 && v > 0 ? v / n : 0;
+    return m;
+}
+
+/* The figures compared: game length, score, winner's score, stalled share. */
+#define FIGURES 4
+static void figures(const sim_stats *s, mean *f)
+{
+    f[0] = mean_of(s->games, s->turns_sum, s->turns_sq);
+    f[1] = mean_of(s->total_player_games, s->all_sum, s->all_sq);
+    f[2] = mean_of(s->winner_n, s->winner_sum, s->winner_sq);
+    double p = s->games ? (double)s->stalled / s->games : 0;
+    f[3] = (mean){100 * p, s->games ? 1e4 * p * (1 - p) / s->games : 0};
+}
+
+/* Largest minus smallest seat win rate, in points of %. */
+static double seat_spread(const sim_stats *s, int players)
+{
+    double lo = 1e9, hi = -1e9;
+    for (int p = 0; p < players; p++) {
+        double r = s->games ? 100.0 * s->win_units[p] / WIN_UNITS / s->games : 0;
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+    }
+    return hi - lo;
+}
+
+typedef struct {
+    int card;
+    int ok;
+    char why[700];
+    double diff[FIGURES], half[FIGURES], spread, key;
+} ablation_row;
+
+static int by_key(const void *a, const void *b)
+{
+    const ablation_row *x = a, *y = b;
+    if (x->ok != y->ok)
+        return y->ok - x->ok;
+    if (x->key != y->key)
+        return x->key < y->key ? 1 : -1;
+    return x->card - y->card;
+}
+
+int sim_ablation(const cli_options *o, const foh_cardset *cs)
+{
+    int ncards = foh_cardset_card_count(cs);
+    sim_stats *base = calloc(1, sizeof *base), *st = calloc(1, sizeof *st);
+    ablation_row *rows = calloc((size_t)ncards, sizeof *rows);
+    int status = base && st && rows ? sim_run(o, cs, base) : CLI_DATA;
+    if (!base || !st || !rows)
+        cli_error("sim", "out of memory");
+    mean bf[FIGURES];
+    if (status == CLI_OK)
+        figures(base, bf);
+    for (int c = 0; status == CLI_OK && c < ncards; c++) {
+        ablation_row *r = &rows[c];
+        foh_card_info ci;
+        foh_cardset_card(cs, c, &ci);
+        r->card = c;
+        fprintf(stderr, "ablation: %d/%d without %s\n", c + 1, ncards, ci.id);
+        const char *ids[1] = {ci.id};
+        foh_cardset *without = load_without(o, ids, 1, r->why, sizeof r->why);
+        const char *note;
+        if (without && !foh_cardset_allows_players(without, o->players, &note)) {
+            snprintf(r->why, sizeof r->why, "%d players are not allowed without it", o->players);
+            foh_cardset_free(without);
+            without = NULL;
+        }
+        if (!without)
+            continue;
+        memset(st, 0, sizeof *st);
+        if (sim_run(o, without, st) != CLI_OK || !st->games) {
+            snprintf(r->why, sizeof r->why, "its games stop with an error without it (on stderr above)");
+            foh_cardset_free(without);
+            continue;
+        }
+        foh_cardset_free(without);
+        r->ok = 1;
+        mean f[FIGURES];
+        figures(st, f);
+        for (int k = 0; k < FIGURES; k++) {
+            double se = sqrt(f[k].var + bf[k].var);
+            r->diff[k] = f[k].value - bf[k].value;
+            r->half[k] = Z95 * se;
+            double z = se > 0 ? fabs(r->diff[k]) / se : 0;
+            if (k < 3 && z > r->key)
+                r->key = z;
+        }
+        r->spread = seat_spread(st, o->players) - seat_spread(base, o->players);
+    }
+    if (status == CLI_OK) {
+        sim_print_header(stdout, base->games, o, cs);
+        printf("ablation: the same %ld game seeds played once more without each card (a variant removing it);\n"
+               "change without the card minus with it, 95%% CI treating the runs as independent; '*' where it\n"
+               "excludes 0; sorted by the largest |change|/SE of length, score and winner's score\n",
+               base->games);
+        printf("with every card: length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread "
+               "%.1f points\n",
+               bf[0].value, bf[1].value, bf[2].value, bf[3].value, seat_spread(base, o->players));
+        qsort(rows, (size_t)ncards, sizeof *rows, by_key);
+        printf("%-24s %23s %23s %23s %20s %7s\n", "without", "length (turns)", "score (VP)", "winner's score",
+               "stalled (pts of %)", "spread");
+        for (int i = 0; i < ncards; i++) {
+            const ablation_row *r = &rows[i];
+            foh_card_info ci;
+            foh_cardset_card(cs, r->card, &ci);
+            printf("%-24s", ci.name);
+            if (!r->ok) {
+                printf(" not playable without it: %s\n", r->why);
+                continue;
+            }
+            for (int k = 0; k < FIGURES; k++) {
+                int sig = fabs(r->diff[k]) > r->half[k] && r->half[k] > 0;
+                printf(k == 3 ? " %+5.1f [%+5.1f,%+5.1f]%s" : " %+5.2f [%+5.2f,%+5.2f]%s", r->diff[k],
+                       r->diff[k] - r->half[k], r->diff[k] + r->half[k], sig ? "*" : " ");
+            }
+            printf(" %+6.1f\n", r->spread);
+        }
+    }
+    free(base);
+    free(st);
+    free(rows);
+    return status;
+}

@@ -1,0 +1,69 @@
+/* impact: per-card impact estimates for `foh sim --impact` (docs/impact.md).
+ *
+ * At the start of every turn each player's position is recorded (the
+ * features below); when the game ends, each recorded position gets the
+ * player's final outcome (final score margin over the best opponent, and
+ * the win share). A linear regression of the outcome on the position,
+ * fitted on every player-turn, predicts what a player in a position can
+ * expect; a card's impact is the mean amount by which the players who
+ * gained it beat that prediction (from their position at the start of the
+ * turn they gained it), with a 95% interval clustered by game.
+ *
+ * Every sum is an integer, so the table is the same whatever the number of
+ * threads and the order the games are added in; a sum that would overflow
+ * is refused (impact_print says so) rather than wrapped. */
+#ifndef FOH_IMPACT_H
+#define FOH_IMPACT_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "foh/foh.h"
+
+/* Features: 1, margin, turn, margin*turn, turn^2, cards, tokens in hand,
+ * acting, tokens invested, invested*turn, cards left in the deck, then one
+ * indicator per seat order after the first player. */
+#define IMPACT_BASE_FEATURES 11
+#define IMPACT_MAX_K (IMPACT_BASE_FEATURES + FOH_MAX_PLAYERS - 1)
+/* A row: the features, then the two outcomes (margin, win units). */
+#define IMPACT_D (IMPACT_MAX_K + 2)
+
+typedef struct impact_stats_s {
+    int k;          /* features in use (depends on the player count); 0 until the first game */
+    int overflow;   /* a sum would have overflowed: the table is refused */
+    long games, rows;
+    long all[IMPACT_D][IMPACT_D];        /* sum over player-turns of z z' */
+    long gain_all[IMPACT_D][IMPACT_D];   /* sum over gains (of any card) of z z' */
+    long card_games[FOH_MAX_CARDS];      /* games in which the card was gained */
+    long card_sum[FOH_MAX_CARDS][IMPACT_D];
+    long card_sq[FOH_MAX_CARDS][IMPACT_D][IMPACT_D]; /* per game, per card: the gains' summed z, squared */
+    long owned_n[FOH_MAX_CARDS], owned_win[FOH_MAX_CARDS]; /* owners at the end (the old figure) */
+    long player_games, win_units;
+} impact_stats;
+
+/* One game being watched. */
+typedef struct impact_game_s impact_game;
+
+/* Start watching a game of PLAYERS players of CS; NULL if out of memory. */
+impact_game *impact_game_new(const foh_cardset *cs, int players);
+void impact_game_free(impact_game *ig);
+/* The observer to pass to the match loop (its ud is IG). */
+foh_observer impact_observer(impact_game *ig);
+/* The game G is over, scored SCORE: add its rows into S. */
+void impact_game_finish(impact_game *ig, foh_game *g, const foh_score *score, impact_stats *s);
+
+void impact_merge(impact_stats *into, const impact_stats *from);
+
+/* The per-card table (sorted by impact on the win rate), or why there is none. */
+void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);
+
+/* foh sim --without: BASE (O's card set) loaded again without the cards
+ * O->without, through a temporary variant; NULL after saying why not (*STATUS
+ * then CLI_USAGE for an unknown card, else CLI_DATA). */
+foh_cardset *sim_load_without(const cli_options *o, const foh_cardset *base, int *status);
+
+/* foh sim --ablation: O's games on CS, then once more without each card of
+ * CS in turn; prints the table of changes. A CLI status. */
+int sim_ablation(const cli_options *o, const foh_cardset *cs);
+
+#endif

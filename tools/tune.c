@@ -1,0 +1,1454 @@
+/* foh tune: see tune.h and docs/tune.md.
+ *
+ * The search: (1) every tunable number and its candidate values, each a
+ * single change from the base; (2) a bandit over the single changes by
+ * successive halving: every arm plays the same first games (common random
+ * numbers: game i has the same seed for every candidate), the arms whose
+ * loss is clearly worse than the best's are dropped and the better half
+ * plays twice as many games, until the full --games; (3) greedy
+ * combination: the best single change, then the next best ones added one
+ * at a time while the loss falls; (4) patch notes, the variant folder,
+ * and the verification on fresh seeds. Every figure is an integer sum of
+ * games with fixed seeds, so a run is the same whatever the threads. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tune.h"
+
+#define Z95 1.96
+#define MAX_TUNABLES 1024
+#define MAX_PATTERNS 16
+#define MAX_CHANGES 8
+#define MAX_CANDIDATES 4096
+#define VERIFY_SEED_OFFSET 1000000
+
+static const cli_option_id TUNE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
+                                             OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS,
+                                             OPT_MODS, OPT_VARIANT, OPT_COUNT};
+static const cli_command TUNE = {
+    "tune", NULL, 0,
+    "Searches the smallest set of changes to the card set's numbers (whole-number card params,\n"
+    "stripe counts, some rule numbers) that meets the balance targets, prints them as ranked\n"
+    "patch notes with their predicted effects [95% CI], writes them as a variant folder, and\n"
+    "verifies the prediction: the base and the variant played on fresh seeds (seed S+1000000),\n"
+    "counting the predicted effects whose measured value fell inside the prediction interval.\n"
+    "G (--games) is the games of one full evaluation; every candidate plays the same seeds.\n"
+    "Deterministic for a seed, whatever the threads (docs/tune.md).\n",
+    TUNE_OPTIONS, NULL};
+
+/* tune's own options, taken out of the arguments before the common ones are parsed. */
+static const char TUNE_OWN_HELP[] =
+    "\ntune's own options:\n"
+    "  --target NAME=VALUE   a balance target; repeatable (default seat-spread=2,\n"
+    "                        start-spread=3, length=100..200):\n"
+    "                          seat-spread=P   seat win rates within P points (max - min)\n"
+    "                          start-spread=P  starting cards' win rates within P points\n"
+    "                          card-band=P     every card's owners' win rate within P points of\n"
+    "                                          the mean owners' win rate\n"
+    "                          length=LO..HI   mean game length in turns\n"
+    "  --tunable PATTERN     tune only the paths matching this glob (cards.theocracy.*,\n"
+    "                        rules.*, *.stripe.*); repeatable (default: every tunable)\n"
+    "  --budget N            games the search may play in all (default 20 x G)\n"
+    "  --max-changes K       at most K changes (default 3, at most 8)\n"
+    "  --change-cost C       loss added per change, points (default 0.25): fewer changes win\n"
+    "                        ties\n"
+    "  --verify-games V      games of each side of the verification (default G; 0: none)\n"
+    "  --out DIR             write the variant folder DIR (variant.yaml)\n"
+    "--shard is refused: each step of the search depends on every result before it.\n";
+
+/* ---- targets and metrics ---- */
+
+int tune_parse_target(const char *spec, tune_targets *t)
+{
+    const char *eq = strchr(spec, '=');
+    char *end;
+    if (!eq) {
+        cli_error("tune", "--target '%s': write NAME=VALUE (seat-spread=2, start-spread=3, card-band=10, "
+                          "length=140..180)", spec);
+        return 0;
+    }
+    size_t n = (size_t)(eq - spec);
+    const char *v = eq + 1;
+    if (n == 6 && !strncmp(spec, "length", 6)) {
+        /* Not strtod over the whole: "140." would be read as a number. */
+        const char *dots = strstr(v, "..");
+        char lo_text[64];
+        double lo = -1, hi = -1;
+        if (dots && dots - v < (long)sizeof lo_text) {
+            snprintf(lo_text, sizeof lo_text, "%.*s", (int)(dots - v), v);
+            lo = strtod(lo_text, &end);
+            if (end == lo_text || *end)
+                lo = -1;
+            hi = strtod(dots + 2, &end);
+            if (end == dots + 2 || *end)
+                hi = -1;
+        }
+        if (lo < 0 || hi < lo || !isfinite(hi)) {
+            cli_error("tune", "--target '%s': the length is a range of turns LO..HI, e.g. length=140..180", spec);
+            return 0;
+        }
+        t->length_lo = lo;
+        t->length_hi = hi;
+        return 1;
+    }
+    double x = strtod(v, &end);
+    if (end == v || *end || x < 0 || !isfinite(x)) {
+        cli_error("tune", "--target '%s': the value is a number of points, 0 or more", spec);
+        return 0;
+    }
+    if (n == 11 && !strncmp(spec, "seat-spread", n))
+        t->seat_spread = x;
+    else if (n == 12 && !strncmp(spec, "start-spread", n))
+        t->start_spread = x;
+    else if (n == 9 && !strncmp(spec, "card-band", n))
+        t->card_band = x;
+    else {
+        cli_error("tune", "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, length)",
+                  spec, (int)n, spec);
+        return 0;
+    }
+    return 1;
+}
+
+/* A rate of UNITS win units out of N tries, in points, with its variance. */
+static tune_est rate_est(long n, long units)
+{
+    tune_est e = {0, 0};
+    if (n <= 0)
+        return e;
+    double p = (double)units / WIN_UNITS / n;
+    e.v = 100 * p;
+    /* At least the variance of one win in n: a rate of 0 or 1 is not certain. */
+    double pv = p * (1 - p) > 1.0 / n ? p * (1 - p) : 1.0 / n;
+    e.var = 1e4 * pv / n;
+    return e;
+}
+
+tune_est tune_owner_rate(const sim_stats *s, int c)
+{
+    return rate_est(s->owned_n[c], s->owned_win_units[c]);
+}
+
+tune_est tune_start_rate(const sim_stats *s, int c)
+{
+    return rate_est(s->start_games[c], s->start_win_units[c]);
+}
+
+/* max - min of the N estimates E (points), with the variance of the two's difference. */
+static tune_est spread_of(const tune_est *e, int n)
+{
+    tune_est r = {0, 0};
+    if (n < 2)
+        return r;
+    int hi = 0, lo = 0;
+    for (int k = 1; k < n; k++) {
+        if (e[k].v > e[hi].v)
+            hi = k;
+        if (e[k].v < e[lo].v)
+            lo = k;
+    }
+    r.v = e[hi].v - e[lo].v;
+    r.var = e[hi].var + e[lo].var;
+    return r;
+}
+
+void tune_metrics_of(const sim_stats *s, const foh_cardset *cs, int players, const tune_targets *t, tune_metrics *m)
+{
+    tune_est e[FOH_MAX_CARDS];
+    int n = 0;
+    memset(m, 0, sizeof *m);
+    m->band_card = -1;
+    for (int p = 0; p < players; p++)
+        e[n++] = rate_est(s->games, s->win_units[p]);
+    m->seat = spread_of(e, n);
+    n = 0;
+    for (int c = 0; c < foh_cardset_card_count(cs); c++)
+        if (s->start_games[c])
+            e[n++] = tune_start_rate(s, c);
+    m->start = spread_of(e, n);
+    if (s->games > 0) {
+        double mean = (double)s->turns_sum / s->games;
+        double var = s->games > 1 ? ((double)s->turns_sq - s->games * mean * mean) / (s->games - 1) : 0;
+        m->length.v = mean;
+        m->length.var = var > 0 ? var / s->games : 0;
+    }
+    /* The band: cards owned often enough, against their mean owners' rate. */
+    double sum = 0;
+    int idx[FOH_MAX_CARDS];
+    n = 0;
+    for (int c = 0; c < foh_cardset_card_count(cs); c++)
+        if (s->owned_n[c] >= t->min_owned && s->owned_n[c] > 0) {
+            e[n] = tune_owner_rate(s, c);
+            sum += e[n].v;
+            idx[n++] = c;
+        }
+    for (int k = 0; k < n; k++) {
+        double d = fabs(e[k].v - sum / n);
+        if (m->band_card < 0 || d > m->band.v) {
+            m->band.v = d;
+            m->band.var = e[k].var;
+            m->band_card = idx[k];
+        }
+    }
+}
+
+/* How far V misses the bound B (0 if within), adding its variance to *VAR
+ * when it misses or is within two standard errors of missing. */
+static double miss_above(tune_est v, double b, double *var)
+{
+    if (b < 0)
+        return 0;
+    if (v.v + 2 * sqrt(v.var) > b)
+        *var += v.var;
+    return v.v > b ? v.v - b : 0;
+}
+
+double tune_miss(const tune_metrics *m, const tune_targets *t, double *var)
+{
+    double miss = 0, v = 0;
+    miss += miss_above(m->seat, t->seat_spread, &v);
+    miss += miss_above(m->start, t->start_spread, &v);
+    miss += miss_above(m->band, t->card_band >= 0 ? t->card_band : t->band_guard, &v);
+    if (t->length_lo >= 0) {
+        double sd = sqrt(m->length.var);
+        if (m->length.v + 2 * sd > t->length_hi || m->length.v - 2 * sd < t->length_lo)
+            v += m->length.var;
+        miss += m->length.v > t->length_hi ? m->length.v - t->length_hi
+                : m->length.v < t->length_lo ? t->length_lo - m->length.v
+                                             : 0;
+    }
+    if (var)
+        *var = v;
+    return miss;
+}
+
+/* ---- tunables ---- */
+
+typedef struct {
+    char path[200];  /* the variant `set:` path */
+    char label[200]; /* "Theocracy: params.icons", "rules.harvest.tokens_per_icon" */
+    int card;        /* the card (-1: a rule number) */
+    int base, lo, hi;
+    int floor;        /* the least value it may take (0, or 1 for a divisor) */
+    double relevance; /* how much the base run points at it: screened first */
+} tunable;
+
+typedef struct {
+    int t, value;
+} change;
+
+typedef struct {
+    int n;
+    change ch[MAX_CHANGES];
+    foh_cardset *cs;
+    sim_stats *st;
+    long games; /* played so far: games [0, games) */
+    double loss, loss_var;
+    tune_metrics m;
+    int alive;
+    int failed; /* a game stopped by an error (a script's, e.g. a division by a param set to 0) */
+    char why[300];
+} candidate;
+
+/* Everything one run of foh tune holds (no global state). */
+typedef struct {
+    cli_options o;     /* the command's options; variants: those loaded as they are */
+    tune_targets tg;
+    const char *patterns[MAX_PATTERNS];
+    int npatterns;
+    long budget, spent, verify_games;
+    int max_changes;
+    double change_cost;
+    const char *out;
+    /* The user's variants made only of `set:`: merged into every candidate's variant. */
+    foh_yaml_node *merged[CLI_MAX_VARIANTS];
+    const char *merged_name[CLI_MAX_VARIANTS];
+    int nmerged;
+    tunable *tun;
+    int ntun, nvalues_total;
+    char tmp[1024]; /* temporary folder of the candidates' variants */
+    int ncand_dirs;
+    int tty;
+    const char *stage;
+    double started;
+} tuner;
+
+static int matches(const tuner *T, const char *path)
+{
+    if (!T->npatterns)
+        return 1;
+    for (int i = 0; i < T->npatterns; i++)
+        if (fnmatch(T->patterns[i], path, 0) == 0)
+            return 1;
+    return 0;
+}
+
+static int whole_number(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < -1000000 || v > 1000000)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* Whether a user variant that is loaded as it is sets PATH (then the
+ * candidates may not: the loader refuses two variants setting one path). */
+static int set_by_loaded_variant(const tuner *T, const char *path)
+{
+    for (int i = 0; i < T->o.nvariants; i++) {
+        char file[1200], err[300];
+        snprintf(file, sizeof file, "%s/variant.yaml", T->o.variant_dir[i]);
+        foh_yaml_node *y = foh_yaml_load(file, err, sizeof err);
+        const foh_yaml_node *set = y ? foh_yaml_get(y, "set") : NULL;
+        int found = set && set->kind == FOH_YAML_MAP && foh_yaml_key(set, path) >= 0;
+        /* A card the variant overrides is its own: its fields stay as they are. */
+        const foh_yaml_node *ov = y ? foh_yaml_get(foh_yaml_get(y, "cards"), "override") : NULL;
+        if (!found && ov && !strncmp(path, "cards.", 6)) {
+            char id[128];
+            snprintf(id, sizeof id, "%.*s", (int)strcspn(path + 6, "."), path + 6);
+            found = foh_yaml_get(ov, id) != NULL;
+        }
+        foh_yaml_free(y);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+/* The value at dotted PATH in the merged variants' sets, else in game.yaml
+ * tree G; 0 if neither has a whole number there. */
+static int rule_value(const tuner *T, const foh_yaml_node *g, const char *path, int *out)
+{
+    for (int i = T->nmerged - 1; i >= 0; i--) {
+        const foh_yaml_node *v = foh_yaml_get(foh_yaml_get(T->merged[i], "set"), path);
+        if (v && v->kind == FOH_YAML_SCALAR)
+            return whole_number(v->text, out);
+    }
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", path);
+    const foh_yaml_node *n = g;
+    char *save = NULL;
+    for (char *seg = strtok_r(buf, ".", &save); seg && n; seg = strtok_r(NULL, ".", &save))
+        n = foh_yaml_get(n, seg);
+    return n && n->kind == FOH_YAML_SCALAR && whole_number(n->text, out);
+}
+
+static int add_tunable(tuner *T, const char *path, const char *label, int card, int base, int lo, int hi, int floor)
+{
+    if (!matches(T, path) || set_by_loaded_variant(T, path) || lo >= hi)
+        return 1;
+    if (T->ntun >= MAX_TUNABLES) {
+        cli_error("tune", "more than %d tunables: restrict them with --tunable", MAX_TUNABLES);
+        return 0;
+    }
+    tunable *t = &T->tun[T->ntun++];
+    snprintf(t->path, sizeof t->path, "%s", path);
+    snprintf(t->label, sizeof t->label, "%s", label);
+    t->card = card;
+    t->base = base;
+    t->lo = lo;
+    t->hi = hi;
+    t->floor = floor;
+    T->nvalues_total += hi - lo;
+    return 1;
+}
+
+/* Every tunable number of CS (the base with the user's variants). */
+static int find_tunables(tuner *T, const foh_cardset *cs)
+{
+    char path[200], label[200];
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        foh_card_info ci;
+        foh_cardset_card(cs, c, &ci);
+        for (int i = 0; i < foh_cardset_card_param_count(cs, c); i++) {
+            const char *name, *value;
+            int v;
+            foh_cardset_card_param(cs, c, i, &name, &value);
+            if (!whole_number(value, &v))
+                continue;
+            snprintf(path, sizeof path, "cards.%s.params.%s", ci.id, name);
+            snprintf(label, sizeof label, "%s: params.%s", ci.name, name);
+            int lo = v - 2 < 0 && v >= 0 ? 0 : v - 2;
+            if (!add_tunable(T, path, label, c, v, lo, v + 2, lo < 0 ? lo : 0))
+                return 0;
+        }
+        for (int k = 0; k < foh_cardset_icon_count(cs); k++)
+            if (ci.stripe[k] > 0) {
+                const char *icon = foh_cardset_icon_name(cs, k);
+                snprintf(path, sizeof path, "cards.%s.stripe.%s", ci.id, icon);
+                snprintf(label, sizeof label, "%s: %s icons on the stripe", ci.name, icon);
+                if (!add_tunable(T, path, label, c, ci.stripe[k], ci.stripe[k] - 1, ci.stripe[k] + 1, 0))
+                    return 0;
+            }
+    }
+    /* Rule numbers: game.yaml of the first card set, as the merged variants set them. */
+    static const struct {
+        const char *path;
+        int min, step;
+    } RULES[] = {{"setup.starting_tokens", 0, 2},          {"rules.harvest.tokens_per_icon", 0, 1},
+                 {"rules.snipe.tokens_per_icon", 0, 1},     {"rules.investor_bonus.tokens_per_icon", 0, 1},
+                 {"rules.other_icons_per_vp", 1, 1},        {"rules.vp_per_full_icon", 1, 1}};
+    cli_sources src;
+    cli_sources_of(&T->o, &src);
+    char file[1200], err[300];
+    snprintf(file, sizeof file, "%s/game.yaml", src.sets[0]);
+    foh_yaml_node *g = foh_yaml_load(file, err, sizeof err);
+    for (size_t r = 0; g && r < sizeof RULES / sizeof RULES[0]; r++) {
+        int v;
+        if (!rule_value(T, g, RULES[r].path, &v))
+            continue;
+        int lo = v - RULES[r].step < RULES[r].min ? RULES[r].min : v - RULES[r].step;
+        if (!add_tunable(T, RULES[r].path, RULES[r].path, -1, v, lo, v + RULES[r].step, RULES[r].min)) {
+            foh_yaml_free(g);
+            return 0;
+        }
+    }
+    foh_yaml_free(g);
+    return 1;
+}
+
+/* ---- candidates: a variant folder each ---- */
+
+/* SCALAR as a double-quoted YAML string. */
+static void put_scalar(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\x%02x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* Node N in YAML flow style. */
+static void put_node(FILE *f, const foh_yaml_node *n)
+{
+    if (n->kind == FOH_YAML_SCALAR) {
+        put_scalar(f, n->text);
+        return;
+    }
+    fputc(n->kind == FOH_YAML_MAP ? '{' : '[', f);
+    for (size_t i = 0; i < n->n; i++) {
+        if (i)
+            fputs(", ", f);
+        if (n->kind == FOH_YAML_MAP) {
+            put_scalar(f, n->keys[i]);
+            fputs(": ", f);
+        }
+        put_node(f, n->items[i]);
+    }
+    fputc(n->kind == FOH_YAML_MAP ? '}' : ']', f);
+}
+
+/* Whether change set C changes PATH (then the merged variants' value is not written). */
+static int changes_path(const tuner *T, const candidate *c, const char *path)
+{
+    for (int k = 0; k < c->n; k++)
+        if (!strcmp(T->tun[c->ch[k].t].path, path))
+            return 1;
+    return 0;
+}
+
+/* Write the variant of candidate C to DIR/variant.yaml: the merged
+ * variants' sets and C's changes, each with a comment (NOTES[k] or none). */
+static int write_variant(const tuner *T, const candidate *c, const char *dir, const char *name, const char *desc,
+                         char notes[][600], const char *header)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("tune", "cannot create folder %s: %s", dir, strerror(errno));
+        return 0;
+    }
+    char file[1200];
+    snprintf(file, sizeof file, "%s/variant.yaml", dir);
+    FILE *f = fopen(file, "w");
+    if (!f) {
+        cli_error("tune", "cannot write %s: %s", file, strerror(errno));
+        return 0;
+    }
+    if (header)
+        fputs(header, f);
+    fputs("name: ", f);
+    put_scalar(f, name);
+    fputs("\ndescription: ", f);
+    put_scalar(f, desc);
+    fputs("\nset:", f);
+    int any = 0;
+    for (int i = 0; i < T->nmerged; i++) {
+        const foh_yaml_node *set = foh_yaml_get(T->merged[i], "set");
+        for (size_t k = 0; set && set->kind == FOH_YAML_MAP && k < set->n; k++) {
+            if (changes_path(T, c, set->keys[k]))
+                continue;
+            if (notes)
+                fprintf(f, "\n  # from variant %s", T->merged_name[i]);
+            fputs("\n  ", f);
+            put_scalar(f, set->keys[k]);
+            fputs(": ", f);
+            put_node(f, set->items[k]);
+            any = 1;
+        }
+    }
+    for (int k = 0; k < c->n; k++) {
+        const tunable *t = &T->tun[c->ch[k].t];
+        if (notes)
+            fprintf(f, "\n  # %s", notes[k]);
+        fprintf(f, "\n  %s: %d", t->path, c->ch[k].value);
+        any = 1;
+    }
+    fputs(any ? "\n" : " {}\n", f);
+    if (fclose(f) != 0) {
+        cli_error("tune", "cannot write %s", file);
+        return 0;
+    }
+    return 1;
+}
+
+/* Load candidate C's card set (the base, the variants loaded as they are,
+ * then C's variant folder); 0 after saying why not. */
+static int load_candidate(tuner *T, candidate *c)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/c%d", T->tmp, T->ncand_dirs++);
+    if (!write_variant(T, c, dir, "tune-candidate", "a candidate of foh tune", NULL, NULL))
+        return 0;
+    cli_sources src;
+    cli_sources_of(&T->o, &src);
+    const char *variants[CLI_MAX_VARIANTS + 1];
+    for (int i = 0; i < src.nvariants; i++)
+        variants[i] = src.variants[i];
+    variants[src.nvariants] = dir;
+    foh_error err;
+    c->cs = foh_cardset_load_sets(src.sets, src.nsets, variants, src.nvariants + 1, src.search, src.nsearch, &err);
+    char file[1300];
+    snprintf(file, sizeof file, "%s/variant.yaml", dir);
+    remove(file);
+    rmdir(dir);
+    if (!c->cs) {
+        cli_error("tune", "a candidate does not load: %s", err.msg);
+        return 0;
+    }
+    c->st = calloc(1, sizeof *c->st);
+    if (!c->st) {
+        cli_error("tune", "out of memory");
+        return 0;
+    }
+    c->alive = 1;
+    return 1;
+}
+
+static void drop_candidate(candidate *c)
+{
+    foh_cardset_free(c->cs);
+    free(c->st);
+    c->cs = NULL;
+    c->st = NULL;
+}
+
+/* ---- evaluation: games of many candidates on the worker threads ---- */
+
+typedef struct {
+    candidate *c;
+    long from, to;
+    sim_stats *st;
+    int status;
+    char err[1000];
+} task;
+
+typedef struct {
+    const tuner *T;
+    task *tasks;
+    int ntasks;
+    atomic_int next;
+    atomic_long done;
+} pool;
+
+static void *pool_work(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        int i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->ntasks)
+            break;
+        task *t = &p->tasks[i];
+        t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, t->err, sizeof t->err);
+        atomic_fetch_add(&p->done, t->to - t->from);
+    }
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void update_loss(const tuner *T, candidate *c)
+{
+    tune_metrics_of(c->st, c->cs, T->o.players, &T->tg, &c->m);
+    c->loss = tune_miss(&c->m, &T->tg, &c->loss_var) + T->change_cost * c->n;
+}
+
+/* Play each of the N candidates C[k] up to GAMES games (from where it
+ * stands), on T's threads; updates their losses. A CLI status. */
+static int evaluate(tuner *T, candidate **c, int n, long games)
+{
+    /* Tasks of at most 50 games, so that the threads share the work evenly. */
+    int ntasks = 0;
+    for (int k = 0; k < n; k++)
+        if (games > c[k]->games)
+            ntasks += (int)((games - c[k]->games + 49) / 50);
+    if (!ntasks)
+        return CLI_OK;
+    task *tasks = calloc((size_t)ntasks, sizeof *tasks);
+    sim_stats *sts = calloc((size_t)ntasks, sizeof *sts);
+    pthread_t *tid = calloc((size_t)T->o.threads, sizeof *tid);
+    if (!tasks || !sts || !tid) {
+        free(tasks);
+        free(sts);
+        free(tid);
+        cli_error("tune", "out of memory");
+        return CLI_DATA;
+    }
+    int m = 0;
+    long total = 0;
+    for (int k = 0; k < n; k++)
+        for (long g = c[k]->games; g < games; g += 50) {
+            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = &sts[m]};
+            total += tasks[m].to - tasks[m].from;
+            m++;
+        }
+    pool p = {.T = T, .tasks = tasks, .ntasks = ntasks};
+    int nthreads = 0;
+    for (int t = 0; t < T->o.threads; t++)
+        if (pthread_create(&tid[t], NULL, pool_work, &p) == 0)
+            nthreads++;
+    if (!nthreads)
+        pool_work(&p);
+    while (T->tty && nthreads) {
+        long done = atomic_load(&p.done);
+        double el = now_s() - T->started;
+        fprintf(stderr, "\rtune: %s: %d candidate%s, %ld/%ld games, %ld of the budget's %ld played, %.0fs   ",
+                T->stage, n, n == 1 ? "" : "s", done, total, T->spent + done, T->budget, el);
+        if (done >= total)
+            break;
+        struct timespec nap = {0, 200000000};
+        nanosleep(&nap, NULL);
+    }
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(tid[t], NULL);
+    /* A candidate whose games stop on an error is out of the search (its
+     * numbers break a script); the others' sums are integer sums: they do
+     * not depend on which thread played what. */
+    for (int k = 0; k < ntasks; k++)
+        if (tasks[k].status != CLI_OK && !tasks[k].c->failed) {
+            tasks[k].c->failed = 1;
+            snprintf(tasks[k].c->why, sizeof tasks[k].c->why, "%s",
+                     tasks[k].err[0] ? tasks[k].err : "a game could not be played");
+        }
+    for (int k = 0; k < ntasks; k++)
+        if (!tasks[k].c->failed)
+            sim_stats_merge(tasks[k].c->st, &sts[k]);
+    for (int k = 0; k < n; k++)
+        if (games > c[k]->games) {
+            c[k]->games = games;
+            if (c[k]->failed)
+                c[k]->loss = INFINITY;
+            else
+                update_loss(T, c[k]);
+        }
+    T->spent += total;
+    int status = CLI_OK;
+    free(tasks);
+    free(sts);
+    free(tid);
+    return status;
+}
+
+/* ---- the search ---- */
+
+static int by_loss(const void *a, const void *b)
+{
+    const candidate *x = *(candidate *const *)a, *y = *(candidate *const *)b;
+    if (x->loss != y->loss)
+        return x->loss < y->loss ? -1 : 1;
+    /* Ties: fewer changes, then the order they were made in (stable and deterministic). */
+    if (x->n != y->n)
+        return x->n - y->n;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    int t;
+    double relevance;
+    int value;
+} arm_order;
+
+static int by_relevance(const void *a, const void *b)
+{
+    const arm_order *x = a, *y = b;
+    if (x->relevance != y->relevance)
+        return x->relevance > y->relevance ? -1 : 1;
+    if (x->t != y->t)
+        return x->t - y->t;
+    return x->value - y->value;
+}
+
+/* How strongly the base run points at tunable T: its card's owners' (and,
+ * for a starting card, starters') win rate away from the mean; for a rule
+ * number, the seat and length misses. */
+static double relevance_of(const tuner *T, const tunable *t, const candidate *base)
+{
+    const sim_stats *s = base->st;
+    if (t->card < 0) {
+        double v = 0;
+        v += T->tg.seat_spread >= 0 && base->m.seat.v > T->tg.seat_spread ? base->m.seat.v - T->tg.seat_spread : 0;
+        if (T->tg.length_lo >= 0)
+            v += base->m.length.v > T->tg.length_hi ? base->m.length.v - T->tg.length_hi
+                 : base->m.length.v < T->tg.length_lo ? T->tg.length_lo - base->m.length.v
+                                                      : 0;
+        return v + 0.5;
+    }
+    double mean_owned = 0, mean_start = 0;
+    int n_owned = 0, n_start = 0;
+    for (int c = 0; c < foh_cardset_card_count(base->cs); c++) {
+        if (s->owned_n[c] >= T->tg.min_owned && s->owned_n[c] > 0) {
+            mean_owned += tune_owner_rate(s, c).v;
+            n_owned++;
+        }
+        if (s->start_games[c]) {
+            mean_start += tune_start_rate(s, c).v;
+            n_start++;
+        }
+    }
+    double r = 0;
+    if (n_owned && s->owned_n[t->card] >= T->tg.min_owned && s->owned_n[t->card] > 0)
+        r = fabs(tune_owner_rate(s, t->card).v - mean_owned / n_owned);
+    if (n_start && s->start_games[t->card]) {
+        double d = fabs(tune_start_rate(s, t->card).v - mean_start / n_start);
+        r = d > r ? d : r;
+    }
+    return r;
+}
+
+/* The label of change CH: "Theocracy: params.icons 2 -> 1". */
+static void change_label(const tuner *T, const change *ch, char *out, size_t len)
+{
+    const tunable *t = &T->tun[ch->t];
+    snprintf(out, len, "%s %d -> %d", t->label, t->base, ch->value);
+}
+
+static void print_est(FILE *f, tune_est e, const char *unit)
+{
+    double h = Z95 * sqrt(e.var);
+    fprintf(f, "%.1f%s [%.1f, %.1f]", e.v, unit, e.v - h, e.v + h);
+}
+
+/* The predicted effects of going from A to B that a patch note shows. */
+static void effects_text(const tuner *T, const candidate *a, const candidate *b, int card, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+#define ADD(...) (n += (size_t)snprintf(out + n, n < len ? len - n : 0, __VA_ARGS__))
+    if (card >= 0) {
+        tune_est x = tune_owner_rate(a->st, card), y = tune_owner_rate(b->st, card);
+        double h = Z95 * sqrt(y.var);
+        ADD("owners' win rate %.1f%% -> %.1f%% [%.1f, %.1f]", x.v, y.v, y.v - h, y.v + h);
+        if (a->st->start_games[card]) {
+            x = tune_start_rate(a->st, card);
+            y = tune_start_rate(b->st, card);
+            h = Z95 * sqrt(y.var);
+            ADD("; starters' win rate %.1f%% -> %.1f%% [%.1f, %.1f]", x.v, y.v, y.v - h, y.v + h);
+        }
+        ADD("; ");
+    }
+    const struct {
+        const char *name, *unit;
+        int on;
+        tune_est x, y;
+    } F[] = {{"seat spread", " points", T->tg.seat_spread >= 0, a->m.seat, b->m.seat},
+             {"start spread", " points", T->tg.start_spread >= 0, a->m.start, b->m.start},
+             {"card band", " points", T->tg.card_band >= 0 || T->tg.band_guard >= 0, a->m.band, b->m.band},
+             {"length", " turns", T->tg.length_lo >= 0, a->m.length, b->m.length}};
+    for (size_t k = 0; k < sizeof F / sizeof F[0]; k++)
+        if (F[k].on) {
+            double h = Z95 * sqrt(F[k].y.var);
+            ADD("%s %.1f -> %.1f%s [%.1f, %.1f]; ", F[k].name, F[k].x.v, F[k].y.v, F[k].unit, F[k].y.v - h,
+                F[k].y.v + h);
+        }
+    ADD("loss %.2f -> %.2f", a->loss, b->loss);
+#undef ADD
+}
+
+/* ---- verification ---- */
+
+typedef struct {
+    char what[160];
+    double pred, pred_var; /* predicted difference variant - base and its variance */
+} prediction;
+
+static int add_prediction(prediction *p, int n, const char *what, tune_est a, tune_est b)
+{
+    snprintf(p[n].what, sizeof p[n].what, "%s", what);
+    p[n].pred = b.v - a.v;
+    p[n].pred_var = a.var + b.var;
+    return n + 1;
+}
+
+/* The effects to verify, from A (the base) to B (tuned): every target's
+ * figure, and each changed card's owners' (and starters') win rate. */
+static int predictions_of(const tuner *T, const candidate *a, const candidate *b, const candidate *tuned,
+                          prediction *p)
+{
+    int n = 0;
+    if (T->tg.seat_spread >= 0)
+        n = add_prediction(p, n, "seat spread (points)", a->m.seat, b->m.seat);
+    if (T->tg.start_spread >= 0)
+        n = add_prediction(p, n, "start spread (points)", a->m.start, b->m.start);
+    if (T->tg.card_band >= 0)
+        n = add_prediction(p, n, "card band (points)", a->m.band, b->m.band);
+    if (T->tg.length_lo >= 0)
+        n = add_prediction(p, n, "game length (turns)", a->m.length, b->m.length);
+    for (int j = 0; j < tuned->n && n < 60; j++) {
+        int c = T->tun[tuned->ch[j].t].card, dup = 0;
+        for (int i = 0; i < j; i++)
+            dup |= T->tun[tuned->ch[i].t].card == c;
+        if (c < 0 || dup)
+            continue;
+        foh_card_info ci;
+        foh_cardset_card(a->cs, c, &ci);
+        char what[160];
+        snprintf(what, sizeof what, "owners of %s win (%%)", ci.id);
+        n = add_prediction(p, n, what, tune_owner_rate(a->st, c), tune_owner_rate(b->st, c));
+        if (a->st->start_games[c]) {
+            snprintf(what, sizeof what, "starters of %s win (%%)", ci.id);
+            n = add_prediction(p, n, what, tune_start_rate(a->st, c), tune_start_rate(b->st, c));
+        }
+    }
+    return n;
+}
+
+/* ---- the command ---- */
+
+/* Take tune's own options out of ARGV (into T), leaving the common ones. */
+static int take_own_options(tuner *T, int *argc, char **argv)
+{
+    int k = 0, any_target = 0;
+    for (int i = 0; i < *argc; i++) {
+        static const char *const OWN[] = {"--target", "--tunable", "--budget", "--max-changes", "--change-cost",
+                                          "--verify-games", "--out"};
+        const char *arg = argv[i], *val = NULL;
+        int which = -1;
+        for (int j = 0; j < (int)(sizeof OWN / sizeof OWN[0]); j++) {
+            size_t len = strlen(OWN[j]);
+            if (!strncmp(arg, OWN[j], len) && (arg[len] == 0 || arg[len] == '=')) {
+                which = j;
+                val = arg[len] == '=' ? arg + len + 1 : NULL;
+            }
+        }
+        if (!strcmp(arg, "--shard") || !strncmp(arg, "--shard=", 8)) {
+            cli_error("tune", "--shard is not supported: each step of the search depends on every result before "
+                              "it; run it on one machine with --threads T");
+            return 0;
+        }
+        if (!strcmp(arg, "--")) {
+            while (i < *argc)
+                argv[k++] = argv[i++];
+            break;
+        }
+        if (which < 0) {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (!val) {
+            if (i + 1 >= *argc) {
+                cli_error("tune", "%s needs a value (see foh tune --help)", OWN[which]);
+                return 0;
+            }
+            val = argv[++i];
+        }
+        char *end;
+        errno = 0;
+        switch (which) {
+        case 0:
+            if (!any_target) {
+                /* The first --target replaces the defaults. */
+                T->tg.seat_spread = T->tg.start_spread = T->tg.card_band = T->tg.length_lo = T->tg.length_hi = -1;
+                any_target = 1;
+            }
+            if (!tune_parse_target(val, &T->tg))
+                return 0;
+            break;
+        case 1:
+            if (T->npatterns >= MAX_PATTERNS) {
+                cli_error("tune", "at most %d --tunable patterns", MAX_PATTERNS);
+                return 0;
+            }
+            T->patterns[T->npatterns++] = val;
+            break;
+        case 2:
+        case 5: {
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || errno || v < (which == 2 ? 1 : 0) || v > 100000000) {
+                cli_error("tune", "%s '%s': a whole number of games%s", OWN[which], val,
+                          which == 2 ? ", 1 or more" : ", 0 or more");
+                return 0;
+            }
+            if (which == 2)
+                T->budget = v;
+            else
+                T->verify_games = v;
+            break;
+        }
+        case 3: {
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || v < 1 || v > MAX_CHANGES) {
+                cli_error("tune", "--max-changes '%s': a whole number from 1 to %d", val, MAX_CHANGES);
+                return 0;
+            }
+            T->max_changes = (int)v;
+            break;
+        }
+        case 4: {
+            double v = strtod(val, &end);
+            if (end == val || *end || !(v >= 0) || v > 1000) {
+                cli_error("tune", "--change-cost '%s': a number of points, 0 or more", val);
+                return 0;
+            }
+            T->change_cost = v;
+            break;
+        }
+        case 6:
+            T->out = val;
+            break;
+        }
+    }
+    *argc = k;
+    return 1;
+}
+
+/* Split the user's variants: those made only of name, description and
+ * `set:` are merged into the candidates' variant (so that the search may
+ * change what they set); the others are loaded as they are. */
+static int split_variants(tuner *T)
+{
+    int keep = 0;
+    for (int i = 0; i < T->o.nvariants; i++) {
+        char file[1200], err[300];
+        snprintf(file, sizeof file, "%s/variant.yaml", T->o.variant_dir[i]);
+        foh_yaml_node *y = foh_yaml_load(file, err, sizeof err);
+        static const char *const SET_ONLY[] = {"name", "description", "set", NULL};
+        if (y && y->kind == FOH_YAML_MAP && foh_yaml_unknown_key(y, SET_ONLY) < 0 &&
+            foh_yaml_get(y, "set") && foh_yaml_get(y, "set")->kind == FOH_YAML_MAP) {
+            T->merged[T->nmerged] = y;
+            T->merged_name[T->nmerged++] = T->o.variant[i];
+            continue;
+        }
+        foh_yaml_free(y);
+        T->o.variant[keep] = T->o.variant[i];
+        memmove(T->o.variant_dir[keep], T->o.variant_dir[i], sizeof T->o.variant_dir[0]);
+        keep++;
+    }
+    T->o.nvariants = keep;
+    return 1;
+}
+
+static void remove_tmp(tuner *T)
+{
+    if (T->tmp[0])
+        rmdir(T->tmp);
+}
+
+static void clear_progress(const tuner *T)
+{
+    if (T->tty)
+        fprintf(stderr, "\r%*s\r", 110, "");
+}
+
+static int run(tuner *T, candidate *cand, int *ncand);
+
+int cmd_tune(int argc, char **argv)
+{
+    tuner *T = calloc(1, sizeof *T);
+    candidate *cand = calloc(MAX_CANDIDATES, sizeof *cand);
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!T || !cand || !args) {
+        free(T);
+        free(cand);
+        free(args);
+        cli_error("tune", "out of memory");
+        return CLI_DATA;
+    }
+    T->tg = (tune_targets){.seat_spread = 2, .start_spread = 3, .card_band = -1, .length_lo = 100, .length_hi = 200,
+                           .band_guard = -1};
+    T->max_changes = 3;
+    T->change_cost = 0.25;
+    T->budget = -1;
+    T->verify_games = -1;
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    int n = argc, status = CLI_OK, ncand = 0;
+    if (!take_own_options(T, &n, args))
+        status = CLI_USAGE;
+    if (status == CLI_OK) {
+        status = cli_parse(&TUNE, n, args, &T->o);
+        if (status == CLI_OK && T->o.help) {
+            cli_help(&TUNE, stdout);
+            fputs(TUNE_OWN_HELP, stdout);
+        }
+    }
+    if (status == CLI_OK && !T->o.help) {
+        if (T->o.games < 8) {
+            cli_error("tune", "--games %ld: at least 8 games per evaluation", T->o.games);
+            status = CLI_USAGE;
+        }
+        if (T->budget < 0)
+            T->budget = 20 * T->o.games;
+        if (T->verify_games < 0)
+            T->verify_games = T->o.games;
+        if (status == CLI_OK && T->out && mkdir(T->out, 0777) != 0 && errno != EEXIST) {
+            cli_error("tune", "cannot create folder %s: %s", T->out, strerror(errno));
+            status = CLI_DATA;
+        }
+    }
+    if (status == CLI_OK && !T->o.help)
+        status = run(T, cand, &ncand);
+    for (int k = 0; k < ncand; k++)
+        drop_candidate(&cand[k]);
+    for (int i = 0; i < T->nmerged; i++)
+        foh_yaml_free(T->merged[i]);
+    remove_tmp(T);
+    free(T->tun);
+    free(T);
+    free(cand);
+    free(args);
+    return status;
+}
+
+static void print_targets(const tuner *T, FILE *f)
+{
+    fprintf(f, "targets:");
+    if (T->tg.seat_spread >= 0)
+        fprintf(f, " seat-spread<=%g", T->tg.seat_spread);
+    if (T->tg.start_spread >= 0)
+        fprintf(f, " start-spread<=%g", T->tg.start_spread);
+    if (T->tg.card_band >= 0)
+        fprintf(f, " card-band<=%g (cards owned in >= %d player-games)", T->tg.card_band, T->tg.min_owned);
+    if (T->tg.length_lo >= 0)
+        fprintf(f, " length=%g..%g", T->tg.length_lo, T->tg.length_hi);
+    fprintf(f, "; change cost %.2f\n", T->change_cost);
+}
+
+static void print_metrics(const tuner *T, FILE *f, const char *what, const candidate *c)
+{
+    const char *sep = " ";
+    fprintf(f, "%s (%ld games):", what, c->games);
+    if (T->tg.seat_spread >= 0) {
+        fprintf(f, "%sseat spread ", sep);
+        print_est(f, c->m.seat, "");
+        sep = ", ";
+    }
+    if (T->tg.start_spread >= 0) {
+        fprintf(f, "%sstart spread ", sep);
+        print_est(f, c->m.start, "");
+        sep = ", ";
+    }
+    if (T->tg.card_band >= 0 || T->tg.band_guard >= 0) {
+        foh_card_info ci = {.id = "-"};
+        if (c->m.band_card >= 0)
+            foh_cardset_card(c->cs, c->m.band_card, &ci);
+        fprintf(f, "%scard band ", sep);
+        print_est(f, c->m.band, "");
+        fprintf(f, " (%s)", ci.id);
+        sep = ", ";
+    }
+    if (T->tg.length_lo >= 0) {
+        fprintf(f, "%slength ", sep);
+        print_est(f, c->m.length, "");
+    }
+    fprintf(f, "; loss %.2f (miss %.2f)\n", c->loss, c->loss - T->change_cost * c->n);
+}
+
+static candidate *new_candidate(tuner *T, candidate *cand, int *ncand, const candidate *from, change ch)
+{
+    if (*ncand >= MAX_CANDIDATES)
+        return NULL;
+    candidate *c = &cand[(*ncand)++];
+    memset(c, 0, sizeof *c);
+    if (from) {
+        c->n = from->n;
+        memcpy(c->ch, from->ch, sizeof c->ch);
+    }
+    if (ch.t >= 0)
+        c->ch[c->n++] = ch;
+    if (!load_candidate(T, c)) {
+        drop_candidate(c);
+        (*ncand)--;
+        return NULL;
+    }
+    return c;
+}
+
+static int run(tuner *T, candidate *cand, int *ncand)
+{
+    T->tty = isatty(2);
+    T->started = now_s();
+    T->tun = calloc(MAX_TUNABLES, sizeof *T->tun);
+    snprintf(T->tmp, sizeof T->tmp, "%s/foh-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!T->tun || !mkdtemp(T->tmp)) {
+        cli_error("tune", "cannot make a temporary folder %s: %s", T->tmp, strerror(errno));
+        T->tmp[0] = 0;
+        return CLI_DATA;
+    }
+    split_variants(T);
+    /* The base: the card set with every user variant (an empty candidate). */
+    candidate *base = new_candidate(T, cand, ncand, NULL, (change){-1, 0});
+    if (!base)
+        return CLI_DATA;
+    const char *note;
+    if (!foh_cardset_allows_players(base->cs, T->o.players, &note)) {
+        cli_error("tune", "%d players are not allowed. %s", T->o.players, note);
+        return CLI_USAGE;
+    }
+    foh_player *probe[FOH_MAX_PLAYERS];
+    if (!cli_seats(&T->o, 0, probe))
+        return CLI_USAGE;
+    cli_free_seats(probe, T->o.players);
+    /* Cards owned in fewer than 2% of player-games are left out of the band. */
+    T->tg.min_owned = (int)(T->o.games * T->o.players / 50);
+    if (T->tg.min_owned < 10)
+        T->tg.min_owned = 10;
+    if (!find_tunables(T, base->cs))
+        return CLI_USAGE;
+    long G = T->o.games;
+    printf("foh tune: %d players, seats %s, seed %llu, %ld games per evaluation, budget %ld games, %d thread%s\n",
+           T->o.players, T->o.seats, (unsigned long long)T->o.seed, G, T->budget, T->o.threads,
+           T->o.threads == 1 ? "" : "s");
+    print_targets(T, stdout);
+    printf("tunables: %d numbers, %d single changes", T->ntun, T->nvalues_total);
+    for (int i = 0; i < T->npatterns; i++)
+        printf("%s%s", i ? ", " : " (--tunable ", T->patterns[i]);
+    printf("%s\n", T->npatterns ? ")" : "");
+    for (int i = 0; i < T->nmerged; i++)
+        printf("variant %s (only `set:`) is merged into every candidate: its numbers are tunable too\n",
+               T->merged_name[i]);
+    if (!T->ntun) {
+        cli_error("tune", "no tunable number%s", T->npatterns ? " matches the --tunable patterns" : "");
+        return CLI_USAGE;
+    }
+    T->stage = "base";
+    int st = evaluate(T, &base, 1, G);
+    if (st != CLI_OK)
+        return st;
+    if (base->failed) {
+        clear_progress(T);
+        cli_error("tune", "the base game does not play: %s", base->why);
+        return CLI_DATA;
+    }
+    if (T->tg.card_band < 0) {
+        /* A guard: no change may make some card's owners' win rate further
+         * from the others' than the base's furthest (a card made too strong
+         * would drown every other imbalance in noise). */
+        T->tg.band_guard = base->m.band.v;
+        update_loss(T, base);
+        foh_card_info ci = {.id = "-"};
+        if (base->m.band_card >= 0)
+            foh_cardset_card(base->cs, base->m.band_card, &ci);
+        clear_progress(T);
+        printf("guard: no card's owners' win rate further than %.1f points from the mean of all cards' (the base's "
+               "furthest, %s)\n", T->tg.band_guard, ci.id);
+    }
+    clear_progress(T);
+    print_metrics(T, stdout, "base", base);
+    candidate *best = base;
+    if (base->loss > 0) {
+        /* Stage 1: single changes by successive halving. */
+        arm_order *arms = calloc((size_t)T->nvalues_total, sizeof *arms);
+        int narms = 0;
+        if (!arms)
+            return CLI_DATA;
+        for (int t = 0; t < T->ntun; t++) {
+            T->tun[t].relevance = relevance_of(T, &T->tun[t], base);
+            for (int v = T->tun[t].lo; v <= T->tun[t].hi; v++)
+                if (v != T->tun[t].base)
+                    arms[narms++] = (arm_order){t, T->tun[t].relevance, v};
+        }
+        qsort(arms, (size_t)narms, sizeof *arms, by_relevance);
+        int rounds = 4;
+        long n0 = G >> (rounds - 1);
+        while (n0 < 8 && rounds > 1)
+            n0 = G >> (--rounds - 1);
+        /* Stage 1 may spend 70% of what is left; each arm costs about (1 + (R-1)/2) n0. */
+        long left = T->budget - T->spent;
+        long per_arm = n0 * (2 + rounds - 1) / 2;
+        int k = per_arm > 0 ? (int)(left * 7 / 10 / per_arm) : narms;
+        if (k > narms)
+            k = narms;
+        if (k < 1) {
+            free(arms);
+            cli_error("tune", "--budget %ld is too small for one candidate of %ld games", T->budget, n0);
+            return CLI_USAGE;
+        }
+        printf("stage 1: %d of %d single changes screened (most relevant first: their card's win rates in the "
+               "base run), %d rounds of %ld..%ld games\n",
+               k, narms, rounds, n0, G);
+        candidate **alive = calloc((size_t)k, sizeof *alive);
+        int nalive = 0;
+        for (int i = 0; i < k; i++) {
+            candidate *c = new_candidate(T, cand, ncand, NULL, (change){arms[i].t, arms[i].value});
+            if (!c) {
+                free(alive);
+                free(arms);
+                return CLI_DATA;
+            }
+            alive[nalive++] = c;
+        }
+        free(arms);
+        char stage[64];
+        for (int r = 0; r < rounds && nalive > 0; r++) {
+            snprintf(stage, sizeof stage, "stage 1, round %d/%d", r + 1, rounds);
+            T->stage = stage;
+            long games = n0 << r;
+            if ((st = evaluate(T, alive, nalive, games)) != CLI_OK) {
+                free(alive);
+                return st;
+            }
+            qsort(alive, (size_t)nalive, sizeof *alive, by_loss);
+            int nfailed = 0;
+            for (int i = 0; i < nalive; i++)
+                if (alive[i]->failed && alive[i]->games == games) {
+                    nfailed++;
+                    if (r == 0 && nfailed <= 3) {
+                        clear_progress(T);
+                        printf("  left out: %s = %d breaks a game: %s\n", T->tun[alive[i]->ch[0].t].path,
+                               alive[i]->ch[0].value, alive[i]->why);
+                    }
+                }
+            if (r == 0 && nfailed > 3)
+                printf("  left out: %d more that break a game\n", nfailed - 3);
+            if (r == rounds - 1)
+                break;
+            /* Early stopping: drop what is clearly worse than the best, then keep the better half. */
+            candidate *b = alive[0];
+            int keep = 0;
+            for (int i = 0; i < nalive; i++) {
+                double gap = Z95 * (sqrt(alive[i]->loss_var) + sqrt(b->loss_var));
+                if (i == 0 || (alive[i]->loss - gap <= b->loss && keep < (nalive + 1) / 2))
+                    alive[keep++] = alive[i];
+                else {
+                    alive[i]->alive = 0;
+                    drop_candidate(alive[i]);
+                }
+            }
+            clear_progress(T);
+            printf("  round %d: %d candidates at %ld games, best %s loss %.2f; %d go on\n", r + 1, nalive, games,
+                   T->tun[b->ch[0].t].path, b->loss, keep);
+            nalive = keep;
+        }
+        clear_progress(T);
+        /* The singles that beat the base at G games, best first. */
+        int nsingle = 0;
+        for (int i = 0; i < nalive; i++)
+            if (alive[i]->games == G && alive[i]->loss < base->loss)
+                alive[nsingle++] = alive[i];
+        printf("stage 1 done: %d single change%s beat the base at %ld games\n", nsingle, nsingle == 1 ? "" : "s", G);
+        for (int i = 0; i < nsingle && i < 5; i++) {
+            char lab[300];
+            change_label(T, &alive[i]->ch[0], lab, sizeof lab);
+            printf("  %d. %s: loss %.2f\n", i + 1, lab, alive[i]->loss);
+        }
+        if (nsingle > 0)
+            best = alive[0];
+        /* Stage 2: add the next best single changes (of other numbers) while the loss falls. */
+        T->stage = "stage 2";
+        while (best->n < T->max_changes && best->loss - T->change_cost * best->n > 0 &&
+               T->budget - T->spent >= G) {
+            /* First each change of the best pushed one step further the same
+             * way (at most one range beyond its first one), then the next best
+             * single changes of other numbers. */
+            candidate *tries[MAX_CHANGES + 4];
+            int ntries = 0;
+            for (int j = 0; j < best->n && T->budget - T->spent >= (long)(ntries + 1) * G; j++) {
+                const tunable *t = &T->tun[best->ch[j].t];
+                int v = best->ch[j].value, step = v > t->base ? 1 : -1;
+                int ext_lo = t->lo - (t->base - t->lo), ext_hi = t->hi + (t->hi - t->base);
+                if (v + step < t->floor || v + step < ext_lo || v + step > ext_hi)
+                    continue;
+                candidate *c = new_candidate(T, cand, ncand, best, (change){-1, 0});
+                if (!c) {
+                    free(alive);
+                    return CLI_DATA;
+                }
+                c->ch[j].value = v + step;
+                /* Load it again with the changed value. */
+                foh_cardset_free(c->cs);
+                free(c->st);
+                c->cs = NULL;
+                c->st = NULL;
+                if (!load_candidate(T, c)) {
+                    free(alive);
+                    return CLI_DATA;
+                }
+                tries[ntries++] = c;
+            }
+            for (int i = 0, added = 0; i < nsingle && added < 4 && T->budget - T->spent >= (long)(ntries + 1) * G;
+                 i++) {
+                int used = 0;
+                for (int j = 0; j < best->n; j++)
+                    used |= best->ch[j].t == alive[i]->ch[0].t;
+                if (used)
+                    continue;
+                candidate *c = new_candidate(T, cand, ncand, best, alive[i]->ch[0]);
+                if (!c) {
+                    free(alive);
+                    return CLI_DATA;
+                }
+                tries[ntries++] = c;
+                added++;
+            }
+            if (!ntries)
+                break;
+            if ((st = evaluate(T, tries, ntries, G)) != CLI_OK) {
+                free(alive);
+                return st;
+            }
+            qsort(tries, (size_t)ntries, sizeof *tries, by_loss);
+            clear_progress(T);
+            char lab[300];
+            int which = tries[0]->n - 1;
+            for (int j = 0; j < best->n && j < tries[0]->n; j++)
+                if (tries[0]->ch[j].value != best->ch[j].value)
+                    which = j;
+            change_label(T, &tries[0]->ch[which], lab, sizeof lab);
+            printf("stage 2: %d change%s, best next: %s: loss %.2f (was %.2f)%s\n", best->n, best->n == 1 ? "" : "s",
+                   lab, tries[0]->loss, best->loss, tries[0]->loss < best->loss ? "" : ": stop");
+            if (tries[0]->loss >= best->loss)
+                break;
+            best = tries[0];
+        }
+        free(alive);
+    }
+    clear_progress(T);
+    printf("\nsearch: %ld games played in %.0f s\n", T->spent, now_s() - T->started);
+    print_metrics(T, stdout, "base", base);
+    print_metrics(T, stdout, "tuned", best);
+    double miss = best->loss - T->change_cost * best->n;
+    printf("targets %s\n", miss <= 0 ? "all met (on the search's games)" : "not all met: the best found is below");
+
+    /* Patch notes: each change in the order it was added (its marginal gain),
+     * with what it did on its own against the base. */
+    char(*notes)[600] = calloc(MAX_CHANGES, sizeof *notes);
+    if (!notes)
+        return CLI_DATA;
+    printf("\npatch notes (%d change%s, ranked by how much each lowers the loss; predicted effects [95%% CI]):\n",
+           best->n, best->n == 1 ? "" : "s");
+    for (int j = 0; j < best->n; j++) {
+        /* Its single-change candidate, if it was evaluated at G games; else the step that added it. */
+        const candidate *solo = NULL, *before = base, *after = best;
+        for (int i = 0; i < *ncand; i++)
+            if (cand[i].n == 1 && cand[i].st && cand[i].games == G && cand[i].ch[0].t == best->ch[j].t &&
+                cand[i].ch[0].value == best->ch[j].value)
+                solo = &cand[i];
+        if (solo)
+            after = solo;
+        char lab[300], eff[900];
+        change_label(T, &best->ch[j], lab, sizeof lab);
+        effects_text(T, before, after, T->tun[best->ch[j].t].card, eff, sizeof eff);
+        printf("%d. %s: %s%s\n", j + 1, lab, solo ? "" : "(all the changes together) ", eff);
+        snprintf(notes[j], sizeof notes[j], "%s", lab);
+    }
+    if (best->n > 1) {
+        char eff[900];
+        effects_text(T, base, best, -1, eff, sizeof eff);
+        printf("all %d together: %s\n", best->n, eff);
+    }
+    if (!best->n)
+        printf("(none: %s)\n", base->loss <= 0 ? "the base meets the targets" : "no change lowered the loss");
+    int status = CLI_OK;
+    if (T->out) {
+        char desc[600], name[256], header[1200];
+        const char *slash = strrchr(T->out, '/');
+        snprintf(name, sizeof name, "%s", slash && slash[1] ? slash + 1 : T->out);
+        size_t n = (size_t)snprintf(desc, sizeof desc, "foh tune: %d change%s", best->n, best->n == 1 ? "" : "s");
+        for (int j = 0; j < best->n && n < sizeof desc; j++)
+            n += (size_t)snprintf(desc + n, sizeof desc - n, "%s%s", j ? "; " : ": ", notes[j]);
+        snprintf(header, sizeof header,
+                 "# Written by foh tune (%d players, seats %s, seed %llu, %ld games per evaluation).\n"
+                 "# Play it with --variant %s%s.\n",
+                 T->o.players, T->o.seats, (unsigned long long)T->o.seed, G, T->out,
+                 T->nmerged ? " instead of the merged variants (it holds their numbers)" : "");
+        if (write_variant(T, best, T->out, name, desc, notes, header))
+            printf("\nwrote %s/variant.yaml\n", T->out);
+        else
+            status = CLI_DATA;
+    }
+    free(notes);
+    /* Verification on fresh seeds. */
+    if (status == CLI_OK && T->verify_games > 0 && best->n > 0) {
+        prediction pred[64], meas[64];
+        int np = predictions_of(T, base, best, best, pred);
+        tuner V = *T;
+        V.o.seed = T->o.seed + VERIFY_SEED_OFFSET;
+        V.stage = "verification";
+        candidate *vb = new_candidate(&V, cand, ncand, NULL, (change){-1, 0});
+        candidate *vt = vb ? new_candidate(&V, cand, ncand, best, (change){-1, 0}) : NULL;
+        if (!vt)
+            return CLI_DATA;
+        candidate *both[2] = {vb, vt};
+        if ((st = evaluate(&V, both, 2, T->verify_games)) != CLI_OK)
+            return st;
+        if (vb->failed || vt->failed) {
+            clear_progress(T);
+            cli_error("tune", "verification: %s", vb->failed ? vb->why : vt->why);
+            return CLI_DATA;
+        }
+        clear_progress(T);
+        printf("\nverification: base and tuned on fresh seeds (seed %llu, %ld games each):\n",
+               (unsigned long long)V.o.seed, T->verify_games);
+        print_metrics(T, stdout, "base", vb);
+        print_metrics(T, stdout, "tuned", vt);
+        predictions_of(T, vb, vt, best, meas);
+        int held = 0;
+        printf("%-34s %20s %10s %s\n", "effect (tuned - base)", "predicted [95% PI]", "measured", "");
+        for (int i = 0; i < np; i++) {
+            /* A prediction interval for a new measurement: both runs' variances. */
+            double h = Z95 * sqrt(pred[i].pred_var + meas[i].pred_var);
+            int ok = fabs(meas[i].pred - pred[i].pred) <= h;
+            held += ok;
+            printf("%-34s %+7.2f [%+6.2f, %+6.2f] %+9.2f %s\n", pred[i].what, pred[i].pred, pred[i].pred - h,
+                   pred[i].pred + h, meas[i].pred, ok ? "held" : "missed");
+        }
+        printf("%d of %d predictions held\n", held, np);
+        double vmiss = vt->loss - T->change_cost * vt->n;
+        printf("on the fresh seeds the tuned variant %s the targets (miss %.2f; base %.2f)\n",
+               vmiss <= 0 ? "meets" : "misses", vmiss, vb->loss);
+        if (T->out) {
+            printf("the same comparison, figure by figure: foh compare --players %d --seats %s --games %ld "
+                   "--seed %llu",
+                   T->o.players, T->o.seats, T->verify_games, (unsigned long long)V.o.seed);
+            for (int i = 0; i < T->o.nvariants; i++)
+                printf(" --a-variant %s --b-variant %s", T->o.variant[i], T->o.variant[i]);
+            for (int i = 0; i < T->nmerged; i++)
+                printf(" --a-variant %s", T->merged_name[i]);
+            printf(" --b-variant %s\n", T->out);
+        }
+    }
+    return status;
+}
