@@ -257,7 +257,7 @@ typedef struct {
     tune_metrics m;
     int alive;
     int failed; /* a game stopped by an error (a script's, e.g. a division by a param set to 0) */
-    char why[300];
+    char why[1000]; /* as long as a task's error: nothing cut */
 } candidate;
 
 /* Everything one run of foh tune holds (no global state). */
