@@ -229,6 +229,19 @@ static void pick_label(const foh_cardset *cs, int k, char *buf, size_t len)
         snprintf(buf, len, "other label");
 }
 
+/* The most picked answer of choice ROW not yet DONE (ties: by kind, a
+ * stable order), marked done; -1 when none is left. */
+static int next_pick(const sim_stats *s, int row, int done[PICK_KINDS])
+{
+    int best = -1;
+    for (int k = 0; k < PICK_KINDS; k++)
+        if (!done[k] && s->picks[row][k] && (best < 0 || s->picks[row][k] > s->picks[row][best]))
+            best = k;
+    if (best >= 0)
+        done[best] = 1;
+    return best;
+}
+
 static void choice_row_name(const foh_cardset *cs, int row, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", row < FOH_MAX_CARDS ? card_name(cs, row) : "(variant rules)");
@@ -288,13 +301,9 @@ static void print_additions(FILE *out, const sim_stats *s, const foh_cardset *cs
         /* Most picked first, then by kind: a stable order. */
         int done[PICK_KINDS] = {0};
         for (int shown = 0; shown < 8; shown++) {
-            int best = -1;
-            for (int k = 0; k < PICK_KINDS; k++)
-                if (!done[k] && s->picks[row][k] && (best < 0 || s->picks[row][k] > s->picks[row][best]))
-                    best = k;
+            int best = next_pick(s, row, done);
             if (best < 0)
                 break;
-            done[best] = 1;
             char label[96];
             pick_label(cs, best, label, sizeof label);
             fprintf(out, "%s %s %.1f%%", shown ? "," : "", label, 100.0 * s->picks[row][best] / s->choices[row]);
@@ -512,14 +521,7 @@ static json_t *choices_json(const sim_stats *s, const foh_cardset *cs, int row)
         return json_null();
     json_t *picks = json_array();
     int done[PICK_KINDS] = {0};
-    for (;;) {
-        int best = -1;
-        for (int k = 0; k < PICK_KINDS; k++)
-            if (!done[k] && s->picks[row][k] && (best < 0 || s->picks[row][k] > s->picks[row][best]))
-                best = k;
-        if (best < 0)
-            break;
-        done[best] = 1;
+    for (int best; (best = next_pick(s, row, done)) >= 0;) {
         char label[96];
         pick_label(cs, best, label, sizeof label);
         json_t *pk = json_pack("{s:s,s:s,s:I,s:o}", "label", label, "kind",
