@@ -166,6 +166,26 @@ static void problems_free(problems *ps)
     free(ps->item);
 }
 
+/* An error met in the random-bot games: the engine's message without
+ * the game's part (KEY), as told, and in how many more games it came. */
+typedef struct {
+    char key[sizeof(((foh_error *)0)->msg)];
+    char msg[sizeof(((foh_error *)0)->msg) + 100];
+    long more;
+} seen_error;
+
+/* Room for one more in *SEEN (*CAP entries): 0 if out of memory. */
+static int grow_seen(seen_error **seen, int *cap)
+{
+    int n = *cap ? 2 * *cap : 8;
+    seen_error *grown = realloc(*seen, (size_t)n * sizeof *grown);
+    if (!grown)
+        return 0;
+    *seen = grown;
+    *cap = n;
+    return 1;
+}
+
 /* The part of a game's error that does not depend on the game: from the
  * card named on ("card 'x' (on_gain): ..."), or the whole message. */
 static const char *error_core(const char *msg)
@@ -190,16 +210,10 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
     for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
         if (foh_cardset_allows_players(cs, p, NULL))
             counts[ncounts++] = p;
-    struct seen {
-        char key[sizeof err.msg]; /* error_core of the engine's message */
-        char msg[sizeof err.msg + 100];
-        long more;
-    } *seen = calloc((size_t)(games > 0 ? games : 1), sizeof *seen);
-    if (!seen) {
-        add(ps, 0, "out of memory");
-        foh_engine_free(eng);
-        return 0;
-    }
+    /* The distinct errors met, grown as they come (most runs meet none). */
+    seen_error *seen = NULL;
+    int cap = 0;
+    long untold = 0; /* errors not kept: out of memory */
     for (long g = 0; g < games && ncounts > 0; g++) {
         foh_options opt = {.players = counts[g % ncounts], .seed = o->seed + (uint64_t)g};
         foh_player *seats[FOH_MAX_PLAYERS] = {0};
@@ -217,7 +231,7 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
             k++;
         if (!ok && k < nseen) {
             seen[k].more++;
-        } else if (!ok) {
+        } else if (!ok && (nseen < cap || grow_seen(&seen, &cap))) {
             size_t flen, end;
             int line, column, at = find_position(err.msg, &line, &column, &flen, &end);
             /* The position first, where the message has one: editors jump to it. */
@@ -228,7 +242,10 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
             else
                 snprintf(seen[nseen].msg, sizeof seen[0].msg, "random-bot game %ld (%d players, seed %llu): %s", g + 1,
                          opt.players, (unsigned long long)opt.seed, err.msg);
-            snprintf(seen[nseen++].key, sizeof seen[0].key, "%s", error_core(err.msg));
+            snprintf(seen[nseen].key, sizeof seen[0].key, "%s", error_core(err.msg));
+            seen[nseen++].more = 0;
+        } else if (!ok) {
+            untold++;
         }
         for (int p = 0; p < opt.players; p++)
             foh_player_free(seats[p]);
@@ -241,6 +258,11 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
                      seen[k].more == 1 ? "" : "s");
         else
             snprintf(msg, sizeof msg, "%s", seen[k].msg);
+        add(ps, 0, msg);
+    }
+    if (untold) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "out of memory: the errors of %ld game%s are not told", untold, untold == 1 ? "" : "s");
         add(ps, 0, msg);
     }
     free(seen);
