@@ -1245,7 +1245,7 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
         r->stats->scenarios++;
         r->stats->failed++;
         /* One message: the scenario, its step and first difference. */
-        char line[2400], *step = r->report ? r->report : "", *diff = step + strcspn(step, "\n");
+        char line[2400], none[1] = "", *step = r->report ? r->report : none, *diff = step + strcspn(step, "\n");
         int more = -1;
         for (const char *c = diff; *c; c++)
             more += *c == '\n';
