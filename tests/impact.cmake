@@ -32,6 +32,17 @@ string(STRIP "${plain}" plain)
 if(NOT head STREQUAL plain)
   message(FATAL_ERROR "--impact changed the rest of the report")
 endif()
+# The same table in the JSON report (`impact`): Archers first, its interval
+# above 0, like the text.
+execute_process(COMMAND ${FOH} sim --games 300 --seats random --impact --threads 2 --variant ${V}
+                        --json ${OUT}/impact.json OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
+file(READ ${OUT}/impact.json j)
+string(JSON first GET "${j}" impact cards 0 card)
+string(JSON low GET "${j}" impact cards 0 impact_on_win_points low)
+string(JSON ncards LENGTH "${j}" impact cards)
+if(NOT rc EQUAL 0 OR NOT first STREQUAL "archers" OR low LESS_EQUAL 0 OR ncards LESS 50)
+  message(FATAL_ERROR "--impact --json: exit ${rc}, first card '${first}', its low bound ${low}, ${ncards} cards")
+endif()
 # Refused combinations say so.
 execute_process(COMMAND ${FOH} sim --games 10 --impact --save-shard ${OUT}/impact.shard
                 ERROR_VARIABLE err RESULT_VARIABLE rc)

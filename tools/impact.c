@@ -368,6 +368,47 @@ static int fit(const impact_stats *s, const long m[IMPACT_D][IMPACT_D], double b
     return 1;
 }
 
+/* The table's rows, sorted by impact on the win (*NR of them, malloc'd),
+ * with the position's R^2 of each outcome; NULL with *WHY set when there
+ * is no table. */
+static card_row *impact_rows(const impact_stats *s, const foh_cardset *cs, int *nr, double r2g[2], char *why,
+                             size_t why_len)
+{
+    int ncards = foh_cardset_card_count(cs);
+    *nr = 0;
+    if (s->overflow) {
+        snprintf(why, why_len, "a sum overflowed 64 bits or memory ran out (run fewer games)");
+        return NULL;
+    }
+    double bg[2][IMPACT_MAX_K], bt[2][IMPACT_MAX_K], r2t[2];
+    if (!s->k || !fit(s, s->gain_all, bg, r2g) || !fit(s, s->all, bt, r2t)) {
+        snprintf(why, why_len,
+                 "the %ld positions and %ld gains recorded do not determine the regression (too few games, or "
+                 "every game alike)",
+                 s->rows, s->gain_all[0][0]);
+        return NULL;
+    }
+    card_row *rows = calloc((size_t)(ncards > 0 ? ncards : 1), sizeof *rows);
+    if (!rows) {
+        snprintf(why, why_len, "out of memory");
+        return NULL;
+    }
+    for (int c = 0; c < ncards; c++) {
+        if (!s->card_sum[c][0])
+            continue;
+        card_row *r = &rows[(*nr)++], vs_turn;
+        r->card = c;
+        r->n = s->card_sum[c][0];
+        r->games = s->card_games[c];
+        for (int o = 0; o < 2; o++)
+            card_impact(s, c, o, bg[o], r);
+        card_impact(s, c, 1, bt[1], &vs_turn);
+        r->vs_turn = vs_turn.impact[1];
+    }
+    qsort(rows, (size_t)*nr, sizeof *rows, by_impact);
+    return rows;
+}
+
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs)
 {
     int ncards = foh_cardset_card_count(cs);
@@ -378,39 +419,17 @@ void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs)
                  "gain of this card does than the average gain from the same position. 'vs turn': the\n"
                  "same against a regression on every player-turn (any gain or none). 95%% CI clustered by\n"
                  "game; '*' where it excludes 0\n");
-    if (s->overflow) {
-        fprintf(out, "impact: not computed: a sum overflowed 64 bits or memory ran out (run fewer games)\n");
-        return;
-    }
-    double bg[2][IMPACT_MAX_K], bt[2][IMPACT_MAX_K], r2g[2], r2t[2];
-    if (!s->k || !fit(s, s->gain_all, bg, r2g) || !fit(s, s->all, bt, r2t)) {
-        fprintf(out, "impact: not computed: the %ld positions and %ld gains recorded do not determine the "
-                     "regression (too few games, or every game alike)\n",
-                s->rows, s->gain_all[0][0]);
+    int nr;
+    double r2g[2];
+    char why[300];
+    card_row *rows = impact_rows(s, cs, &nr, r2g, why, sizeof why);
+    if (!rows) {
+        fprintf(out, "impact: not computed: %s\n", why);
         return;
     }
     fprintf(out, "%ld gains and %ld player-turns of %ld games; the position explains R^2 = %.2f of the gainer's "
                  "final margin, %.2f of the win\n",
             s->gain_all[0][0], s->rows, s->games, r2g[0], r2g[1]);
-    card_row *rows = calloc((size_t)ncards, sizeof *rows);
-    if (!rows) {
-        fprintf(out, "impact: not computed: out of memory\n");
-        return;
-    }
-    int nr = 0;
-    for (int c = 0; c < ncards; c++) {
-        if (!s->card_sum[c][0])
-            continue;
-        card_row *r = &rows[nr++], vs_turn;
-        r->card = c;
-        r->n = s->card_sum[c][0];
-        r->games = s->card_games[c];
-        for (int o = 0; o < 2; o++)
-            card_impact(s, c, o, bg[o], r);
-        card_impact(s, c, 1, bt[1], &vs_turn);
-        r->vs_turn = vs_turn.impact[1];
-    }
-    qsort(rows, (size_t)nr, sizeof *rows, by_impact);
     double base = s->player_games ? 100.0 * s->win_units / WIN_UNITS / s->player_games : 0;
     fprintf(out, "%-24s %6s %7s %7s %24s %26s %7s\n", "card", "gains", "owners", "gainers", "impact on win [95% CI]",
             "impact on margin [95% CI]", "vs turn");
@@ -451,4 +470,41 @@ void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs)
                  "raw, before any control\n",
             base);
     free(rows);
+}
+
+json_t *impact_json(const impact_stats *s, const foh_cardset *cs)
+{
+    int nr;
+    double r2g[2];
+    char why[300];
+    card_row *rows = impact_rows(s, cs, &nr, r2g, why, sizeof why);
+    if (!rows)
+        return json_pack("{s:s}", "not_computed", why);
+    json_t *cards = json_array();
+    for (int i = 0; i < nr; i++) {
+        const card_row *r = &rows[i];
+        foh_card_info ci;
+        foh_cardset_card(cs, r->card, &ci);
+        json_t *card = json_pack("{s:s,s:s,s:I,s:I}", "card", ci.id, "name", ci.name, "gains", (json_int_t)r->n,
+                                 "games", (json_int_t)r->games);
+        json_object_set_new(card, "owners_win_rate",
+                            s->owned_n[r->card] ? json_real(100.0 * s->owned_win[r->card] / WIN_UNITS /
+                                                            s->owned_n[r->card])
+                                                : json_null());
+        json_object_set_new(card, "gainers_win_rate", json_real(100.0 / WIN_UNITS * r->raw[1]));
+        for (int o = 1; o >= 0; o--) {
+            double f = o ? 100.0 / WIN_UNITS : 1;
+            json_t *e = json_pack("{s:f}", "value", f * r->impact[o]);
+            json_object_set_new(e, "low", r->has_ci[o] ? json_real(f * r->low[o]) : json_null());
+            json_object_set_new(e, "high", r->has_ci[o] ? json_real(f * r->high[o]) : json_null());
+            json_object_set_new(card, o ? "impact_on_win_points" : "impact_on_margin_vp", e);
+        }
+        json_object_set_new(card, "vs_turn_win_points", json_real(100.0 / WIN_UNITS * r->vs_turn));
+        json_array_append_new(cards, card);
+    }
+    free(rows);
+    return json_pack("{s:I,s:I,s:I,s:f,s:f,s:f,s:o}", "gains", (json_int_t)s->gain_all[0][0], "player_turns",
+                     (json_int_t)s->rows, "games", (json_int_t)s->games, "r2_margin", r2g[0], "r2_win", r2g[1],
+                     "base_win_rate", s->player_games ? 100.0 * s->win_units / WIN_UNITS / s->player_games : 0.0,
+                     "cards", cards);
 }

@@ -15,6 +15,7 @@
 #ifndef FOH_IMPACT_H
 #define FOH_IMPACT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -56,6 +57,12 @@ void impact_merge(impact_stats *into, const impact_stats *from);
 
 /* The per-card table (sorted by impact on the win rate), or why there is none. */
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);
+/* The same for the JSON report (`impact` of foh sim --json; docs/impact.md):
+ * {gains, player_turns, games, r2_margin, r2_win, base_win_rate, cards:
+ * [{card, name, gains, games, owners_win_rate, gainers_win_rate,
+ * impact_on_win_points {value, low, high}, impact_on_margin_vp {...},
+ * vs_turn_win_points}]}, or {not_computed: why}. NULL if out of memory. */
+json_t *impact_json(const impact_stats *s, const foh_cardset *cs);
 
 /* foh sim --without: BASE (O's card set) loaded again without the cards
  * O->without, through a temporary variant; NULL after saying why not (*STATUS

@@ -87,7 +87,7 @@ int cmd_merge(int argc, char **argv)
             cli_error("merge", "warning: the shards hold %ld of the run's %ld games", total->games, expected);
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
-        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed))
+        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed, NULL))
             status = CLI_DATA;
         foh_cardset_free(cs);
     }

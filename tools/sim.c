@@ -570,7 +570,8 @@ int cmd_sim(int argc, char **argv)
             impact_print(stdout, impact, cs);
         if (o.save_shard && !save_shard(&o, total))
             status = CLI_DATA;
-        if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed))
+        json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
+        if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
     }
     free(total);

@@ -639,11 +639,16 @@ json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players,
 }
 
 int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
-                            const foh_cardset *cs, int players, const char *seats, uint64_t seed)
+                            const foh_cardset *cs, int players, const char *seats, uint64_t seed, json_t *extra)
 {
-    if (!json_path && !html_path)
+    if (!json_path && !html_path) {
+        json_decref(extra);
         return 1;
+    }
     json_t *root = sim_stats_report(s, cs, players, seats, seed);
+    if (root && extra)
+        json_object_update(root, extra);
+    json_decref(extra);
     int ok = 1;
     if (json_path && (!root || json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0)) {
         cli_error(command, "cannot write %s", json_path);

@@ -7,6 +7,7 @@
 #ifndef FOH_SIM_STATS_H
 #define FOH_SIM_STATS_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "foh/foh.h"
@@ -112,10 +113,12 @@ struct json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int p
                                 uint64_t seed);
 
 /* Write the report as JSON to JSON_PATH and as HTML to HTML_PATH (either
- * may be NULL); prints "foh COMMAND: cannot write ..." and returns 0 if a
+ * may be NULL), with the fields of EXTRA (a JSON object, or NULL; its
+ * reference is taken) added to its top level (foh sim --impact's
+ * `impact`); prints "foh COMMAND: cannot write ..." and returns 0 if a
  * file cannot be written. */
 int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
-                            const foh_cardset *cs, int players, const char *seats, uint64_t seed);
+                            const foh_cardset *cs, int players, const char *seats, uint64_t seed, json_t *extra);
 
 /* The raw sums with what produced them (card sets, variants and mod
  * folders as in OG, players, seats, seed, games range), so that shards can
