@@ -38,13 +38,6 @@ static const cli_command BENCH = {
 #define SAMPLES 400
 #define ISMCTS_DECISIONS 20
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 typedef struct {
     const cli_options *o;
     const foh_cardset *cs;
@@ -91,7 +84,7 @@ static double random_games(const cli_options *o, const foh_cardset *cs, long gam
     random_run run[256];
     pthread_t tid[256];
     memset(sum, 0, sizeof *sum);
-    double start = now_s();
+    double start = cli_now_s();
     for (int t = 0; t < threads; t++) {
         run[t] = (random_run){.o = o, .cs = cs, .from = games * t / threads, .to = games * (t + 1) / threads};
         if (pthread_create(&tid[t], NULL, play_random, &run[t]) != 0) {
@@ -103,7 +96,7 @@ static double random_games(const cli_options *o, const foh_cardset *cs, long gam
     }
     for (int t = 0; t < threads; t++)
         pthread_join(tid[t], NULL);
-    double s = now_s() - start;
+    double s = cli_now_s() - start;
     for (int t = 0; t < threads; t++) {
         if (run[t].error[0]) {
             cli_error("bench", "%s", run[t].error);
@@ -167,13 +160,13 @@ static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
     uint64_t pick = 12345;
     if (!tmp)
         return 0;
-    double start = now_s();
+    double start = cli_now_s();
     long ops = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < n; i++, ops++)
             foh_game_copy(tmp, pos[i]);
-    t->copy_ns = (now_s() - start) * 1e9 / ops;
-    start = now_s();
+    t->copy_ns = (cli_now_s() - start) * 1e9 / ops;
+    start = cli_now_s();
     ops = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < n; i++, ops++)
@@ -182,7 +175,7 @@ static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
                 cli_error("bench", "legal actions: %s", err.msg);
                 return 0;
             }
-    t->list_ns = (now_s() - start) * 1e9 / ops;
+    t->list_ns = (cli_now_s() - start) * 1e9 / ops;
     /* Copy, then apply one of the legal actions (listed beforehand). */
     foh_action chosen[SAMPLES];
     for (int i = 0; i < n && i < SAMPLES; i++) {
@@ -195,7 +188,7 @@ static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
         pick = pick * 6364136223846793005ull + 1442695040888963407ull;
         chosen[i] = legal[(pick >> 33) % (uint64_t)(k < 512 ? k : 512)];
     }
-    start = now_s();
+    start = cli_now_s();
     ops = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < n; i++, ops++) {
@@ -206,7 +199,7 @@ static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
                 return 0;
             }
         }
-    t->apply_ns = (now_s() - start) * 1e9 / ops - t->copy_ns;
+    t->apply_ns = (cli_now_s() - start) * 1e9 / ops - t->copy_ns;
     foh_game_free(tmp);
     return 1;
 }
@@ -300,7 +293,7 @@ static long long_simulation(const cli_options *o, long games, int threads, doubl
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid;
-    double start = now_s();
+    double start = cli_now_s();
     int e = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (e != 0) {
@@ -314,7 +307,7 @@ static long long_simulation(const cli_options *o, long games, int threads, doubl
         cli_error("bench", "the long simulation (foh sim --games %ld) failed", games);
         return -1;
     }
-    *seconds = now_s() - start;
+    *seconds = cli_now_s() - start;
     return ru.ru_maxrss;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -789,4 +790,24 @@ int cli_can_write(const char *path)
     } else
         snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     return access(dir, W_OK) == 0;
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cli_progress(long done, long total, double elapsed, int show_rate, int final)
+{
+    double rate = elapsed > 0 ? done / elapsed : 0;
+    int width = 30, filled = total ? (int)(width * done / total) : width;
+    char speed[48] = "";
+    if (show_rate)
+        snprintf(speed, sizeof speed, " %.0f games/s,", rate);
+    fprintf(stderr, "\r[%.*s%*s] %ld/%ld games,%s ETA %.0fs   ", filled, "##############################",
+            width - filled, "", done, total, speed, rate > 0 ? (total - done) / rate : 0.0);
+    if (final)
+        fprintf(stderr, "\n");
 }

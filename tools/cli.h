@@ -156,6 +156,14 @@ void cli_line(FILE *out, const char *text);
  * indented by INDENT; a blank line in TEXT starts a new paragraph. Ends
  * with a newline. */
 void cli_wrap(FILE *out, const char *text, int indent, int col);
+/* Seconds on the monotonic clock (immune to clock changes): for timings. */
+double cli_now_s(void);
+/* A progress bar on stderr ("\r[###   ] DONE/TOTAL games, R games/s, ETA
+ * Ns"; the rate left out without SHOW_RATE, where games differ in cost),
+ * ELAPSED seconds since the start; FINAL ends the line. Callers show it only
+ * on a terminal. */
+void cli_progress(long done, long total, double elapsed, int show_rate, int final);
+
 /* Whether PATH can be written (created in its folder, or replaced) without
  * touching it; errno tells why not. */
 int cli_can_write(const char *path);

@@ -19,6 +19,7 @@
 
 #include "ladder.h"
 #include "origin.h"
+#include "sim_stats.h"
 
 #define Z95 1.96
 #define FLOOR_RUNGS 2
@@ -133,33 +134,6 @@ static void *work(void *arg)
     foh_engine_free(eng);
     atomic_fetch_add(w->exited, 1);
     return NULL;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void progress(long done, long total, double elapsed, int final)
-{
-    /* Games differ in cost by rung, so the ETA is rough. */
-    double rate = elapsed > 0 ? done / elapsed : 0;
-    int width = 30, filled = total ? (int)(width * done / total) : width;
-    fprintf(stderr, "\r[%.*s%*s] %ld/%ld games, ETA %.0fs   ", filled, "##############################",
-            width - filled, "", done, total, rate > 0 ? (total - done) / rate : 0.0);
-    if (final)
-        fprintf(stderr, "\n");
-}
-
-/* 95% Wilson interval of a proportion P of N trials. */
-static void wilson(double p, double n, double *lo, double *hi)
-{
-    double z2 = Z95 * Z95, centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-    double half = Z95 * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    *lo = centre - half < 0 ? 0 : centre - half;
-    *hi = centre + half > 1 ? 1 : centre + half;
 }
 
 /* The regularized upper incomplete gamma function Q(a, x) (Numerical
@@ -301,7 +275,7 @@ static void report(const cli_options *o, const foh_cardset *cs, const rung *rung
             stalled += out[j].stalled;
         }
         double p = wins / per_rung, lo, hi;
-        wilson(p, (double)per_rung, &lo, &hi);
+        sim_wilson(p, (double)per_rung, &lo, &hi);
         double mm = msum / per_rung, var = per_rung > 1 ? (msq - per_rung * mm * mm) / (per_rung - 1) : 0;
         double mh = var > 0 ? Z95 * sqrt(var / per_rung) : 0;
         const char *mark = lo > fair ? "+" : hi < fair ? "-" : "=";
@@ -365,7 +339,7 @@ static void report(const cli_options *o, const foh_cardset *cs, const rung *rung
     double chi2 = 0;
     for (int p = 0; p < n; p++) {
         double rate = seat_win[p] / games, lo, hi;
-        wilson(rate, (double)games, &lo, &hi);
+        sim_wilson(rate, (double)games, &lo, &hi);
         printf("    P%d %5.1f%% [%.1f-%.1f%%]\n", p + 1, 100 * rate, 100 * lo, 100 * hi);
         double e = (double)games / n;
         chi2 += (seat_win[p] - e) * (seat_win[p] - e) / e;
@@ -485,11 +459,11 @@ int ladder_main(const cli_options *o)
         }
         started++;
     }
-    double start = now_s();
+    double start = cli_now_s();
     int tty = isatty(2);
     while (atomic_load(&exited) < started) {
         if (tty)
-            progress(atomic_load(&done), total, now_s() - start, 0);
+            cli_progress(atomic_load(&done), total, cli_now_s() - start, 0, 0); /* games differ in cost by rung: no rate */
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
     }
@@ -502,10 +476,10 @@ int ladder_main(const cli_options *o)
     }
     if (status == CLI_OK) {
         if (tty)
-            progress(total, total, now_s() - start, 1);
+            cli_progress(total, total, cli_now_s() - start, 0, 1);
         report(o, cs, rungs, nrungs, deals, out);
         fflush(stdout);
-        fprintf(stderr, "%.1f s in all (%d thread%s)\n", now_s() - start, o->threads, o->threads == 1 ? "" : "s");
+        fprintf(stderr, "%.1f s in all (%d thread%s)\n", cli_now_s() - start, o->threads, o->threads == 1 ? "" : "s");
     }
     free(out);
     free(w);

@@ -311,14 +311,6 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
     return status;
 }
 
-static double now_s(void)
-{
-    /* CLOCK_MONOTONIC: immune to clock changes. */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The report's first line; foh merge prints the same for merged shards. */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
 {
@@ -329,17 +321,6 @@ void sim_print_header(FILE *out, long games, const cli_options *o, const foh_car
         fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
     fprintf(out, "\n");
     sim_print_variants(out, cs);
-}
-
-static void progress(long done, long total, double elapsed, int final)
-{
-    double rate = elapsed > 0 ? done / elapsed : 0;
-    int width = 30, filled = total ? (int)(width * done / total) : width;
-    fprintf(stderr, "\r[%.*s%*s] %ld/%ld games, %.0f games/s, ETA %.0fs   ", filled,
-            "##############################", width - filled, "", done, total, rate,
-            rate > 0 ? (total - done) / rate : 0.0);
-    if (final)
-        fprintf(stderr, "\n");
 }
 
 /* Play this shard's games of O on CS with O->threads workers, adding them
@@ -424,12 +405,12 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
             nthreads = t;
         }
     }
-    double start = now_s();
+    double start = cli_now_s();
     int tty = isatty(2);
     /* Until every worker has returned (one may stop early on an error). */
     while (status == CLI_OK && atomic_load(&exited) < nthreads) {
         if (tty)
-            progress(atomic_load(&done), last - first, now_s() - start, 0);
+            cli_progress(atomic_load(&done), last - first, cli_now_s() - start, 1, 0);
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
     }
@@ -444,7 +425,7 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
             impact_merge(impact, w[t].impact);
     }
     if (tty && status == CLI_OK)
-        progress(last - first, last - first, now_s() - start, 1);
+        cli_progress(last - first, last - first, cli_now_s() - start, 1, 1);
     if (status == CLI_OK) {
         /* Timing goes to stderr: it varies by machine and must not change the report. */
         fprintf(stderr, "decision time per seat (wall clock, %d thread%s): mean of all decisions / mean of those "
@@ -462,7 +443,7 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
             fprintf(stderr, "  P%d %.2f / %.2f / %.1f ms\n", p + 1, n ? 1e3 * t / n : 0.0, nc ? 1e3 * tc / nc : 0.0,
                     1e3 * mx);
         }
-        fprintf(stderr, "%.1f s in all\n", now_s() - start);
+        fprintf(stderr, "%.1f s in all\n", cli_now_s() - start);
     }
     if (status == CLI_OK && o->games_csv && !join_files(o->games_csv, w, nthreads, 0, o->players))
         status = CLI_DATA;

@@ -124,20 +124,25 @@ static double sd_of(long n, long sum, long sq)
     return var > 0 ? sqrt(var) : 0;
 }
 
+void sim_wilson(double p, double n, double *lo, double *hi)
+{
+    double z2 = Z95 * Z95, centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+    double half = Z95 * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+    /* The Wilson bounds lie within [0, 1]; rounding may step outside by 1e-17
+     * (printed "-0.0%"): clamp. */
+    *lo = centre - half < 0 ? 0 : centre - half;
+    *hi = centre + half > 1 ? 1 : centre + half;
+}
+
 /* Wilson interval of a rate: WINS (in win units) out of N tries. */
 static estimate rate_ci(long n, long win_units)
 {
     estimate e = {0, 0, 0};
     if (n <= 0)
         return e;
-    double p = (double)win_units / WIN_UNITS / n, z2 = Z95 * Z95;
-    double centre = (p + z2 / (2.0 * n)) / (1 + z2 / n);
-    double half = Z95 * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
+    double p = (double)win_units / WIN_UNITS / n;
     e.value = p;
-    /* The Wilson bounds lie within [0, 1]; rounding may step outside by 1e-17
-     * (printed "-0.0%"): clamp. */
-    e.low = centre - half < 0 ? 0 : centre - half;
-    e.high = centre + half > 1 ? 1 : centre + half;
+    sim_wilson(p, (double)n, &e.low, &e.high);
     if (e.low > p)
         e.low = p;
     if (e.high < p)

@@ -112,6 +112,10 @@ struct json_t;
 struct json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
                                 uint64_t seed);
 
+/* The 95% Wilson interval [*LO, *HI] of a proportion P of N (> 0) trials,
+ * within [0, 1]: the interval of every rate the reports show. */
+void sim_wilson(double p, double n, double *lo, double *hi);
+
 /* Write the report as JSON to JSON_PATH and as HTML to HTML_PATH (either
  * may be NULL), with the fields of EXTRA (a JSON object, or NULL; its
  * reference is taken) added to its top level (foh sim --impact's

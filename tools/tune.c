@@ -29,7 +29,6 @@
 #define MAX_TUNABLES 1024
 #define MAX_PATTERNS 16
 #define MAX_CHANGES 8
-#define MAX_CANDIDATES 4096
 #define VERIFY_SEED_OFFSET 1000000
 
 static const cli_option_id TUNE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
@@ -594,13 +593,6 @@ static void *pool_work(void *arg)
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void update_loss(const tuner *T, candidate *c)
 {
     tune_metrics_of(c->st, c->cs, T->o.players, &T->tg, &c->m);
@@ -645,7 +637,7 @@ static int evaluate(tuner *T, candidate **c, int n, long games)
         pool_work(&p);
     while (T->tty && nthreads) {
         long done = atomic_load(&p.done);
-        double el = now_s() - T->started;
+        double el = cli_now_s() - T->started;
         fprintf(stderr, "\rtune: %s: %d candidate%s, %ld/%ld games, %ld of the budget's %ld played, %.0fs   ",
                 T->stage, n, n == 1 ? "" : "s", done, total, T->spent + done, T->budget, el);
         if (done >= total)
@@ -983,16 +975,22 @@ static void clear_progress(const tuner *T)
         fprintf(stderr, "\r%*s\r", 110, "");
 }
 
-static int run(tuner *T, candidate *cand, int *ncand);
+/* Every candidate made, each allocated once (the search keeps pointers to
+ * them), in the order made; grown as needed. */
+typedef struct {
+    candidate **item;
+    int n, cap;
+} candidates;
+
+static int run(tuner *T, candidates *cand);
 
 int cmd_tune(int argc, char **argv)
 {
     tuner *T = calloc(1, sizeof *T);
-    candidate *cand = calloc(MAX_CANDIDATES, sizeof *cand);
+    candidates cand = {0};
     char **args = calloc((size_t)argc + 1, sizeof *args);
-    if (!T || !cand || !args) {
+    if (!T || !args) {
         free(T);
-        free(cand);
         free(args);
         cli_error("tune", "out of memory");
         return CLI_DATA;
@@ -1004,7 +1002,7 @@ int cmd_tune(int argc, char **argv)
     T->budget = -1;
     T->verify_games = -1;
     memcpy(args, argv, (size_t)argc * sizeof *args);
-    int n = argc, status = CLI_OK, ncand = 0;
+    int n = argc, status = CLI_OK;
     if (!take_own_options(T, &n, args))
         status = CLI_USAGE;
     if (status == CLI_OK) {
@@ -1029,15 +1027,17 @@ int cmd_tune(int argc, char **argv)
         }
     }
     if (status == CLI_OK && !T->o.help)
-        status = run(T, cand, &ncand);
-    for (int k = 0; k < ncand; k++)
-        drop_candidate(&cand[k]);
+        status = run(T, &cand);
+    for (int k = 0; k < cand.n; k++) {
+        drop_candidate(cand.item[k]);
+        free(cand.item[k]);
+    }
+    free(cand.item);
     for (int i = 0; i < T->nmerged; i++)
         foh_yaml_free(T->merged[i]);
     remove_tmp(T);
     free(T->tun);
     free(T);
-    free(cand);
     free(args);
     return status;
 }
@@ -1086,12 +1086,26 @@ static void print_metrics(const tuner *T, FILE *f, const char *what, const candi
     fprintf(f, "; loss %.2f (miss %.2f)\n", c->loss, c->loss - T->change_cost * c->n);
 }
 
-static candidate *new_candidate(tuner *T, candidate *cand, int *ncand, const candidate *from, change ch)
+/* A new candidate: FROM's changes (may be NULL) plus CH (CH.t < 0: none),
+ * its card set loaded; NULL after saying why (out of memory, or it does not
+ * load). */
+static candidate *new_candidate(tuner *T, candidates *cand, const candidate *from, change ch)
 {
-    if (*ncand >= MAX_CANDIDATES)
+    if (cand->n == cand->cap) {
+        int cap = cand->cap ? 2 * cand->cap : 64;
+        candidate **grown = realloc(cand->item, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            cli_error("tune", "out of memory");
+            return NULL;
+        }
+        cand->item = grown;
+        cand->cap = cap;
+    }
+    candidate *c = calloc(1, sizeof *c);
+    if (!c) {
+        cli_error("tune", "out of memory");
         return NULL;
-    candidate *c = &cand[(*ncand)++];
-    memset(c, 0, sizeof *c);
+    }
     if (from) {
         c->n = from->n;
         memcpy(c->ch, from->ch, sizeof c->ch);
@@ -1100,16 +1114,17 @@ static candidate *new_candidate(tuner *T, candidate *cand, int *ncand, const can
         c->ch[c->n++] = ch;
     if (!load_candidate(T, c)) {
         drop_candidate(c);
-        (*ncand)--;
+        free(c);
         return NULL;
     }
+    cand->item[cand->n++] = c;
     return c;
 }
 
-static int run(tuner *T, candidate *cand, int *ncand)
+static int run(tuner *T, candidates *cand)
 {
     T->tty = isatty(2);
-    T->started = now_s();
+    T->started = cli_now_s();
     T->tun = calloc(MAX_TUNABLES, sizeof *T->tun);
     snprintf(T->tmp, sizeof T->tmp, "%s/foh-tune-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!T->tun || !mkdtemp(T->tmp)) {
@@ -1119,7 +1134,7 @@ static int run(tuner *T, candidate *cand, int *ncand)
     }
     split_variants(T);
     /* The base: the card set with every user variant (an empty candidate). */
-    candidate *base = new_candidate(T, cand, ncand, NULL, (change){-1, 0});
+    candidate *base = new_candidate(T, cand, NULL, (change){-1, 0});
     if (!base)
         return CLI_DATA;
     const char *note;
@@ -1212,7 +1227,7 @@ static int run(tuner *T, candidate *cand, int *ncand)
         candidate **alive = calloc((size_t)k, sizeof *alive);
         int nalive = 0;
         for (int i = 0; i < k; i++) {
-            candidate *c = new_candidate(T, cand, ncand, NULL, (change){arms[i].t, arms[i].value});
+            candidate *c = new_candidate(T, cand, NULL, (change){arms[i].t, arms[i].value});
             if (!c) {
                 free(alive);
                 free(arms);
@@ -1291,7 +1306,7 @@ static int run(tuner *T, candidate *cand, int *ncand)
                 int ext_lo = t->lo - (t->base - t->lo), ext_hi = t->hi + (t->hi - t->base);
                 if (v + step < t->floor || v + step < ext_lo || v + step > ext_hi)
                     continue;
-                candidate *c = new_candidate(T, cand, ncand, best, (change){-1, 0});
+                candidate *c = new_candidate(T, cand, best, (change){-1, 0});
                 if (!c) {
                     free(alive);
                     return CLI_DATA;
@@ -1315,7 +1330,7 @@ static int run(tuner *T, candidate *cand, int *ncand)
                     used |= best->ch[j].t == alive[i]->ch[0].t;
                 if (used)
                     continue;
-                candidate *c = new_candidate(T, cand, ncand, best, alive[i]->ch[0]);
+                candidate *c = new_candidate(T, cand, best, alive[i]->ch[0]);
                 if (!c) {
                     free(alive);
                     return CLI_DATA;
@@ -1346,7 +1361,7 @@ static int run(tuner *T, candidate *cand, int *ncand)
         free(alive);
     }
     clear_progress(T);
-    printf("\nsearch: %ld games played in %.0f s\n", T->spent, now_s() - T->started);
+    printf("\nsearch: %ld games played in %.0f s\n", T->spent, cli_now_s() - T->started);
     print_metrics(T, stdout, "base", base);
     print_metrics(T, stdout, "tuned", best);
     double miss = best->loss - T->change_cost * best->n;
@@ -1362,10 +1377,11 @@ static int run(tuner *T, candidate *cand, int *ncand)
     for (int j = 0; j < best->n; j++) {
         /* Its single-change candidate, if it was evaluated at G games; else the step that added it. */
         const candidate *solo = NULL, *before = base, *after = best;
-        for (int i = 0; i < *ncand; i++)
-            if (cand[i].n == 1 && cand[i].st && cand[i].games == G && cand[i].ch[0].t == best->ch[j].t &&
-                cand[i].ch[0].value == best->ch[j].value)
-                solo = &cand[i];
+        for (int i = 0; i < cand->n; i++) {
+            const candidate *c = cand->item[i];
+            if (c->n == 1 && c->st && c->games == G && c->ch[0].t == best->ch[j].t && c->ch[0].value == best->ch[j].value)
+                solo = c;
+        }
         if (solo)
             after = solo;
         char lab[300], eff[900];
@@ -1407,8 +1423,8 @@ static int run(tuner *T, candidate *cand, int *ncand)
         tuner V = *T;
         V.o.seed = T->o.seed + VERIFY_SEED_OFFSET;
         V.stage = "verification";
-        candidate *vb = new_candidate(&V, cand, ncand, NULL, (change){-1, 0});
-        candidate *vt = vb ? new_candidate(&V, cand, ncand, best, (change){-1, 0}) : NULL;
+        candidate *vb = new_candidate(&V, cand, NULL, (change){-1, 0});
+        candidate *vt = vb ? new_candidate(&V, cand, best, (change){-1, 0}) : NULL;
         if (!vt)
             return CLI_DATA;
         candidate *both[2] = {vb, vt};
