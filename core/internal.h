@@ -328,6 +328,13 @@ void foh_state_reset(foh_state *st, int players);
 
 struct lua_State;
 
+/* What a computation kept by the memo has read so far (memo.h). */
+typedef struct {
+    uint32_t nations; /* bit p: player p's Nation */
+    int other;        /* anything a memo key does not hold */
+    uint64_t exercised[FOH_OWNED_WORDS]; /* cards whose rule took effect (foh_engine.exercised) */
+} foh_memo_reads;
+
 /* One per thread: the sandboxed Lua state and the context of the call in
  * progress. Games never point into it except through g->eng. */
 struct foh_engine {
@@ -377,6 +384,12 @@ struct foh_engine {
     const foh_game *icons_game;          /* NULL outside scoring */
     uint32_t icons_have;                 /* bit p: icons_of[p] is counted */
     int icons_of[FOH_MAX_PLAYERS][FOH_MAX_ICONS];
+    foh_memo_reads icons_reads[FOH_MAX_PLAYERS]; /* what counting icons_of[p] read (memo.h) */
+    /* Remembered icon counts and scores of Nations (memo.h): */
+    struct foh_memo *memo; /* made at first use */
+    int memo_off;          /* out of memory once: not used again */
+    int memo_depth;        /* kept computations in progress, nested */
+    foh_memo_reads memo_reads; /* what the innermost one has read so far */
     /* Log lines of the run in progress, emitted only if it completes;
      * grown as needed (an action may log many lines). */
     char *logbuf;

@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "lua_internal.h"
+#include "memo.h"
 #include "market.h"
 #include "nation.h"
 #include "rng.h"
@@ -17,13 +18,28 @@
 
 /* ---- Argument helpers ---- */
 
-static foh_game *game_of(lua_State *L)
+/* The game a script acts on, for an API function that reads nothing but
+ * the Nations it notes itself (foh_memo_note) and the number of players. */
+static foh_game *game_reading(lua_State *L)
 {
     foh_engine *e = foh_lua_engine_of(L);
     if (!e->g)
         luaL_error(L, "the game API can only be used inside an effect");
     return e->g;
 }
+
+/* The game a script acts on, for any other function: what it reads or
+ * changes is noted as outside a memo key (memo.h), so the result of a
+ * computation that calls it is never reused. */
+static foh_game *game_of(lua_State *L)
+{
+    foh_game *g = game_reading(L);
+    foh_memo_note_other(g->eng);
+    return g;
+}
+
+/* PLAYER's Nation is read (memo.h). */
+static void reads_nation(lua_State *L, int player) { foh_memo_note(foh_lua_engine_of(L), 1u << player); }
 
 static void writable(lua_State *L)
 {
@@ -33,7 +49,7 @@ static void writable(lua_State *L)
 
 static int player_arg(lua_State *L, int i)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     lua_Integer p = luaL_checkinteger(L, i);
     if (p < 1 || p > g->st.players)
         luaL_error(L, "bad player %d (players are 1 to %d)", (int)p, g->st.players);
@@ -144,7 +160,7 @@ static int raise_status(lua_State *L, foh_status s, const foh_error *err)
 
 static int api_players(lua_State *L)
 {
-    lua_pushinteger(L, game_of(L)->st.players);
+    lua_pushinteger(L, game_reading(L)->st.players);
     return 1;
 }
 
@@ -212,9 +228,10 @@ int foh_lua_card_tables(foh_engine *e)
 
 static int api_icons(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     foh_engine *e = foh_lua_engine_of(L);
     int p = player_arg(L, 1), icon = icon_arg(L, 2);
+    reads_nation(L, p);
     int icons[FOH_MAX_ICONS];
     if (e->counting > 0) {
         /* Counting effects see stripes and constant effects only (ruling 6). */
@@ -230,9 +247,10 @@ static int api_icons(lua_State *L)
 
 static int api_strength(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     const foh_cardset *cs = foh_lua_engine_of(L)->cs;
     int p = player_arg(L, 1);
+    reads_nation(L, p);
     static const char *const roles[] = {"attacker", "defender", NULL};
     int role = luaL_checkoption(L, 2, NULL, roles);
     int icons[FOH_MAX_ICONS];
@@ -245,16 +263,18 @@ static int api_strength(lua_State *L)
 
 static int api_count(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     int p = player_arg(L, 1);
+    reads_nation(L, p);
     lua_pushinteger(L, foh_nation_count(g, p, type_arg(L, 2)));
     return 1;
 }
 
 static int api_top(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     int p = player_arg(L, 1);
+    reads_nation(L, p);
     int c = foh_nation_top(g, p, type_arg(L, 2));
     if (c < 0)
         lua_pushnil(L);
@@ -276,9 +296,10 @@ static void push_card_list(lua_State *L, const int *list, int n, const char *nam
 
 static int api_nation(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     const foh_cardset *cs = foh_lua_engine_of(L)->cs;
     int p = player_arg(L, 1);
+    reads_nation(L, p);
     uint32_t types = lua_isnoneornil(L, 2) ? ~0u : 1u << type_arg(L, 2);
     int n = 0, list[FOH_MAX_CARDS]; /* a card is in one pile: never more than every card */
     for (int t = 0; t < cs->ntypes; t++)
@@ -290,8 +311,9 @@ static int api_nation(lua_State *L)
 
 static int api_active(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     int p = player_arg(L, 1), n = 0, list[FOH_MAX_CARDS];
+    reads_nation(L, p);
     for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1))
         if (foh_nation_visible(g, c))
             list[n++] = c;
@@ -301,8 +323,9 @@ static int api_active(lua_State *L)
 
 static int api_owner(lua_State *L)
 {
-    foh_game *g = game_of(L);
+    foh_game *g = game_reading(L);
     int c = card_arg(L, 1);
+    foh_memo_note(g->eng, (1u << g->st.players) - 1); /* whose Nation it is in, if any */
     if (g->st.loc[c].zone == FOH_ZONE_NATION)
         lua_pushinteger(L, g->st.loc[c].owner + 1);
     else

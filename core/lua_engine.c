@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lua_internal.h"
+#include "memo.h"
 
 static void engine_close(foh_engine *e)
 {
@@ -22,6 +23,7 @@ static void engine_close(foh_engine *e)
     e->L = NULL;
     free(e->logbuf);
     e->logbuf = NULL;
+    foh_memo_free(e);
 }
 
 /* ---- Load-time checks of the effect tables ---- */

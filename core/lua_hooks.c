@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lua_internal.h"
+#include "memo.h"
 #include "nation.h"
 
 /* Who a failing call was, for its error message: CARD's HOOK, or variant
@@ -148,7 +149,7 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
     lua_pushstring(L, d->id);
     foh_status s = call_pushed(g, top, 2, nres, counting, card, hook, -1, err);
     if (strcmp(hook, "can_activate") != 0 && s != FOH_ERR_SCRIPT) /* asking about a cost is not using the effect */
-        e->exercised[card]++;
+        foh_memo_exercise(e, card);
     return s;
 }
 
@@ -260,7 +261,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
             e->react_hook = -1;
             s = call_pushed(g, top, 3, 0, 0, c, hook, -1, err);
             if (s != FOH_ERR_SCRIPT)
-                e->exercised[c]++;
+                foh_memo_exercise(e, c);
         }
     }
     e->event_depth--;

@@ -1,6 +1,7 @@
 /* market: the Civilization deck and the Market. See market.h. */
 #include "log.h"
 #include "market.h"
+#include "memo.h"
 
 int foh_deck_draw(foh_game *g)
 {
@@ -23,7 +24,7 @@ void foh_market_add(foh_game *g, int card)
     foh_log(g, "  %s enters the Market", foh_card_name(g, card));
     if (g->eng->cs->card[card].ends_game) {
         st->ending = 1;
-        g->eng->exercised[card]++;
+        foh_memo_exercise(g->eng, card);
         foh_log(g, "  %s is in the Market: the game ends after this turn", foh_card_name(g, card));
     }
 }

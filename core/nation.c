@@ -3,6 +3,7 @@
 
 #include "log.h"
 #include "lua_bridge.h"
+#include "memo.h"
 #include "nation.h"
 
 static const foh_cardset *cs_of(const foh_game *g) { return g->eng->cs; }
@@ -112,7 +113,7 @@ foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, f
         foh_nation_remove(g, card);
         if (d->ends_game) {
             g->st.ending = 1;
-            g->eng->exercised[card]++;
+            foh_memo_exercise(g->eng, card);
             foh_log(g, "  P%d gains %s: the game ends after this turn", player + 1, d->name);
         }
         return FOH_OK;
@@ -191,12 +192,12 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
             icons[i] += d->stripe[i];
         foh_fire fire = cs->timing[d->timing].fire;
         if (fire == FOH_FIRE_NEVER)
-            g->eng->exercised[c]++; /* a card without effect: its stripe is its rule */
+            foh_memo_exercise(g->eng, c); /* a card without effect: its stripe is its rule */
         if (permanent_on(g, player, c)) {
             for (int i = 0; i < cs->nicons; i++)
                 icons[i] += d->provides[i];
             if (!d->counting)
-                g->eng->exercised[c]++;
+                foh_memo_exercise(g->eng, c);
         }
     }
 }
@@ -208,18 +209,27 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
     int cached = e->icons_game == g;
     if (cached && (e->icons_have >> player & 1)) {
         memcpy(icons, e->icons_of[player], sizeof(int) * FOH_MAX_ICONS);
+        foh_memo_note_reads(e, &e->icons_reads[player]);
         return FOH_OK;
     }
-    foh_nation_base_icons(g, player, icons);
-    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1)) {
-        if (!cs->card[c].counting || !permanent_on(g, player, c))
-            continue;
-        foh_status s = foh_lua_provides(g, c, player, icons, err);
+    foh_memo_reads outer, mine;
+    if (!foh_memo_find(g, FOH_MEMO_ICONS, player, icons, sizeof(int) * FOH_MAX_ICONS, &mine)) {
+        foh_memo_begin(e, &outer);
+        foh_memo_note(e, 1u << player);
+        foh_nation_base_icons(g, player, icons);
+        foh_status s = FOH_OK;
+        for (int c = foh_nation_next(&g->st, player, 0); c >= 0 && s == FOH_OK;
+             c = foh_nation_next(&g->st, player, c + 1))
+            if (cs->card[c].counting && permanent_on(g, player, c))
+                s = foh_lua_provides(g, c, player, icons, err);
+        foh_memo_end(e, &outer, &mine);
         if (s != FOH_OK)
             return s;
+        foh_memo_keep(g, FOH_MEMO_ICONS, player, &mine, icons, sizeof(int) * FOH_MAX_ICONS);
     }
     if (cached && e->icons_game == g) {
         memcpy(e->icons_of[player], icons, sizeof(int) * FOH_MAX_ICONS);
+        e->icons_reads[player] = mine;
         e->icons_have |= 1u << player;
     }
     return FOH_OK;

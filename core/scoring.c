@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lua_bridge.h"
+#include "memo.h"
 #include "nation.h"
 
 static void add_end(foh_score *s, const foh_cardset *cs, int card, const int gained[FOH_MAX_ICONS])
@@ -17,7 +18,8 @@ static void add_end(foh_score *s, const foh_cardset *cs, int card, const int gai
     s->n_end++;
 }
 
-static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
+/* The score of player P, tokens aside (see score_player). */
+static foh_status score_nation(foh_game *g, int p, foh_score *s, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
     int icons[FOH_MAX_ICONS];
@@ -49,6 +51,24 @@ static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
     s->other_vp = s->other_icons / cs->other_icons_per_vp;
     s->total += s->culture_vp + s->other_vp;
     s->cards = foh_nation_total(g, p);
+    return FOH_OK;
+}
+
+/* The score of player P: remembered (memo.h) when the Nations its End Game
+ * effects read have not changed. */
+static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    if (!foh_memo_find(g, FOH_MEMO_SCORE, p, s, sizeof *s, NULL)) {
+        foh_memo_reads outer, mine;
+        foh_memo_begin(e, &outer);
+        foh_memo_note(e, 1u << p);
+        foh_status st = score_nation(g, p, s, err);
+        foh_memo_end(e, &outer, &mine);
+        if (st != FOH_OK)
+            return st;
+        foh_memo_keep(g, FOH_MEMO_SCORE, p, &mine, s, sizeof *s);
+    }
     s->tokens = g->st.tokens[p];
     return FOH_OK;
 }
