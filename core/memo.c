@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "memo.h"
-#include "nation.h"
 
 #define KEY_MAX 192 /* words of a key; a longer one (many Nations read, many cards) is not kept */
 
@@ -96,11 +95,12 @@ static int build_key(const foh_game *g, foh_memo_kind kind, int player, uint32_t
             key[n++] = (uint32_t)(g->st.owned[p][w] >> 32);
         }
         /* The placement numbers give the order of every pile. */
-        for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1)) {
-            if (n == KEY_MAX)
-                return -1;
-            key[n++] = g->st.loc[c].seq;
-        }
+        for (int w = 0; w < FOH_OWNED_WORDS; w++)
+            for (uint64_t bits = g->st.owned[p][w]; bits; bits &= bits - 1) {
+                if (n == KEY_MAX)
+                    return -1;
+                key[n++] = g->st.loc[w * 64 + __builtin_ctzll(bits)].seq;
+            }
     }
     return n;
 }
