@@ -21,6 +21,34 @@ message(STATUS "Religious Tribe 6 -> ${CMAKE_MATCH_3} Culture icons is patch not
 if(NOT first MATCHES "\n[0-9]+ of [0-9]+ predictions held\n")
   message(FATAL_ERROR "no verification:\n${first}")
 endif()
+# Paired intervals: the broken card's patch note shows the starters' win
+# rate with the paired difference and its interval, which contains the
+# difference and is narrower, on average over the notes, than the same
+# games taken as independent would give (tools/tune_paired.c; its
+# arithmetic: ctest tune_paired).
+string(REGEX MATCH "Religious Tribe: culture icons on the stripe 6 -> [0-9]+: [^\n]*starters' win rate [0-9.]+% -> [0-9.]+% \\(([-+][0-9.]+) \\[([-+][0-9.]+), ([-+][0-9.]+)\\]\\)"
+       pnote "${notes}")
+if(NOT pnote)
+  message(FATAL_ERROR "no paired interval for Religious Tribe's starters:\n${notes}")
+endif()
+set(d ${CMAKE_MATCH_1})
+set(lo ${CMAKE_MATCH_2})
+set(hi ${CMAKE_MATCH_3})
+if(d LESS lo OR d GREATER hi OR NOT d LESS 0)
+  message(FATAL_ERROR "Religious Tribe's starters: the paired difference ${d} [${lo}, ${hi}] is not a lower rate inside its interval")
+endif()
+if(NOT first MATCHES "\npaired intervals: mean half-width ([0-9.]+) against ([0-9.]+) were the same games taken as independent")
+  message(FATAL_ERROR "no paired interval summary:\n${first}")
+endif()
+if(NOT CMAKE_MATCH_1 LESS CMAKE_MATCH_2)
+  message(FATAL_ERROR "the paired intervals (${CMAKE_MATCH_1}) are not narrower than unpaired ones (${CMAKE_MATCH_2})")
+endif()
+message(STATUS "paired half-width ${CMAKE_MATCH_1} against ${CMAKE_MATCH_2} unpaired")
+# The verification compares paired differences: each row has the predicted
+# difference [CI], its prediction interval and the measured difference [CI].
+if(NOT first MATCHES "\nstarters of religious_tribe win \\(%\\) +[-+][0-9.]+ \\[ *[-+][0-9.]+, *[-+][0-9.]+\\] \\[ *[-+][0-9.]+, *[-+][0-9.]+\\] +[-+][0-9.]+ \\[ *[-+][0-9.]+, *[-+][0-9.]+\\] (held|missed)\n")
+  message(FATAL_ERROR "no paired verification of Religious Tribe's starters:\n${first}")
+endif()
 # The variant folder: the fixed number, and it plays.
 file(READ ${OUT}/tune-fixed/variant.yaml variant)
 if(NOT variant MATCHES "\n  cards.religious_tribe.stripe.culture: [0-5]\n")

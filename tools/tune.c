@@ -24,6 +24,8 @@
 
 #include "cli.h"
 #include "tune.h"
+#include "tune_games.h"
+#include "tune_paired.h"
 
 #define Z95 1.96
 #define MAX_TUNABLES 1024
@@ -257,6 +259,7 @@ typedef struct {
     int alive;
     int failed; /* a game stopped by an error (a script's, e.g. a division by a param set to 0) */
     char why[1000]; /* as long as a task's error: nothing cut */
+    tune_games rec; /* each game played, for the paired comparisons */
 } candidate;
 
 /* Everything one run of foh tune holds (no global state). */
@@ -550,6 +553,8 @@ static int load_candidate(tuner *T, candidate *c)
         return 0;
     }
     c->alive = 1;
+    c->rec.players = T->o.players;
+    c->rec.ncards = foh_cardset_card_count(c->cs);
     return 1;
 }
 
@@ -557,6 +562,7 @@ static void drop_candidate(candidate *c)
 {
     foh_cardset_free(c->cs);
     free(c->st);
+    tune_games_free(&c->rec);
     c->cs = NULL;
     c->st = NULL;
 }
@@ -567,6 +573,7 @@ typedef struct {
     candidate *c;
     long from, to;
     sim_stats *st;
+    sim_game_hook hook; /* keeps each game in c->rec (reserved before the tasks start) */
     int status;
     char err[1000];
 } task;
@@ -587,7 +594,7 @@ static void *pool_work(void *arg)
         if (i >= p->ntasks)
             break;
         task *t = &p->tasks[i];
-        t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, t->err, sizeof t->err);
+        t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, &t->hook, t->err, sizeof t->err);
         atomic_fetch_add(&p->done, t->to - t->from);
     }
     return NULL;
@@ -622,9 +629,19 @@ static int evaluate(tuner *T, candidate **c, int n, long games)
     }
     int m = 0;
     long total = 0;
+    /* Room for every game first: the tasks write their games' slots from several threads. */
+    for (int k = 0; k < n; k++)
+        if (!tune_games_reserve(&c[k]->rec, games)) {
+            free(tasks);
+            free(sts);
+            free(tid);
+            cli_error("tune", "out of memory keeping the games of %d candidates", n);
+            return CLI_DATA;
+        }
     for (int k = 0; k < n; k++)
         for (long g = c[k]->games; g < games; g += 50) {
-            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = &sts[m]};
+            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = &sts[m],
+                              .hook = {.fn = tune_games_keep, .ud = &c[k]->rec, .impact = c[k]->rec.impact}};
             total += tasks[m].to - tasks[m].from;
             m++;
         }
@@ -754,38 +771,97 @@ static void print_est(FILE *f, tune_est e, const char *unit)
     fprintf(f, "%.1f%s [%.1f, %.1f]", e.v, unit, e.v - h, e.v + h);
 }
 
-/* The predicted effects of going from A to B that a patch note shows. */
-static void effects_text(const tuner *T, const candidate *a, const candidate *b, int card, char *out, size_t len)
+/* ---- paired effects ---- */
+
+/* The least number of games (of N) a card must be owned in to count in a band. */
+static long band_min(const tuner *T, tune_figure f, long n)
+{
+    (void)f;
+    (void)n;
+    return T->tg.min_owned;
+}
+
+/* The paired difference B - A of figure F (card CARD) over the games both
+ * played (the same seeds), and the two figures *XA, *XB on those games. 0
+ * if it is not defined on one side (a card never owned...) or memory ran out. */
+static int paired_figure(const tuner *T, const candidate *a, const candidate *b, tune_figure f, int card,
+                         tune_pair *p, double *xa, double *xb)
+{
+    long n = a->games < b->games ? a->games : b->games;
+    if (n <= 0)
+        return 0;
+    double *za = malloc((size_t)n * sizeof *za), *zb = malloc((size_t)n * sizeof *zb), v;
+    long min = band_min(T, f, n);
+    int ok = za && zb && tune_figure_values(&a->rec, n, f, card, min, za, NULL) &&
+             tune_figure_values(&b->rec, n, f, card, min, zb, NULL);
+    if (ok) {
+        *p = tune_paired(za, zb, n);
+        tune_mean_var(za, n, xa, &v);
+        tune_mean_var(zb, n, xb, &v);
+    }
+    free(za);
+    free(zb);
+    return ok;
+}
+
+/* The half-widths of the intervals shown, paired and as if unpaired. */
+typedef struct {
+    double paired, unpaired;
+    int n;
+} widths;
+
+/* An effect shown in the patch notes. */
+typedef struct {
+    const char *name, *unit; /* "owners' win rate", "%" */
+    tune_figure f;
+    int card;
+} effect;
+
+/* The effects of a patch note: CARD's (if >= 0), then every target's figure. */
+static int effects_of(const tuner *T, int card, effect *e)
+{
+    int n = 0;
+    if (card >= 0) {
+        e[n++] = (effect){"owners' win rate", "%", TF_OWNERS, card};
+        e[n++] = (effect){"starters' win rate", "%", TF_STARTERS, card};
+    }
+    if (T->tg.seat_spread >= 0)
+        e[n++] = (effect){"seat spread", " points", TF_SEAT_SPREAD, -1};
+    if (T->tg.start_spread >= 0)
+        e[n++] = (effect){"start spread", " points", TF_START_SPREAD, -1};
+    if (T->tg.card_band >= 0 || T->tg.band_guard >= 0)
+        e[n++] = (effect){"card band", " points", TF_OWNER_BAND, -1};
+    if (T->tg.length_lo >= 0)
+        e[n++] = (effect){"length", " turns", TF_LENGTH, -1};
+    return n;
+}
+
+/* The predicted effects of going from A to B that a patch note shows: each
+ * figure before and after, and the paired difference [95% CI]. */
+static void effects_text(const tuner *T, const candidate *a, const candidate *b, int card, char *out, size_t len,
+                         widths *w)
 {
     size_t n = 0;
+    effect e[16];
+    int ne = effects_of(T, card, e);
     out[0] = 0;
 #define ADD(...) (n += (size_t)snprintf(out + n, n < len ? len - n : 0, __VA_ARGS__))
-    if (card >= 0) {
-        tune_est x = tune_owner_rate(a->st, card), y = tune_owner_rate(b->st, card);
-        double h = Z95 * sqrt(y.var);
-        ADD("owners' win rate %.1f%% -> %.1f%% [%.1f, %.1f]", x.v, y.v, y.v - h, y.v + h);
-        if (a->st->start_games[card]) {
-            x = tune_start_rate(a->st, card);
-            y = tune_start_rate(b->st, card);
-            h = Z95 * sqrt(y.var);
-            ADD("; starters' win rate %.1f%% -> %.1f%% [%.1f, %.1f]", x.v, y.v, y.v - h, y.v + h);
+    for (int i = 0; i < ne; i++) {
+        tune_pair p;
+        double xa, xb;
+        if (!paired_figure(T, a, b, e[i].f, e[i].card, &p, &xa, &xb))
+            continue;
+        double h = Z95 * sqrt(p.var);
+        /* "46.3% -> 42.1%", "27.2 -> 22.1 points" */
+        int pct = !strcmp(e[i].unit, "%");
+        ADD("%s %.1f%s -> %.1f%s (%+.1f [%+.1f, %+.1f]); ", e[i].name, xa, pct ? e[i].unit : "", xb, e[i].unit,
+            p.diff, p.diff - h, p.diff + h);
+        if (w && p.var_unpaired > 0) {
+            w->paired += h;
+            w->unpaired += Z95 * sqrt(p.var_unpaired);
+            w->n++;
         }
-        ADD("; ");
     }
-    const struct {
-        const char *name, *unit;
-        int on;
-        tune_est x, y;
-    } F[] = {{"seat spread", " points", T->tg.seat_spread >= 0, a->m.seat, b->m.seat},
-             {"start spread", " points", T->tg.start_spread >= 0, a->m.start, b->m.start},
-             {"card band", " points", T->tg.card_band >= 0 || T->tg.band_guard >= 0, a->m.band, b->m.band},
-             {"length", " turns", T->tg.length_lo >= 0, a->m.length, b->m.length}};
-    for (size_t k = 0; k < sizeof F / sizeof F[0]; k++)
-        if (F[k].on) {
-            double h = Z95 * sqrt(F[k].y.var);
-            ADD("%s %.1f -> %.1f%s [%.1f, %.1f]; ", F[k].name, F[k].x.v, F[k].y.v, F[k].unit, F[k].y.v - h,
-                F[k].y.v + h);
-        }
     ADD("loss %.2f -> %.2f", a->loss, b->loss);
 #undef ADD
 }
@@ -794,46 +870,37 @@ static void effects_text(const tuner *T, const candidate *a, const candidate *b,
 
 typedef struct {
     char what[160];
-    double pred, pred_var; /* predicted difference variant - base and its variance */
+    tune_figure f;
+    int card;
 } prediction;
 
-static int add_prediction(prediction *p, int n, const char *what, tune_est a, tune_est b)
-{
-    snprintf(p[n].what, sizeof p[n].what, "%s", what);
-    p[n].pred = b.v - a.v;
-    p[n].pred_var = a.var + b.var;
-    return n + 1;
-}
-
-/* The effects to verify, from A (the base) to B (tuned): every target's
- * figure, and each changed card's owners' (and starters') win rate. */
-static int predictions_of(const tuner *T, const candidate *a, const candidate *b, const candidate *tuned,
-                          prediction *p)
+/* The effects to verify: every target's figure, and each changed card's
+ * owners' (and starters') win rate. At most 4 + 2 MAX_CHANGES. */
+static int predictions_of(const tuner *T, const candidate *base, const candidate *tuned, prediction *p)
 {
     int n = 0;
     if (T->tg.seat_spread >= 0)
-        n = add_prediction(p, n, "seat spread (points)", a->m.seat, b->m.seat);
+        p[n++] = (prediction){"seat spread (points)", TF_SEAT_SPREAD, -1};
     if (T->tg.start_spread >= 0)
-        n = add_prediction(p, n, "start spread (points)", a->m.start, b->m.start);
+        p[n++] = (prediction){"start spread (points)", TF_START_SPREAD, -1};
     if (T->tg.card_band >= 0)
-        n = add_prediction(p, n, "card band (points)", a->m.band, b->m.band);
+        p[n++] = (prediction){"card band (points)", TF_OWNER_BAND, -1};
     if (T->tg.length_lo >= 0)
-        n = add_prediction(p, n, "game length (turns)", a->m.length, b->m.length);
-    for (int j = 0; j < tuned->n && n < 60; j++) {
+        p[n++] = (prediction){"game length (turns)", TF_LENGTH, -1};
+    for (int j = 0; j < tuned->n; j++) {
         int c = T->tun[tuned->ch[j].t].card, dup = 0;
         for (int i = 0; i < j; i++)
             dup |= T->tun[tuned->ch[i].t].card == c;
         if (c < 0 || dup)
             continue;
         foh_card_info ci;
-        foh_cardset_card(a->cs, c, &ci);
-        char what[160];
-        snprintf(what, sizeof what, "owners of %s win (%%)", ci.id);
-        n = add_prediction(p, n, what, tune_owner_rate(a->st, c), tune_owner_rate(b->st, c));
-        if (a->st->start_games[c]) {
-            snprintf(what, sizeof what, "starters of %s win (%%)", ci.id);
-            n = add_prediction(p, n, what, tune_start_rate(a->st, c), tune_start_rate(b->st, c));
-        }
+        foh_cardset_card(base->cs, c, &ci);
+        snprintf(p[n].what, sizeof p[n].what, "owners of %s win (%%)", ci.id);
+        p[n].f = TF_OWNERS;
+        p[n++].card = c;
+        snprintf(p[n].what, sizeof p[n].what, "starters of %s win (%%)", ci.id);
+        p[n].f = TF_STARTERS;
+        p[n++].card = c;
     }
     return n;
 }
@@ -1372,8 +1439,10 @@ static int run(tuner *T, candidates *cand)
     char(*notes)[600] = calloc(MAX_CHANGES, sizeof *notes);
     if (!notes)
         return CLI_DATA;
-    printf("\npatch notes (%d change%s, ranked by how much each lowers the loss; predicted effects [95%% CI]):\n",
+    printf("\npatch notes (%d change%s, ranked by how much each lowers the loss; predicted effects: base -> "
+           "changed (paired difference [95%% CI], game by game on the same seeds)):\n",
            best->n, best->n == 1 ? "" : "s");
+    widths wid = {0, 0, 0};
     for (int j = 0; j < best->n; j++) {
         /* Its single-change candidate, if it was evaluated at G games; else the step that added it. */
         const candidate *solo = NULL, *before = base, *after = best;
@@ -1384,17 +1453,21 @@ static int run(tuner *T, candidates *cand)
         }
         if (solo)
             after = solo;
-        char lab[300], eff[900];
+        char lab[300], eff[1200];
         change_label(T, &best->ch[j], lab, sizeof lab);
-        effects_text(T, before, after, T->tun[best->ch[j].t].card, eff, sizeof eff);
+        effects_text(T, before, after, T->tun[best->ch[j].t].card, eff, sizeof eff, &wid);
         printf("%d. %s: %s%s\n", j + 1, lab, solo ? "" : "(all the changes together) ", eff);
         snprintf(notes[j], sizeof notes[j], "%s", lab);
     }
     if (best->n > 1) {
-        char eff[900];
-        effects_text(T, base, best, -1, eff, sizeof eff);
+        char eff[1200];
+        effects_text(T, base, best, -1, eff, sizeof eff, &wid);
         printf("all %d together: %s\n", best->n, eff);
     }
+    if (wid.n)
+        printf("paired intervals: mean half-width %.2f against %.2f were the same games taken as independent "
+               "(%d intervals)\n",
+               wid.paired / wid.n, wid.unpaired / wid.n, wid.n);
     if (!best->n)
         printf("(none: %s)\n", base->loss <= 0 ? "the base meets the targets" : "no change lowered the loss");
     int status = CLI_OK;
@@ -1418,8 +1491,8 @@ static int run(tuner *T, candidates *cand)
     free(notes);
     /* Verification on fresh seeds. */
     if (status == CLI_OK && T->verify_games > 0 && best->n > 0) {
-        prediction pred[64], meas[64];
-        int np = predictions_of(T, base, best, best, pred);
+        prediction pred[4 + 2 * MAX_CHANGES];
+        int np = predictions_of(T, base, best, pred);
         tuner V = *T;
         V.o.seed = T->o.seed + VERIFY_SEED_OFFSET;
         V.stage = "verification";
@@ -1440,18 +1513,32 @@ static int run(tuner *T, candidates *cand)
                (unsigned long long)V.o.seed, T->verify_games);
         print_metrics(T, stdout, "base", vb);
         print_metrics(T, stdout, "tuned", vt);
-        predictions_of(T, vb, vt, best, meas);
-        int held = 0;
-        printf("%-34s %20s %10s %s\n", "effect (tuned - base)", "predicted [95% PI]", "measured", "");
+        int held = 0, nv = 0;
+        printf("paired differences tuned - base, game by game on the same seeds; held: the measured one within the "
+               "prediction interval\n");
+        printf("%-34s %23s %18s %23s\n", "effect (tuned - base)", "predicted [95% CI]", "[95% PI]",
+               "measured [95% CI]");
         for (int i = 0; i < np; i++) {
-            /* A prediction interval for a new measurement: both runs' variances. */
-            double h = Z95 * sqrt(pred[i].pred_var + meas[i].pred_var);
-            int ok = fabs(meas[i].pred - pred[i].pred) <= h;
+            tune_pair pp, mp;
+            double xa, xb;
+            if (!paired_figure(T, base, best, pred[i].f, pred[i].card, &pp, &xa, &xb))
+                continue;
+            if (!paired_figure(T, vb, vt, pred[i].f, pred[i].card, &mp, &xa, &xb)) {
+                printf("%-34s %+7.2f [%+6.2f, %+6.2f] %18s %23s\n", pred[i].what, pp.diff,
+                       pp.diff - Z95 * sqrt(pp.var), pp.diff + Z95 * sqrt(pp.var), "", "not measured");
+                continue;
+            }
+            /* A prediction interval for the new paired measurement: the
+             * search's variance of the difference and the verification's. */
+            double hc = Z95 * sqrt(pp.var), h = Z95 * sqrt(pp.var + mp.var), hm = Z95 * sqrt(mp.var);
+            int ok = fabs(mp.diff - pp.diff) <= h;
             held += ok;
-            printf("%-34s %+7.2f [%+6.2f, %+6.2f] %+9.2f %s\n", pred[i].what, pred[i].pred, pred[i].pred - h,
-                   pred[i].pred + h, meas[i].pred, ok ? "held" : "missed");
+            nv++;
+            printf("%-34s %+7.2f [%+6.2f, %+6.2f] [%+6.2f, %+6.2f] %+7.2f [%+6.2f, %+6.2f] %s\n", pred[i].what,
+                   pp.diff, pp.diff - hc, pp.diff + hc, pp.diff - h, pp.diff + h, mp.diff, mp.diff - hm,
+                   mp.diff + hm, ok ? "held" : "missed");
         }
-        printf("%d of %d predictions held\n", held, np);
+        printf("%d of %d predictions held\n", held, nv);
         double vmiss = vt->loss - T->change_cost * vt->n;
         printf("on the fresh seeds the tuned variant %s the targets (miss %.2f; base %.2f)\n",
                vmiss <= 0 ? "meets" : "misses", vmiss, vb->loss);
