@@ -69,10 +69,49 @@ if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
   message(FATAL_ERROR "a second run differs (exit ${rc}):\n${second}")
 endif()
 # Usage errors: exit status 2 with a message.
-foreach(bad "--shard;1/2" "--target;seat=2" "--target;length=9..3" "--budget;0" "--max-changes;9"
+foreach(bad "--shard;1/2" "--target;seat=2" "--target;impact-band=-1" "--target;length=9..3" "--budget;0" "--max-changes;9"
         "--tunable;nothing.matches.this")
   execute_process(COMMAND ${FOH} tune --games 20 ${bad} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 2 OR NOT err MATCHES "^foh tune: ")
     message(FATAL_ERROR "foh tune ${bad}: exit ${rc}, expected 2 with a message\n${err}")
   endif()
 endforeach()
+# The impact-band target (docs/tune.md): on the base game with random bots
+# Apollo Program has the largest impact on the win. The base's impact band
+# is foh sim --impact's estimate on the same games (the table's first row);
+# the first patch note weakens Apollo Program and shows its impact falling,
+# with a paired interval below 0; the verification checks its impact; the
+# same output with 1 and 2 threads.
+set(IARGS tune --target impact-band=5 --tunable "cards.apollo_program.*" --games 200 --budget 1500 --verify-games 200
+          --seed 1)
+execute_process(COMMAND ${FOH} ${IARGS} --threads 2 OUTPUT_VARIABLE ifirst ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh tune --target impact-band=5: exit ${rc}\n${ifirst}\n${err}")
+endif()
+message(STATUS "${ifirst}")
+if(NOT ifirst MATCHES "\nbase \\(200 games\\):[^\n]* impact band ([0-9.]+) \\[[^\n]*\\] \\(apollo_program\\)")
+  message(FATAL_ERROR "the base's impact band is not Apollo Program's:\n${ifirst}")
+endif()
+set(band ${CMAKE_MATCH_1})
+execute_process(COMMAND ${FOH} sim --games 200 --seed 1 --seats random --impact --threads 2 OUTPUT_VARIABLE sim
+                ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT sim MATCHES "\\(points of %\\)[^\n]*\nApollo Program +[0-9]+ +[0-9.]+% +[0-9.]+% +\\+([0-9.]+) ")
+  message(FATAL_ERROR "foh sim --impact: Apollo Program is not first (exit ${rc}):\n${sim}")
+endif()
+if(NOT band STREQUAL CMAKE_MATCH_1)
+  message(FATAL_ERROR "tune's impact band ${band} is not foh sim --impact's estimate ${CMAKE_MATCH_1} on the same games")
+endif()
+if(NOT ifirst MATCHES "\n1\\. Apollo Program: [^\n]* -> [0-9]+: [^\n]*impact \\+([0-9.]+) -> [-+]([0-9.]+) points \\(-[0-9.]+ \\[-[0-9.]+, -[0-9.]+\\]\\)")
+  message(FATAL_ERROR "the first patch note does not lower Apollo Program's impact with an interval below 0:\n${ifirst}")
+endif()
+if(NOT ifirst MATCHES "\nimpact of apollo_program \\(points\\) +[-+][0-9.]+ \\[[^\n]*(held|missed)\n")
+  message(FATAL_ERROR "the verification does not check Apollo Program's impact:\n${ifirst}")
+endif()
+execute_process(COMMAND ${FOH} ${IARGS} --threads 1 OUTPUT_VARIABLE isecond ERROR_QUIET RESULT_VARIABLE rc)
+string(REGEX REPLACE "in [0-9]+ s\n" "" a "${ifirst}")
+string(REGEX REPLACE "in [0-9]+ s\n" "" b "${isecond}")
+string(REGEX REPLACE "2 threads" "T threads" a "${a}")
+string(REGEX REPLACE "1 thread" "T threads" b "${b}")
+if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
+  message(FATAL_ERROR "impact-band: a second run with 1 thread differs (exit ${rc}):\n${isecond}")
+endif()

@@ -56,6 +56,8 @@ static const char TUNE_OWN_HELP[] =
     "                          start-spread=P  starting cards' win rates within P points\n"
     "                          card-band=P     every card's owners' win rate within P points of\n"
     "                                          the mean owners' win rate\n"
+    "                          impact-band=P   every card's impact on the win (foh sim --impact's\n"
+    "                                          estimate) within P points of 0\n"
     "                          length=LO..HI   mean game length in turns\n"
     "  --tunable PATTERN     tune only the paths matching this glob (cards.theocracy.*,\n"
     "                        rules.*, *.stripe.*); repeatable (default: every tunable)\n"
@@ -75,7 +77,7 @@ int tune_parse_target(const char *spec, tune_targets *t)
     char *end;
     if (!eq) {
         cli_error("tune", "--target '%s': write NAME=VALUE (seat-spread=2, start-spread=3, card-band=10, "
-                          "length=140..180)", spec);
+                          "impact-band=5, length=140..180)", spec);
         return 0;
     }
     size_t n = (size_t)(eq - spec);
@@ -113,8 +115,11 @@ int tune_parse_target(const char *spec, tune_targets *t)
         t->start_spread = x;
     else if (n == 9 && !strncmp(spec, "card-band", n))
         t->card_band = x;
+    else if (n == 11 && !strncmp(spec, "impact-band", n))
+        t->impact_band = x;
     else {
-        cli_error("tune", "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, length)",
+        cli_error("tune",
+                  "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, impact-band, length)",
                   spec, (int)n, spec);
         return 0;
     }
@@ -168,7 +173,7 @@ void tune_metrics_of(const sim_stats *s, const foh_cardset *cs, int players, con
     tune_est e[FOH_MAX_CARDS];
     int n = 0;
     memset(m, 0, sizeof *m);
-    m->band_card = -1;
+    m->band_card = m->impact_card = -1;
     for (int p = 0; p < players; p++)
         e[n++] = rate_est(s->games, s->win_units[p]);
     m->seat = spread_of(e, n);
@@ -220,6 +225,8 @@ double tune_miss(const tune_metrics *m, const tune_targets *t, double *var)
     miss += miss_above(m->seat, t->seat_spread, &v);
     miss += miss_above(m->start, t->start_spread, &v);
     miss += miss_above(m->band, t->card_band >= 0 ? t->card_band : t->band_guard, &v);
+    if (t->impact_band >= 0 && m->impact_card >= 0)
+        miss += miss_above(m->impact, t->impact_band, &v);
     if (t->length_lo >= 0) {
         double sd = sqrt(m->length.var);
         if (m->length.v + 2 * sd > t->length_hi || m->length.v - 2 * sd < t->length_lo)
@@ -555,6 +562,7 @@ static int load_candidate(tuner *T, candidate *c)
     c->alive = 1;
     c->rec.players = T->o.players;
     c->rec.ncards = foh_cardset_card_count(c->cs);
+    c->rec.impact = T->tg.impact_band >= 0; /* the gains are kept only for an impact target */
     return 1;
 }
 
@@ -600,9 +608,25 @@ static void *pool_work(void *arg)
     return NULL;
 }
 
+/* Cards gained in fewer games than this (of N) are left out of the impact band: 2%, at least 10. */
+static long impact_min_games(long n)
+{
+    return n / 50 > 10 ? n / 50 : 10;
+}
+
 static void update_loss(const tuner *T, candidate *c)
 {
     tune_metrics_of(c->st, c->cs, T->o.players, &T->tg, &c->m);
+    if (T->tg.impact_band >= 0) {
+        /* The impact band from the games kept: the largest |impact| and its variance. */
+        double *z = malloc((size_t)c->games * sizeof *z);
+        if (z && tune_figure_values(&c->rec, c->games, TF_IMPACT_BAND, -1, impact_min_games(c->games), z,
+                                    &c->m.impact_card))
+            tune_mean_var(z, c->games, &c->m.impact.v, &c->m.impact.var);
+        else
+            c->m.impact_card = -1; /* not determined (too few games): no miss counted */
+        free(z);
+    }
     c->loss = tune_miss(&c->m, &T->tg, &c->loss_var) + T->change_cost * c->n;
 }
 
@@ -722,9 +746,10 @@ static int by_relevance(const void *a, const void *b)
 }
 
 /* How strongly the base run points at tunable T: its card's owners' (and,
- * for a starting card, starters') win rate away from the mean; for a rule
- * number, the seat and length misses. */
-static double relevance_of(const tuner *T, const tunable *t, const candidate *base)
+ * for a starting card, starters') win rate away from the mean, and with an
+ * impact target its impact's distance from 0 (BASE_IMPACT, points, or
+ * NULL), the largest; for a rule number, the seat and length misses. */
+static double relevance_of(const tuner *T, const tunable *t, const candidate *base, const double *base_impact)
 {
     const sim_stats *s = base->st;
     if (t->card < 0) {
@@ -749,8 +774,13 @@ static double relevance_of(const tuner *T, const tunable *t, const candidate *ba
         }
     }
     double r = 0;
+    if (base_impact && !isnan(base_impact[t->card]))
+        r = fabs(base_impact[t->card]);
     if (n_owned && s->owned_n[t->card] >= T->tg.min_owned && s->owned_n[t->card] > 0)
-        r = fabs(tune_owner_rate(s, t->card).v - mean_owned / n_owned);
+    {
+        double d = fabs(tune_owner_rate(s, t->card).v - mean_owned / n_owned);
+        r = d > r ? d : r;
+    }
     if (n_start && s->start_games[t->card]) {
         double d = fabs(tune_start_rate(s, t->card).v - mean_start / n_start);
         r = d > r ? d : r;
@@ -776,9 +806,7 @@ static void print_est(FILE *f, tune_est e, const char *unit)
 /* The least number of games (of N) a card must be owned in to count in a band. */
 static long band_min(const tuner *T, tune_figure f, long n)
 {
-    (void)f;
-    (void)n;
-    return T->tg.min_owned;
+    return f == TF_IMPACT_BAND ? impact_min_games(n) : T->tg.min_owned;
 }
 
 /* The paired difference B - A of figure F (card CARD) over the games both
@@ -824,6 +852,8 @@ static int effects_of(const tuner *T, int card, effect *e)
     if (card >= 0) {
         e[n++] = (effect){"owners' win rate", "%", TF_OWNERS, card};
         e[n++] = (effect){"starters' win rate", "%", TF_STARTERS, card};
+        if (T->tg.impact_band >= 0)
+            e[n++] = (effect){"impact", " points", TF_IMPACT, card};
     }
     if (T->tg.seat_spread >= 0)
         e[n++] = (effect){"seat spread", " points", TF_SEAT_SPREAD, -1};
@@ -831,6 +861,8 @@ static int effects_of(const tuner *T, int card, effect *e)
         e[n++] = (effect){"start spread", " points", TF_START_SPREAD, -1};
     if (T->tg.card_band >= 0 || T->tg.band_guard >= 0)
         e[n++] = (effect){"card band", " points", TF_OWNER_BAND, -1};
+    if (T->tg.impact_band >= 0)
+        e[n++] = (effect){"impact band", " points", TF_IMPACT_BAND, -1};
     if (T->tg.length_lo >= 0)
         e[n++] = (effect){"length", " turns", TF_LENGTH, -1};
     return n;
@@ -852,10 +884,11 @@ static void effects_text(const tuner *T, const candidate *a, const candidate *b,
         if (!paired_figure(T, a, b, e[i].f, e[i].card, &p, &xa, &xb))
             continue;
         double h = Z95 * sqrt(p.var);
-        /* "46.3% -> 42.1%", "27.2 -> 22.1 points" */
+        /* "46.3% -> 42.1%", "27.2 -> 22.1 points", "impact +4.1 -> +0.8 points" */
         int pct = !strcmp(e[i].unit, "%");
-        ADD("%s %.1f%s -> %.1f%s (%+.1f [%+.1f, %+.1f]); ", e[i].name, xa, pct ? e[i].unit : "", xb, e[i].unit,
-            p.diff, p.diff - h, p.diff + h);
+        ADD(e[i].f == TF_IMPACT ? "%s %+.1f%s -> %+.1f%s (%+.1f [%+.1f, %+.1f]); "
+                                : "%s %.1f%s -> %.1f%s (%+.1f [%+.1f, %+.1f]); ",
+            e[i].name, xa, pct ? e[i].unit : "", xb, e[i].unit, p.diff, p.diff - h, p.diff + h);
         if (w && p.var_unpaired > 0) {
             w->paired += h;
             w->unpaired += Z95 * sqrt(p.var_unpaired);
@@ -875,7 +908,8 @@ typedef struct {
 } prediction;
 
 /* The effects to verify: every target's figure, and each changed card's
- * owners' (and starters') win rate. At most 4 + 2 MAX_CHANGES. */
+ * owners' (and starters') win rate and, with an impact target, its impact.
+ * At most 5 + 3 MAX_CHANGES. */
 static int predictions_of(const tuner *T, const candidate *base, const candidate *tuned, prediction *p)
 {
     int n = 0;
@@ -885,6 +919,8 @@ static int predictions_of(const tuner *T, const candidate *base, const candidate
         p[n++] = (prediction){"start spread (points)", TF_START_SPREAD, -1};
     if (T->tg.card_band >= 0)
         p[n++] = (prediction){"card band (points)", TF_OWNER_BAND, -1};
+    if (T->tg.impact_band >= 0)
+        p[n++] = (prediction){"impact band (points)", TF_IMPACT_BAND, -1};
     if (T->tg.length_lo >= 0)
         p[n++] = (prediction){"game length (turns)", TF_LENGTH, -1};
     for (int j = 0; j < tuned->n; j++) {
@@ -901,6 +937,11 @@ static int predictions_of(const tuner *T, const candidate *base, const candidate
         snprintf(p[n].what, sizeof p[n].what, "starters of %s win (%%)", ci.id);
         p[n].f = TF_STARTERS;
         p[n++].card = c;
+        if (T->tg.impact_band >= 0) {
+            snprintf(p[n].what, sizeof p[n].what, "impact of %s (points)", ci.id);
+            p[n].f = TF_IMPACT;
+            p[n++].card = c;
+        }
     }
     return n;
 }
@@ -950,7 +991,8 @@ static int take_own_options(tuner *T, int *argc, char **argv)
         case 0:
             if (!any_target) {
                 /* The first --target replaces the defaults. */
-                T->tg.seat_spread = T->tg.start_spread = T->tg.card_band = T->tg.length_lo = T->tg.length_hi = -1;
+                T->tg.seat_spread = T->tg.start_spread = T->tg.card_band = T->tg.impact_band = T->tg.length_lo =
+                    T->tg.length_hi = -1;
                 any_target = 1;
             }
             if (!tune_parse_target(val, &T->tg))
@@ -1062,8 +1104,8 @@ int cmd_tune(int argc, char **argv)
         cli_error("tune", "out of memory");
         return CLI_DATA;
     }
-    T->tg = (tune_targets){.seat_spread = 2, .start_spread = 3, .card_band = -1, .length_lo = 100, .length_hi = 200,
-                           .band_guard = -1};
+    T->tg = (tune_targets){.seat_spread = 2, .start_spread = 3, .card_band = -1, .impact_band = -1,
+                           .length_lo = 100, .length_hi = 200, .band_guard = -1};
     T->max_changes = 3;
     T->change_cost = 0.25;
     T->budget = -1;
@@ -1118,6 +1160,8 @@ static void print_targets(const tuner *T, FILE *f)
         fprintf(f, " start-spread<=%g", T->tg.start_spread);
     if (T->tg.card_band >= 0)
         fprintf(f, " card-band<=%g (cards owned in >= %d player-games)", T->tg.card_band, T->tg.min_owned);
+    if (T->tg.impact_band >= 0)
+        fprintf(f, " impact-band<=%g (cards gained in >= 2%% of games, at least 10)", T->tg.impact_band);
     if (T->tg.length_lo >= 0)
         fprintf(f, " length=%g..%g", T->tg.length_lo, T->tg.length_hi);
     fprintf(f, "; change cost %.2f\n", T->change_cost);
@@ -1144,6 +1188,18 @@ static void print_metrics(const tuner *T, FILE *f, const char *what, const candi
         fprintf(f, "%scard band ", sep);
         print_est(f, c->m.band, "");
         fprintf(f, " (%s)", ci.id);
+        sep = ", ";
+    }
+    if (T->tg.impact_band >= 0) {
+        foh_card_info ci = {.id = "-"};
+        if (c->m.impact_card >= 0)
+            foh_cardset_card(c->cs, c->m.impact_card, &ci);
+        fprintf(f, "%simpact band ", sep);
+        if (c->m.impact_card >= 0) {
+            print_est(f, c->m.impact, "");
+            fprintf(f, " (%s)", ci.id);
+        } else
+            fprintf(f, "- (not determined on these games)");
         sep = ", ";
     }
     if (T->tg.length_lo >= 0) {
@@ -1266,8 +1322,10 @@ static int run(tuner *T, candidates *cand)
         int narms = 0;
         if (!arms)
             return CLI_DATA;
+        double base_impact[FOH_MAX_CARDS];
+        int have_impact = T->tg.impact_band >= 0 && tune_card_impacts(&base->rec, base->games, base_impact);
         for (int t = 0; t < T->ntun; t++) {
-            T->tun[t].relevance = relevance_of(T, &T->tun[t], base);
+            T->tun[t].relevance = relevance_of(T, &T->tun[t], base, have_impact ? base_impact : NULL);
             for (int v = T->tun[t].lo; v <= T->tun[t].hi; v++)
                 if (v != T->tun[t].base)
                     arms[narms++] = (arm_order){t, T->tun[t].relevance, v};
@@ -1491,7 +1549,7 @@ static int run(tuner *T, candidates *cand)
     free(notes);
     /* Verification on fresh seeds. */
     if (status == CLI_OK && T->verify_games > 0 && best->n > 0) {
-        prediction pred[4 + 2 * MAX_CHANGES];
+        prediction pred[5 + 3 * MAX_CHANGES];
         int np = predictions_of(T, base, best, pred);
         tuner V = *T;
         V.o.seed = T->o.seed + VERIFY_SEED_OFFSET;

@@ -210,9 +210,11 @@ static int impact_residuals(const tune_games *gs, long n, double *res, double *c
     return 1;
 }
 
-/* A card's impact (CARD >= 0) or the impact band (CARD < 0). */
+/* A card's impact (CARD >= 0), or the impact band (CARD < 0: the card
+ * furthest from 0, *WHICH, its values times the sign of its impact). */
 static int impact_values(const tune_games *gs, long n, int card, long min_games, double *z, int *which)
 {
+    int band = card < 0;
     if (!gs->impact)
         return 0;
     size_t cells = (size_t)gs->ncards * (size_t)n;
@@ -241,12 +243,33 @@ static int impact_values(const tune_games *gs, long n, int card, long min_games,
     if (ok)
         ok = tune_ratio_values(res + (size_t)card * (size_t)n, cnt + (size_t)card * (size_t)n, n,
                                100.0 / WIN_UNITS, z);
-    if (ok && which) {
+    if (ok && band) {
         double m, v;
         tune_mean_var(z, n, &m, &v);
-        *which = card;
+        if (which)
+            *which = card;
         if (m < 0)
             tune_combine(z, z, -1, NULL, 0, n);
+    }
+    free(res);
+    free(cnt);
+    return ok;
+}
+
+int tune_card_impacts(const tune_games *gs, long n, double *impact)
+{
+    if (!gs->impact || n <= 0 || n > gs->n)
+        return 0;
+    size_t cells = (size_t)gs->ncards * (size_t)n;
+    double *res = malloc(cells * sizeof *res), *cnt = malloc(cells * sizeof *cnt);
+    int ok = res && cnt && impact_residuals(gs, n, res, cnt);
+    for (int c = 0; ok && c < gs->ncards; c++) {
+        double sr = 0, sn = 0;
+        for (long g = 0; g < n; g++) {
+            sr += res[(size_t)c * (size_t)n + (size_t)g];
+            sn += cnt[(size_t)c * (size_t)n + (size_t)g];
+        }
+        impact[c] = sn > 0 ? 100.0 / WIN_UNITS * sr / sn : NAN;
     }
     free(res);
     free(cnt);
@@ -266,10 +289,10 @@ int tune_figure_values(const tune_games *gs, long n, tune_figure f, int card, lo
     }
     if (f == TF_SEAT_SPREAD)
         return seat_spread(gs, n, z);
-    if (f == TF_IMPACT || f == TF_IMPACT_BAND) {
-        int dummy;
-        return impact_values(gs, n, f == TF_IMPACT ? card : -1, min_games, z, f == TF_IMPACT ? NULL : which ? which : &dummy);
-    }
+    if (f == TF_IMPACT)
+        return card >= 0 && impact_values(gs, n, card, min_games, z, NULL);
+    if (f == TF_IMPACT_BAND)
+        return impact_values(gs, n, -1, min_games, z, which);
     double *u = malloc((size_t)n * sizeof *u), *w = malloc((size_t)n * sizeof *w),
            *tmp = malloc((size_t)n * sizeof *tmp);
     int ok = 0;

@@ -59,4 +59,9 @@ int tune_games_keep(void *ud, long i, const struct game_result_s *r, const struc
  * impact regression undetermined) or memory ran out. */
 int tune_figure_values(const tune_games *gs, long n, tune_figure f, int card, long min_games, double *z, int *which);
 
+/* Each card's impact on the win (points) over games [0, N) of GS, into
+ * IMPACT[0, card count); NAN for a card never gained. 0 if the gains were
+ * not kept or do not determine the regression, or memory ran out. */
+int tune_card_impacts(const tune_games *gs, long n, double *impact);
+
 #endif
