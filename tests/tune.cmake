@@ -21,6 +21,34 @@ message(STATUS "Religious Tribe 6 -> ${CMAKE_MATCH_3} Culture icons is patch not
 if(NOT first MATCHES "\n[0-9]+ of [0-9]+ predictions held\n")
   message(FATAL_ERROR "no verification:\n${first}")
 endif()
+# Paired intervals: the broken card's patch note shows the starters' win
+# rate with the paired difference and its interval, which contains the
+# difference and is narrower, on average over the notes, than the same
+# games taken as independent would give (tools/tune_paired.c; its
+# arithmetic: ctest tune_paired).
+string(REGEX MATCH "Religious Tribe: culture icons on the stripe 6 -> [0-9]+: [^\n]*starters' win rate [0-9.]+% -> [0-9.]+% \\(([-+][0-9.]+) \\[([-+][0-9.]+), ([-+][0-9.]+)\\]\\)"
+       pnote "${notes}")
+if(NOT pnote)
+  message(FATAL_ERROR "no paired interval for Religious Tribe's starters:\n${notes}")
+endif()
+set(d ${CMAKE_MATCH_1})
+set(lo ${CMAKE_MATCH_2})
+set(hi ${CMAKE_MATCH_3})
+if(d LESS lo OR d GREATER hi OR NOT d LESS 0)
+  message(FATAL_ERROR "Religious Tribe's starters: the paired difference ${d} [${lo}, ${hi}] is not a lower rate inside its interval")
+endif()
+if(NOT first MATCHES "\npaired intervals: mean half-width ([0-9.]+) against ([0-9.]+) were the same games taken as independent")
+  message(FATAL_ERROR "no paired interval summary:\n${first}")
+endif()
+if(NOT CMAKE_MATCH_1 LESS CMAKE_MATCH_2)
+  message(FATAL_ERROR "the paired intervals (${CMAKE_MATCH_1}) are not narrower than unpaired ones (${CMAKE_MATCH_2})")
+endif()
+message(STATUS "paired half-width ${CMAKE_MATCH_1} against ${CMAKE_MATCH_2} unpaired")
+# The verification compares paired differences: each row has the predicted
+# difference [CI], its prediction interval and the measured difference [CI].
+if(NOT first MATCHES "\nstarters of religious_tribe win \\(%\\) +[-+][0-9.]+ \\[ *[-+][0-9.]+, *[-+][0-9.]+\\] \\[ *[-+][0-9.]+, *[-+][0-9.]+\\] +[-+][0-9.]+ \\[ *[-+][0-9.]+, *[-+][0-9.]+\\] (held|missed)\n")
+  message(FATAL_ERROR "no paired verification of Religious Tribe's starters:\n${first}")
+endif()
 # The variant folder: the fixed number, and it plays.
 file(READ ${OUT}/tune-fixed/variant.yaml variant)
 if(NOT variant MATCHES "\n  cards.religious_tribe.stripe.culture: [0-5]\n")
@@ -41,10 +69,49 @@ if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
   message(FATAL_ERROR "a second run differs (exit ${rc}):\n${second}")
 endif()
 # Usage errors: exit status 2 with a message.
-foreach(bad "--shard;1/2" "--target;seat=2" "--target;length=9..3" "--budget;0" "--max-changes;9"
+foreach(bad "--shard;1/2" "--target;seat=2" "--target;impact-band=-1" "--target;length=9..3" "--budget;0" "--max-changes;9"
         "--tunable;nothing.matches.this")
   execute_process(COMMAND ${FOH} tune --games 20 ${bad} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 2 OR NOT err MATCHES "^foh tune: ")
     message(FATAL_ERROR "foh tune ${bad}: exit ${rc}, expected 2 with a message\n${err}")
   endif()
 endforeach()
+# The impact-band target (docs/tune.md): on the base game with random bots
+# Apollo Program has the largest impact on the win. The base's impact band
+# is foh sim --impact's estimate on the same games (the table's first row);
+# the first patch note weakens Apollo Program and shows its impact falling,
+# with a paired interval below 0; the verification checks its impact; the
+# same output with 1 and 2 threads.
+set(IARGS tune --target impact-band=5 --tunable "cards.apollo_program.*" --games 200 --budget 1500 --verify-games 200
+          --seed 1)
+execute_process(COMMAND ${FOH} ${IARGS} --threads 2 OUTPUT_VARIABLE ifirst ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh tune --target impact-band=5: exit ${rc}\n${ifirst}\n${err}")
+endif()
+message(STATUS "${ifirst}")
+if(NOT ifirst MATCHES "\nbase \\(200 games\\):[^\n]* impact band ([0-9.]+) \\[[^\n]*\\] \\(apollo_program\\)")
+  message(FATAL_ERROR "the base's impact band is not Apollo Program's:\n${ifirst}")
+endif()
+set(band ${CMAKE_MATCH_1})
+execute_process(COMMAND ${FOH} sim --games 200 --seed 1 --seats random --impact --threads 2 OUTPUT_VARIABLE sim
+                ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT sim MATCHES "\\(points of %\\)[^\n]*\nApollo Program +[0-9]+ +[0-9.]+% +[0-9.]+% +\\+([0-9.]+) ")
+  message(FATAL_ERROR "foh sim --impact: Apollo Program is not first (exit ${rc}):\n${sim}")
+endif()
+if(NOT band STREQUAL CMAKE_MATCH_1)
+  message(FATAL_ERROR "tune's impact band ${band} is not foh sim --impact's estimate ${CMAKE_MATCH_1} on the same games")
+endif()
+if(NOT ifirst MATCHES "\n1\\. Apollo Program: [^\n]* -> [0-9]+: [^\n]*impact \\+([0-9.]+) -> [-+]([0-9.]+) points \\(-[0-9.]+ \\[-[0-9.]+, -[0-9.]+\\]\\)")
+  message(FATAL_ERROR "the first patch note does not lower Apollo Program's impact with an interval below 0:\n${ifirst}")
+endif()
+if(NOT ifirst MATCHES "\nimpact of apollo_program \\(points\\) +[-+][0-9.]+ \\[[^\n]*(held|missed)\n")
+  message(FATAL_ERROR "the verification does not check Apollo Program's impact:\n${ifirst}")
+endif()
+execute_process(COMMAND ${FOH} ${IARGS} --threads 1 OUTPUT_VARIABLE isecond ERROR_QUIET RESULT_VARIABLE rc)
+string(REGEX REPLACE "in [0-9]+ s\n" "" a "${ifirst}")
+string(REGEX REPLACE "in [0-9]+ s\n" "" b "${isecond}")
+string(REGEX REPLACE "2 threads" "T threads" a "${a}")
+string(REGEX REPLACE "1 thread" "T threads" b "${b}")
+if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
+  message(FATAL_ERROR "impact-band: a second run with 1 thread differs (exit ${rc}):\n${isecond}")
+endif()

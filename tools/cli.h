@@ -178,11 +178,25 @@ struct impact_stats_s;
 int sim_run_impact(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
                    struct impact_stats_s *impact);
 
+/* Called by sim_play_range for each game it finishes, in the playing
+ * thread: game I (0-based, of O's seed), its result R and, when IMPACT was
+ * asked, the positions and gains watched (tools/impact.h; else NULL).
+ * Returns 0 to stop the range with the message it put in ERR (LEN bytes). */
+struct game_result_s;
+struct impact_game_s;
+typedef struct {
+    int (*fn)(void *ud, long i, const struct game_result_s *r, const struct impact_game_s *ig, char *err,
+              size_t len);
+    void *ud;
+    int impact; /* watch the positions and gains of every game (costs a score per turn) */
+} sim_game_hook;
+
 /* Play games [FROM, TO) of O (game i seeded foh_seed_for(o->seed, i)) on CS
- * in the calling thread, adding them into TOTAL; no files, no output. A CLI
- * status; ERR gets the reason when not CLI_OK. For foh tune. */
+ * in the calling thread, adding them into TOTAL and, unless HOOK is NULL,
+ * handing each game to HOOK; no files, no output. A CLI status; ERR gets
+ * the reason when not CLI_OK. For foh tune. */
 int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, struct sim_stats_s *total,
-                   char *err, size_t len);
+                   const sim_game_hook *hook, char *err, size_t len);
 
 /* The simulation report's first line (foh sim and foh merge print the same). */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);

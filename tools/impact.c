@@ -162,10 +162,9 @@ static void add_outer(long m[IMPACT_D][IMPACT_D], const long *z, int d, int *ove
         }
 }
 
-void impact_game_finish(impact_game *ig, foh_game *g, const foh_score *score, impact_stats *s)
+/* Each player's final outcome: margin over the best opponent (VP) and win units. */
+static void outcomes(int n, const foh_score *score, long *margin, long *win)
 {
-    int n = ig->players, k = ig->k, d = k + 2, ncards = foh_cardset_card_count(ig->cs);
-    long margin[FOH_MAX_PLAYERS], win[FOH_MAX_PLAYERS];
     int nwin = 0;
     for (int p = 0; p < n; p++)
         nwin += score[p].winner;
@@ -177,6 +176,55 @@ void impact_game_finish(impact_game *ig, foh_game *g, const foh_score *score, im
         margin[p] = score[p].total - best;
         win[p] = score[p].winner && nwin ? WIN_UNITS / nwin : 0;
     }
+}
+
+void impact_add_outer(long m[IMPACT_D][IMPACT_D], const long *z, int d, int *overflow)
+{
+    add_outer(m, z, d, overflow);
+}
+
+int impact_features(int players)
+{
+    return IMPACT_BASE_FEATURES + players - 1;
+}
+
+int impact_game_gains(const impact_game *ig, const foh_score *score, impact_gain **out, int *n)
+{
+    long margin[FOH_MAX_PLAYERS], win[FOH_MAX_PLAYERS];
+    int k = ig->k, m = 0;
+    *out = NULL;
+    *n = 0;
+    if (ig->oom)
+        return 0;
+    outcomes(ig->players, score, margin, win);
+    for (long i = 0; i < ig->nrec; i++)
+        m += ig->rec[i].card >= 0;
+    if (!m)
+        return 1;
+    impact_gain *gs = calloc((size_t)m, sizeof *gs);
+    if (!gs)
+        return 0;
+    m = 0;
+    for (long i = 0; i < ig->nrec; i++) {
+        const record *r = &ig->rec[i];
+        if (r->card < 0)
+            continue;
+        gs[m].card = r->card;
+        memcpy(gs[m].z, r->x, (size_t)k * sizeof r->x[0]);
+        gs[m].z[k] = margin[r->player];
+        gs[m].z[k + 1] = win[r->player];
+        m++;
+    }
+    *out = gs;
+    *n = m;
+    return 1;
+}
+
+void impact_game_finish(impact_game *ig, foh_game *g, const foh_score *score, impact_stats *s)
+{
+    int n = ig->players, k = ig->k, d = k + 2, ncards = foh_cardset_card_count(ig->cs);
+    long margin[FOH_MAX_PLAYERS], win[FOH_MAX_PLAYERS];
+    outcomes(n, score, margin, win);
     if (ig->oom)
         s->overflow = 1; /* rows are missing: say so rather than print a biased table */
     s->k = k;
@@ -343,6 +391,19 @@ static int by_impact(const void *a, const void *b)
 
 /* Fit the outcomes' regressions on the rows summed in M into B; R^2 of
  * each into R2. 0 if the rows do not determine them. */
+int impact_fit(int k, const long m[IMPACT_D][IMPACT_D], int o, double *b)
+{
+    if (k <= 0 || k > IMPACT_MAX_K || m[0][0] <= k)
+        return 0;
+    double a[IMPACT_MAX_K][IMPACT_MAX_K], y[IMPACT_MAX_K];
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++)
+            a[i][j] = (double)m[i][j];
+        y[i] = (double)m[i][k + o];
+    }
+    return solve(k, a, y, b);
+}
+
 static int fit(const impact_stats *s, const long m[IMPACT_D][IMPACT_D], double b[2][IMPACT_MAX_K], double *r2)
 {
     int k = s->k;

@@ -55,6 +55,28 @@ void impact_game_finish(impact_game *ig, foh_game *g, const foh_score *score, im
 
 void impact_merge(impact_stats *into, const impact_stats *from);
 
+/* One gain of a finished game: the card and its row z (the gainer's
+ * position's features at the start of the turn, then the final margin in
+ * VP and the win in WIN_UNITS), as impact_game_finish sums it. */
+typedef struct {
+    int card;
+    long z[IMPACT_D];
+} impact_gain;
+
+/* Features in use with PLAYERS players. */
+int impact_features(int players);
+/* The gains of the finished game IG (scored SCORE), in the order made:
+ * *OUT (malloc'd; NULL when there is none) and *N. 0 if out of memory or
+ * positions were lost while watching (then *OUT is NULL). For foh tune,
+ * which keeps each game's gains to pair two card sets game by game. */
+int impact_game_gains(const impact_game *ig, const foh_score *score, impact_gain **out, int *n);
+/* M += Z Z' over Z's first D entries; *OVERFLOW set if a sum would overflow. */
+void impact_add_outer(long m[IMPACT_D][IMPACT_D], const long *z, int d, int *overflow);
+/* The regression of outcome O (0: margin, 1: win units) on the K features,
+ * fitted on the rows summed in M: coefficients B[0, K). 0 if the rows do
+ * not determine it. The same fit as the table's. */
+int impact_fit(int k, const long m[IMPACT_D][IMPACT_D], int o, double *b);
+
 /* The per-card table (sorted by impact on the win rate), or why there is none. */
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);
 /* The same for the JSON report (`impact` of foh sim --json; docs/impact.md):

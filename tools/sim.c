@@ -45,6 +45,7 @@ typedef struct {
     long from, to;
     sim_stats stats;
     impact_stats *impact; /* --impact: this worker's sums, or NULL */
+    const sim_game_hook *hook; /* foh tune: each game handed to it, or NULL */
     /* Wall-clock decision time per seat (machine-dependent, so kept out of
      * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
@@ -200,7 +201,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     foh_observer obs[3] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
     int nobs = 1, ok = 1;
     impact_game *ig = NULL;
-    if (w->impact) {
+    if (w->impact || (w->hook && w->hook->impact)) {
         if ((ig = impact_game_new(cs, o->players)))
             obs[nobs++] = impact_observer(ig);
         else {
@@ -235,8 +236,15 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
             ok = 0;
         }
     }
-    if (ok && ig)
+    if (ok && ig && w->impact)
         impact_game_finish(ig, g, r->score, w->impact);
+    if (ok && w->hook) {
+        char why[300] = "";
+        if (!w->hook->fn(w->hook->ud, i, r, ig, why, sizeof why)) {
+            game_error(w, i, r, why[0] ? why : "the game could not be kept");
+            ok = 0;
+        }
+    }
     impact_game_free(ig);
     cli_free_seats(seats, o->players);
     foh_game_free(g);
@@ -287,8 +295,8 @@ static void *work(void *arg)
     return NULL;
 }
 
-int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, sim_stats *total, char *err,
-                   size_t len)
+int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long to, sim_stats *total,
+                   const sim_game_hook *hook, char *err, size_t len)
 {
     /* One worker, run in this thread (foh tune runs many such ranges at once). */
     worker *w = calloc(1, sizeof *w);
@@ -299,8 +307,8 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
         snprintf(err, len, "out of memory");
         return CLI_DATA;
     }
-    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .done = &done, .stop = &stop, .exited = &exited,
-                  .print = &print};
+    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .hook = hook, .done = &done, .stop = &stop,
+                  .exited = &exited, .print = &print};
     work(w);
     int status = w->status;
     if (status == CLI_OK)

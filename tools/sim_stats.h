@@ -71,7 +71,7 @@ typedef struct sim_stats_s {
 } sim_stats;
 
 /* What one finished game adds. */
-typedef struct {
+typedef struct game_result_s {
     uint64_t seed;
     int players, turns, decisions, snipes, substituted;
     int stalled; /* ended by the turn limit */

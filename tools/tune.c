@@ -24,6 +24,8 @@
 
 #include "cli.h"
 #include "tune.h"
+#include "tune_games.h"
+#include "tune_paired.h"
 
 #define Z95 1.96
 #define MAX_TUNABLES 1024
@@ -54,6 +56,8 @@ static const char TUNE_OWN_HELP[] =
     "                          start-spread=P  starting cards' win rates within P points\n"
     "                          card-band=P     every card's owners' win rate within P points of\n"
     "                                          the mean owners' win rate\n"
+    "                          impact-band=P   every card's impact on the win (foh sim --impact's\n"
+    "                                          estimate) within P points of 0\n"
     "                          length=LO..HI   mean game length in turns\n"
     "  --tunable PATTERN     tune only the paths matching this glob (cards.theocracy.*,\n"
     "                        rules.*, *.stripe.*); repeatable (default: every tunable)\n"
@@ -73,7 +77,7 @@ int tune_parse_target(const char *spec, tune_targets *t)
     char *end;
     if (!eq) {
         cli_error("tune", "--target '%s': write NAME=VALUE (seat-spread=2, start-spread=3, card-band=10, "
-                          "length=140..180)", spec);
+                          "impact-band=5, length=140..180)", spec);
         return 0;
     }
     size_t n = (size_t)(eq - spec);
@@ -111,8 +115,11 @@ int tune_parse_target(const char *spec, tune_targets *t)
         t->start_spread = x;
     else if (n == 9 && !strncmp(spec, "card-band", n))
         t->card_band = x;
+    else if (n == 11 && !strncmp(spec, "impact-band", n))
+        t->impact_band = x;
     else {
-        cli_error("tune", "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, length)",
+        cli_error("tune",
+                  "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, impact-band, length)",
                   spec, (int)n, spec);
         return 0;
     }
@@ -166,7 +173,7 @@ void tune_metrics_of(const sim_stats *s, const foh_cardset *cs, int players, con
     tune_est e[FOH_MAX_CARDS];
     int n = 0;
     memset(m, 0, sizeof *m);
-    m->band_card = -1;
+    m->band_card = m->impact_card = -1;
     for (int p = 0; p < players; p++)
         e[n++] = rate_est(s->games, s->win_units[p]);
     m->seat = spread_of(e, n);
@@ -218,6 +225,8 @@ double tune_miss(const tune_metrics *m, const tune_targets *t, double *var)
     miss += miss_above(m->seat, t->seat_spread, &v);
     miss += miss_above(m->start, t->start_spread, &v);
     miss += miss_above(m->band, t->card_band >= 0 ? t->card_band : t->band_guard, &v);
+    if (t->impact_band >= 0 && m->impact_card >= 0)
+        miss += miss_above(m->impact, t->impact_band, &v);
     if (t->length_lo >= 0) {
         double sd = sqrt(m->length.var);
         if (m->length.v + 2 * sd > t->length_hi || m->length.v - 2 * sd < t->length_lo)
@@ -257,6 +266,7 @@ typedef struct {
     int alive;
     int failed; /* a game stopped by an error (a script's, e.g. a division by a param set to 0) */
     char why[1000]; /* as long as a task's error: nothing cut */
+    tune_games rec; /* each game played, for the paired comparisons */
 } candidate;
 
 /* Everything one run of foh tune holds (no global state). */
@@ -550,6 +560,9 @@ static int load_candidate(tuner *T, candidate *c)
         return 0;
     }
     c->alive = 1;
+    c->rec.players = T->o.players;
+    c->rec.ncards = foh_cardset_card_count(c->cs);
+    c->rec.impact = T->tg.impact_band >= 0; /* the gains are kept only for an impact target */
     return 1;
 }
 
@@ -557,6 +570,7 @@ static void drop_candidate(candidate *c)
 {
     foh_cardset_free(c->cs);
     free(c->st);
+    tune_games_free(&c->rec);
     c->cs = NULL;
     c->st = NULL;
 }
@@ -567,6 +581,7 @@ typedef struct {
     candidate *c;
     long from, to;
     sim_stats *st;
+    sim_game_hook hook; /* keeps each game in c->rec (reserved before the tasks start) */
     int status;
     char err[1000];
 } task;
@@ -587,15 +602,31 @@ static void *pool_work(void *arg)
         if (i >= p->ntasks)
             break;
         task *t = &p->tasks[i];
-        t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, t->err, sizeof t->err);
+        t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, &t->hook, t->err, sizeof t->err);
         atomic_fetch_add(&p->done, t->to - t->from);
     }
     return NULL;
 }
 
+/* Cards gained in fewer games than this (of N) are left out of the impact band: 2%, at least 10. */
+static long impact_min_games(long n)
+{
+    return n / 50 > 10 ? n / 50 : 10;
+}
+
 static void update_loss(const tuner *T, candidate *c)
 {
     tune_metrics_of(c->st, c->cs, T->o.players, &T->tg, &c->m);
+    if (T->tg.impact_band >= 0) {
+        /* The impact band from the games kept: the largest |impact| and its variance. */
+        double *z = malloc((size_t)c->games * sizeof *z);
+        if (z && tune_figure_values(&c->rec, c->games, TF_IMPACT_BAND, -1, impact_min_games(c->games), z,
+                                    &c->m.impact_card))
+            tune_mean_var(z, c->games, &c->m.impact.v, &c->m.impact.var);
+        else
+            c->m.impact_card = -1; /* not determined (too few games): no miss counted */
+        free(z);
+    }
     c->loss = tune_miss(&c->m, &T->tg, &c->loss_var) + T->change_cost * c->n;
 }
 
@@ -622,9 +653,19 @@ static int evaluate(tuner *T, candidate **c, int n, long games)
     }
     int m = 0;
     long total = 0;
+    /* Room for every game first: the tasks write their games' slots from several threads. */
+    for (int k = 0; k < n; k++)
+        if (!tune_games_reserve(&c[k]->rec, games)) {
+            free(tasks);
+            free(sts);
+            free(tid);
+            cli_error("tune", "out of memory keeping the games of %d candidates", n);
+            return CLI_DATA;
+        }
     for (int k = 0; k < n; k++)
         for (long g = c[k]->games; g < games; g += 50) {
-            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = &sts[m]};
+            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = &sts[m],
+                              .hook = {.fn = tune_games_keep, .ud = &c[k]->rec, .impact = c[k]->rec.impact}};
             total += tasks[m].to - tasks[m].from;
             m++;
         }
@@ -705,9 +746,10 @@ static int by_relevance(const void *a, const void *b)
 }
 
 /* How strongly the base run points at tunable T: its card's owners' (and,
- * for a starting card, starters') win rate away from the mean; for a rule
- * number, the seat and length misses. */
-static double relevance_of(const tuner *T, const tunable *t, const candidate *base)
+ * for a starting card, starters') win rate away from the mean, and with an
+ * impact target its impact's distance from 0 (BASE_IMPACT, points, or
+ * NULL), the largest; for a rule number, the seat and length misses. */
+static double relevance_of(const tuner *T, const tunable *t, const candidate *base, const double *base_impact)
 {
     const sim_stats *s = base->st;
     if (t->card < 0) {
@@ -732,8 +774,13 @@ static double relevance_of(const tuner *T, const tunable *t, const candidate *ba
         }
     }
     double r = 0;
+    if (base_impact && !isnan(base_impact[t->card]))
+        r = fabs(base_impact[t->card]);
     if (n_owned && s->owned_n[t->card] >= T->tg.min_owned && s->owned_n[t->card] > 0)
-        r = fabs(tune_owner_rate(s, t->card).v - mean_owned / n_owned);
+    {
+        double d = fabs(tune_owner_rate(s, t->card).v - mean_owned / n_owned);
+        r = d > r ? d : r;
+    }
     if (n_start && s->start_games[t->card]) {
         double d = fabs(tune_start_rate(s, t->card).v - mean_start / n_start);
         r = d > r ? d : r;
@@ -754,38 +801,100 @@ static void print_est(FILE *f, tune_est e, const char *unit)
     fprintf(f, "%.1f%s [%.1f, %.1f]", e.v, unit, e.v - h, e.v + h);
 }
 
-/* The predicted effects of going from A to B that a patch note shows. */
-static void effects_text(const tuner *T, const candidate *a, const candidate *b, int card, char *out, size_t len)
+/* ---- paired effects ---- */
+
+/* The least number of games (of N) a card must be owned in to count in a band. */
+static long band_min(const tuner *T, tune_figure f, long n)
+{
+    return f == TF_IMPACT_BAND ? impact_min_games(n) : T->tg.min_owned;
+}
+
+/* The paired difference B - A of figure F (card CARD) over the games both
+ * played (the same seeds), and the two figures *XA, *XB on those games. 0
+ * if it is not defined on one side (a card never owned...) or memory ran out. */
+static int paired_figure(const tuner *T, const candidate *a, const candidate *b, tune_figure f, int card,
+                         tune_pair *p, double *xa, double *xb)
+{
+    long n = a->games < b->games ? a->games : b->games;
+    if (n <= 0)
+        return 0;
+    double *za = malloc((size_t)n * sizeof *za), *zb = malloc((size_t)n * sizeof *zb), v;
+    long min = band_min(T, f, n);
+    int ok = za && zb && tune_figure_values(&a->rec, n, f, card, min, za, NULL) &&
+             tune_figure_values(&b->rec, n, f, card, min, zb, NULL);
+    if (ok) {
+        *p = tune_paired(za, zb, n);
+        tune_mean_var(za, n, xa, &v);
+        tune_mean_var(zb, n, xb, &v);
+    }
+    free(za);
+    free(zb);
+    return ok;
+}
+
+/* The half-widths of the intervals shown, paired and as if unpaired. */
+typedef struct {
+    double paired, unpaired;
+    int n;
+} widths;
+
+/* An effect shown in the patch notes. */
+typedef struct {
+    const char *name, *unit; /* "owners' win rate", "%" */
+    tune_figure f;
+    int card;
+} effect;
+
+/* The effects of a patch note: CARD's (if >= 0), then every target's figure. */
+static int effects_of(const tuner *T, int card, effect *e)
+{
+    int n = 0;
+    if (card >= 0) {
+        e[n++] = (effect){"owners' win rate", "%", TF_OWNERS, card};
+        e[n++] = (effect){"starters' win rate", "%", TF_STARTERS, card};
+        if (T->tg.impact_band >= 0)
+            e[n++] = (effect){"impact", " points", TF_IMPACT, card};
+    }
+    if (T->tg.seat_spread >= 0)
+        e[n++] = (effect){"seat spread", " points", TF_SEAT_SPREAD, -1};
+    if (T->tg.start_spread >= 0)
+        e[n++] = (effect){"start spread", " points", TF_START_SPREAD, -1};
+    if (T->tg.card_band >= 0 || T->tg.band_guard >= 0)
+        e[n++] = (effect){"card band", " points", TF_OWNER_BAND, -1};
+    if (T->tg.impact_band >= 0)
+        e[n++] = (effect){"impact band", " points", TF_IMPACT_BAND, -1};
+    if (T->tg.length_lo >= 0)
+        e[n++] = (effect){"length", " turns", TF_LENGTH, -1};
+    return n;
+}
+
+/* The predicted effects of going from A to B that a patch note shows: each
+ * figure before and after, and the paired difference [95% CI]. */
+static void effects_text(const tuner *T, const candidate *a, const candidate *b, int card, char *out, size_t len,
+                         widths *w)
 {
     size_t n = 0;
+    effect e[16];
+    int ne = effects_of(T, card, e);
     out[0] = 0;
 #define ADD(...) (n += (size_t)snprintf(out + n, n < len ? len - n : 0, __VA_ARGS__))
-    if (card >= 0) {
-        tune_est x = tune_owner_rate(a->st, card), y = tune_owner_rate(b->st, card);
-        double h = Z95 * sqrt(y.var);
-        ADD("owners' win rate %.1f%% -> %.1f%% [%.1f, %.1f]", x.v, y.v, y.v - h, y.v + h);
-        if (a->st->start_games[card]) {
-            x = tune_start_rate(a->st, card);
-            y = tune_start_rate(b->st, card);
-            h = Z95 * sqrt(y.var);
-            ADD("; starters' win rate %.1f%% -> %.1f%% [%.1f, %.1f]", x.v, y.v, y.v - h, y.v + h);
+    for (int i = 0; i < ne; i++) {
+        tune_pair p;
+        double xa, xb;
+        if (!paired_figure(T, a, b, e[i].f, e[i].card, &p, &xa, &xb))
+            continue;
+        double h = Z95 * sqrt(p.var);
+        /* "46.3% -> 42.1%", "27.2 -> 22.1 points", "impact +4.1 -> +0.8 points" */
+        int pct = !strcmp(e[i].unit, "%");
+        ADD(e[i].f == TF_IMPACT ? "%s %+.1f%s -> %+.1f%s (%+.1f [%+.1f, %+.1f]); "
+                                : "%s %.1f%s -> %.1f%s (%+.1f [%+.1f, %+.1f]); ",
+            e[i].name, xa, pct ? e[i].unit : "", xb, e[i].unit, p.diff, p.diff - h, p.diff + h);
+        if (w && p.var_unpaired > 0) {
+            w->paired += h;
+            w->unpaired += Z95 * sqrt(p.var_unpaired);
+            w->n++;
         }
-        ADD("; ");
     }
-    const struct {
-        const char *name, *unit;
-        int on;
-        tune_est x, y;
-    } F[] = {{"seat spread", " points", T->tg.seat_spread >= 0, a->m.seat, b->m.seat},
-             {"start spread", " points", T->tg.start_spread >= 0, a->m.start, b->m.start},
-             {"card band", " points", T->tg.card_band >= 0 || T->tg.band_guard >= 0, a->m.band, b->m.band},
-             {"length", " turns", T->tg.length_lo >= 0, a->m.length, b->m.length}};
-    for (size_t k = 0; k < sizeof F / sizeof F[0]; k++)
-        if (F[k].on) {
-            double h = Z95 * sqrt(F[k].y.var);
-            ADD("%s %.1f -> %.1f%s [%.1f, %.1f]; ", F[k].name, F[k].x.v, F[k].y.v, F[k].unit, F[k].y.v - h,
-                F[k].y.v + h);
-        }
     ADD("loss %.2f -> %.2f", a->loss, b->loss);
 #undef ADD
 }
@@ -794,45 +903,44 @@ static void effects_text(const tuner *T, const candidate *a, const candidate *b,
 
 typedef struct {
     char what[160];
-    double pred, pred_var; /* predicted difference variant - base and its variance */
+    tune_figure f;
+    int card;
 } prediction;
 
-static int add_prediction(prediction *p, int n, const char *what, tune_est a, tune_est b)
-{
-    snprintf(p[n].what, sizeof p[n].what, "%s", what);
-    p[n].pred = b.v - a.v;
-    p[n].pred_var = a.var + b.var;
-    return n + 1;
-}
-
-/* The effects to verify, from A (the base) to B (tuned): every target's
- * figure, and each changed card's owners' (and starters') win rate. */
-static int predictions_of(const tuner *T, const candidate *a, const candidate *b, const candidate *tuned,
-                          prediction *p)
+/* The effects to verify: every target's figure, and each changed card's
+ * owners' (and starters') win rate and, with an impact target, its impact.
+ * At most 5 + 3 MAX_CHANGES. */
+static int predictions_of(const tuner *T, const candidate *base, const candidate *tuned, prediction *p)
 {
     int n = 0;
     if (T->tg.seat_spread >= 0)
-        n = add_prediction(p, n, "seat spread (points)", a->m.seat, b->m.seat);
+        p[n++] = (prediction){"seat spread (points)", TF_SEAT_SPREAD, -1};
     if (T->tg.start_spread >= 0)
-        n = add_prediction(p, n, "start spread (points)", a->m.start, b->m.start);
+        p[n++] = (prediction){"start spread (points)", TF_START_SPREAD, -1};
     if (T->tg.card_band >= 0)
-        n = add_prediction(p, n, "card band (points)", a->m.band, b->m.band);
+        p[n++] = (prediction){"card band (points)", TF_OWNER_BAND, -1};
+    if (T->tg.impact_band >= 0)
+        p[n++] = (prediction){"impact band (points)", TF_IMPACT_BAND, -1};
     if (T->tg.length_lo >= 0)
-        n = add_prediction(p, n, "game length (turns)", a->m.length, b->m.length);
-    for (int j = 0; j < tuned->n && n < 60; j++) {
+        p[n++] = (prediction){"game length (turns)", TF_LENGTH, -1};
+    for (int j = 0; j < tuned->n; j++) {
         int c = T->tun[tuned->ch[j].t].card, dup = 0;
         for (int i = 0; i < j; i++)
             dup |= T->tun[tuned->ch[i].t].card == c;
         if (c < 0 || dup)
             continue;
         foh_card_info ci;
-        foh_cardset_card(a->cs, c, &ci);
-        char what[160];
-        snprintf(what, sizeof what, "owners of %s win (%%)", ci.id);
-        n = add_prediction(p, n, what, tune_owner_rate(a->st, c), tune_owner_rate(b->st, c));
-        if (a->st->start_games[c]) {
-            snprintf(what, sizeof what, "starters of %s win (%%)", ci.id);
-            n = add_prediction(p, n, what, tune_start_rate(a->st, c), tune_start_rate(b->st, c));
+        foh_cardset_card(base->cs, c, &ci);
+        snprintf(p[n].what, sizeof p[n].what, "owners of %s win (%%)", ci.id);
+        p[n].f = TF_OWNERS;
+        p[n++].card = c;
+        snprintf(p[n].what, sizeof p[n].what, "starters of %s win (%%)", ci.id);
+        p[n].f = TF_STARTERS;
+        p[n++].card = c;
+        if (T->tg.impact_band >= 0) {
+            snprintf(p[n].what, sizeof p[n].what, "impact of %s (points)", ci.id);
+            p[n].f = TF_IMPACT;
+            p[n++].card = c;
         }
     }
     return n;
@@ -883,7 +991,8 @@ static int take_own_options(tuner *T, int *argc, char **argv)
         case 0:
             if (!any_target) {
                 /* The first --target replaces the defaults. */
-                T->tg.seat_spread = T->tg.start_spread = T->tg.card_band = T->tg.length_lo = T->tg.length_hi = -1;
+                T->tg.seat_spread = T->tg.start_spread = T->tg.card_band = T->tg.impact_band = T->tg.length_lo =
+                    T->tg.length_hi = -1;
                 any_target = 1;
             }
             if (!tune_parse_target(val, &T->tg))
@@ -995,8 +1104,8 @@ int cmd_tune(int argc, char **argv)
         cli_error("tune", "out of memory");
         return CLI_DATA;
     }
-    T->tg = (tune_targets){.seat_spread = 2, .start_spread = 3, .card_band = -1, .length_lo = 100, .length_hi = 200,
-                           .band_guard = -1};
+    T->tg = (tune_targets){.seat_spread = 2, .start_spread = 3, .card_band = -1, .impact_band = -1,
+                           .length_lo = 100, .length_hi = 200, .band_guard = -1};
     T->max_changes = 3;
     T->change_cost = 0.25;
     T->budget = -1;
@@ -1051,6 +1160,8 @@ static void print_targets(const tuner *T, FILE *f)
         fprintf(f, " start-spread<=%g", T->tg.start_spread);
     if (T->tg.card_band >= 0)
         fprintf(f, " card-band<=%g (cards owned in >= %d player-games)", T->tg.card_band, T->tg.min_owned);
+    if (T->tg.impact_band >= 0)
+        fprintf(f, " impact-band<=%g (cards gained in >= 2%% of games, at least 10)", T->tg.impact_band);
     if (T->tg.length_lo >= 0)
         fprintf(f, " length=%g..%g", T->tg.length_lo, T->tg.length_hi);
     fprintf(f, "; change cost %.2f\n", T->change_cost);
@@ -1077,6 +1188,18 @@ static void print_metrics(const tuner *T, FILE *f, const char *what, const candi
         fprintf(f, "%scard band ", sep);
         print_est(f, c->m.band, "");
         fprintf(f, " (%s)", ci.id);
+        sep = ", ";
+    }
+    if (T->tg.impact_band >= 0) {
+        foh_card_info ci = {.id = "-"};
+        if (c->m.impact_card >= 0)
+            foh_cardset_card(c->cs, c->m.impact_card, &ci);
+        fprintf(f, "%simpact band ", sep);
+        if (c->m.impact_card >= 0) {
+            print_est(f, c->m.impact, "");
+            fprintf(f, " (%s)", ci.id);
+        } else
+            fprintf(f, "- (not determined on these games)");
         sep = ", ";
     }
     if (T->tg.length_lo >= 0) {
@@ -1199,8 +1322,10 @@ static int run(tuner *T, candidates *cand)
         int narms = 0;
         if (!arms)
             return CLI_DATA;
+        double base_impact[FOH_MAX_CARDS];
+        int have_impact = T->tg.impact_band >= 0 && tune_card_impacts(&base->rec, base->games, base_impact);
         for (int t = 0; t < T->ntun; t++) {
-            T->tun[t].relevance = relevance_of(T, &T->tun[t], base);
+            T->tun[t].relevance = relevance_of(T, &T->tun[t], base, have_impact ? base_impact : NULL);
             for (int v = T->tun[t].lo; v <= T->tun[t].hi; v++)
                 if (v != T->tun[t].base)
                     arms[narms++] = (arm_order){t, T->tun[t].relevance, v};
@@ -1372,8 +1497,10 @@ static int run(tuner *T, candidates *cand)
     char(*notes)[600] = calloc(MAX_CHANGES, sizeof *notes);
     if (!notes)
         return CLI_DATA;
-    printf("\npatch notes (%d change%s, ranked by how much each lowers the loss; predicted effects [95%% CI]):\n",
+    printf("\npatch notes (%d change%s, ranked by how much each lowers the loss; predicted effects: base -> "
+           "changed (paired difference [95%% CI], game by game on the same seeds)):\n",
            best->n, best->n == 1 ? "" : "s");
+    widths wid = {0, 0, 0};
     for (int j = 0; j < best->n; j++) {
         /* Its single-change candidate, if it was evaluated at G games; else the step that added it. */
         const candidate *solo = NULL, *before = base, *after = best;
@@ -1384,17 +1511,21 @@ static int run(tuner *T, candidates *cand)
         }
         if (solo)
             after = solo;
-        char lab[300], eff[900];
+        char lab[300], eff[1200];
         change_label(T, &best->ch[j], lab, sizeof lab);
-        effects_text(T, before, after, T->tun[best->ch[j].t].card, eff, sizeof eff);
+        effects_text(T, before, after, T->tun[best->ch[j].t].card, eff, sizeof eff, &wid);
         printf("%d. %s: %s%s\n", j + 1, lab, solo ? "" : "(all the changes together) ", eff);
         snprintf(notes[j], sizeof notes[j], "%s", lab);
     }
     if (best->n > 1) {
-        char eff[900];
-        effects_text(T, base, best, -1, eff, sizeof eff);
+        char eff[1200];
+        effects_text(T, base, best, -1, eff, sizeof eff, &wid);
         printf("all %d together: %s\n", best->n, eff);
     }
+    if (wid.n)
+        printf("paired intervals: mean half-width %.2f against %.2f were the same games taken as independent "
+               "(%d intervals)\n",
+               wid.paired / wid.n, wid.unpaired / wid.n, wid.n);
     if (!best->n)
         printf("(none: %s)\n", base->loss <= 0 ? "the base meets the targets" : "no change lowered the loss");
     int status = CLI_OK;
@@ -1418,8 +1549,8 @@ static int run(tuner *T, candidates *cand)
     free(notes);
     /* Verification on fresh seeds. */
     if (status == CLI_OK && T->verify_games > 0 && best->n > 0) {
-        prediction pred[64], meas[64];
-        int np = predictions_of(T, base, best, best, pred);
+        prediction pred[5 + 3 * MAX_CHANGES];
+        int np = predictions_of(T, base, best, pred);
         tuner V = *T;
         V.o.seed = T->o.seed + VERIFY_SEED_OFFSET;
         V.stage = "verification";
@@ -1440,18 +1571,32 @@ static int run(tuner *T, candidates *cand)
                (unsigned long long)V.o.seed, T->verify_games);
         print_metrics(T, stdout, "base", vb);
         print_metrics(T, stdout, "tuned", vt);
-        predictions_of(T, vb, vt, best, meas);
-        int held = 0;
-        printf("%-34s %20s %10s %s\n", "effect (tuned - base)", "predicted [95% PI]", "measured", "");
+        int held = 0, nv = 0;
+        printf("paired differences tuned - base, game by game on the same seeds; held: the measured one within the "
+               "prediction interval\n");
+        printf("%-34s %23s %18s %23s\n", "effect (tuned - base)", "predicted [95% CI]", "[95% PI]",
+               "measured [95% CI]");
         for (int i = 0; i < np; i++) {
-            /* A prediction interval for a new measurement: both runs' variances. */
-            double h = Z95 * sqrt(pred[i].pred_var + meas[i].pred_var);
-            int ok = fabs(meas[i].pred - pred[i].pred) <= h;
+            tune_pair pp, mp;
+            double xa, xb;
+            if (!paired_figure(T, base, best, pred[i].f, pred[i].card, &pp, &xa, &xb))
+                continue;
+            if (!paired_figure(T, vb, vt, pred[i].f, pred[i].card, &mp, &xa, &xb)) {
+                printf("%-34s %+7.2f [%+6.2f, %+6.2f] %18s %23s\n", pred[i].what, pp.diff,
+                       pp.diff - Z95 * sqrt(pp.var), pp.diff + Z95 * sqrt(pp.var), "", "not measured");
+                continue;
+            }
+            /* A prediction interval for the new paired measurement: the
+             * search's variance of the difference and the verification's. */
+            double hc = Z95 * sqrt(pp.var), h = Z95 * sqrt(pp.var + mp.var), hm = Z95 * sqrt(mp.var);
+            int ok = fabs(mp.diff - pp.diff) <= h;
             held += ok;
-            printf("%-34s %+7.2f [%+6.2f, %+6.2f] %+9.2f %s\n", pred[i].what, pred[i].pred, pred[i].pred - h,
-                   pred[i].pred + h, meas[i].pred, ok ? "held" : "missed");
+            nv++;
+            printf("%-34s %+7.2f [%+6.2f, %+6.2f] [%+6.2f, %+6.2f] %+7.2f [%+6.2f, %+6.2f] %s\n", pred[i].what,
+                   pp.diff, pp.diff - hc, pp.diff + hc, pp.diff - h, pp.diff + h, mp.diff, mp.diff - hm,
+                   mp.diff + hm, ok ? "held" : "missed");
         }
-        printf("%d of %d predictions held\n", held, np);
+        printf("%d of %d predictions held\n", held, nv);
         double vmiss = vt->loss - T->change_cost * vt->n;
         printf("on the fresh seeds the tuned variant %s the targets (miss %.2f; base %.2f)\n",
                vmiss <= 0 ? "meets" : "misses", vmiss, vb->loss);

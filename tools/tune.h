@@ -12,6 +12,7 @@ typedef struct {
     double seat_spread;         /* max - min seat win rate, points */
     double start_spread;        /* max - min starting card win rate, points */
     double card_band;           /* every card's owners' win rate within this of their mean, points */
+    double impact_band;         /* every card's impact on the win within this of 0, points */
     double length_lo, length_hi; /* mean game length, turns (lo < 0: not set) */
     double band_guard;          /* without card_band: the base's band, which no candidate may widen (-1: none) */
     int min_owned;              /* cards owned in fewer player-games are left out of card_band */
@@ -25,11 +26,13 @@ typedef struct {
 /* The figures the targets judge. */
 typedef struct {
     tune_est seat, start, band, length;
-    int band_card; /* the card furthest from the band's centre, -1 */
+    int band_card;   /* the card furthest from the band's centre, -1 */
+    tune_est impact; /* with an impact-band target: the largest |impact on the win| of a card, points */
+    int impact_card; /* that card, -1 */
 } tune_metrics;
 
 /* Parse "NAME=VALUE" (seat-spread=2, start-spread=3, card-band=10,
- * length=140..180) into T; 0 after printing what is wrong. */
+ * impact-band=5, length=140..180) into T; 0 after printing what is wrong. */
 int tune_parse_target(const char *spec, tune_targets *t);
 
 /* The figures of S (games on CS). */
