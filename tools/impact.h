@@ -55,6 +55,15 @@ void impact_game_finish(impact_game *ig, foh_game *g, const foh_score *score, im
 
 void impact_merge(impact_stats *into, const impact_stats *from);
 
+/* The sums of S as the `impact` object of a shard file (impact_shard.c;
+ * docs/scaling.md): {k, overflow, games, rows, ..., card_sq: [...]}, each
+ * field a flat array of integers; NULL if out of memory. */
+json_t *impact_stats_to_json(const impact_stats *s);
+/* Read J, written by impact_stats_to_json for a run of PLAYERS players,
+ * into S (cleared first). 0 with WHY set if a field is missing, of the
+ * wrong size or not a whole number. */
+int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *why, size_t len);
+
 /* The per-card table (sorted by impact on the win rate), or why there is none. */
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);
 /* The same for the JSON report (`impact` of foh sim --json; docs/impact.md):

@@ -461,17 +461,20 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
     return status;
 }
 
-/* Write the raw sums of the run O to --save-shard's file, with where its
- * card set comes from; 0 after saying why not. */
-static int save_shard(const cli_options *o, const sim_stats *total)
+/* Write the raw sums of the run O to --save-shard's file (with --impact's
+ * IMPACT, or NULL), with where its card set comes from; 0 after saying why
+ * not. */
+static int save_shard(const cli_options *o, const sim_stats *total, const impact_stats *impact)
 {
     origin *og = malloc(sizeof *og);
     char why[ORIGIN_PATH + 64];
-    int ok = og && origin_of(o, og, why, sizeof why);
-    if (!ok)
-        cli_error("sim", "%s: %s", o->save_shard, og ? why : "out of memory");
-    else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, o->players, o->seats, o->seed, o->games, o->shard,
-                                         o->shards)))
+    json_t *isums = impact ? impact_stats_to_json(impact) : NULL;
+    int ok = og && origin_of(o, og, why, sizeof why) && (isums || !impact);
+    if (!ok) {
+        cli_error("sim", "%s: %s", o->save_shard, og && (isums || !impact) ? why : "out of memory");
+        json_decref(isums);
+    } else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, o->players, o->seats, o->seed, o->games,
+                                           o->shard, o->shards, isums)))
         cli_error("sim", "cannot write %s", o->save_shard);
     free(og);
     return ok;
@@ -493,10 +496,9 @@ int cmd_sim(int argc, char **argv)
     if (!cli_load(&o, &cs, &eng))
         return CLI_DATA;
     foh_engine_free(eng); /* each worker makes its own */
-    /* --impact's sums and the temporary variant of --without are not in
-     * shard files; --ablation prints its own table. */
-    const char *refused = o.save_shard && o.impact      ? "--impact with --save-shard (foh merge cannot add its sums)"
-                          : o.save_shard && o.nwithout  ? "--without with --save-shard (foh merge could not load it)"
+    /* The temporary variant of --without is not in shard files; --ablation
+     * prints its own table. */
+    const char *refused = o.save_shard && o.nwithout    ? "--without with --save-shard (foh merge could not load it)"
                           : o.ablation && o.impact      ? "--ablation with --impact (run them apart)"
                           : o.ablation && (o.save_shard || o.json || o.html || o.games_csv || o.trace)
                               ? "--ablation with --save-shard, --json, --html, --games-csv or --trace"
@@ -549,7 +551,7 @@ int cmd_sim(int argc, char **argv)
         sim_stats_print(stdout, total, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
-        if (o.save_shard && !save_shard(&o, total))
+        if (o.save_shard && !save_shard(&o, total, impact))
             status = CLI_DATA;
         json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed, extra))
