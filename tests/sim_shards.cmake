@@ -47,9 +47,10 @@ if(NOT rc EQUAL 1 OR NOT err MATCHES "old-shard.json: format foh-sim-shard/4, wr
 endif()
 
 # --impact: 3 shards (one thread each) merge into exactly the impact table,
-# text and JSON, of the single run (two threads), 61 games split unevenly.
+# text, JSON and HTML, of the single run (two threads), 61 games split unevenly.
 set(run --players 4 --games 61 --seed 8 --seats greedy,random,random,random --impact)
-execute_process(COMMAND ${FOH} sim ${run} --threads 2 --json ${OUT}/iwhole.json OUTPUT_FILE ${OUT}/iwhole.txt
+execute_process(COMMAND ${FOH} sim ${run} --threads 2 --json ${OUT}/iwhole.json --html ${OUT}/iwhole.html
+                        OUTPUT_FILE ${OUT}/iwhole.txt
                 ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "foh sim --impact exited with ${rc}")
@@ -61,7 +62,7 @@ foreach(i 1 2 3)
     message(FATAL_ERROR "foh sim --impact --shard ${i}/3 --save-shard exited with ${rc}")
   endif()
 endforeach()
-execute_process(COMMAND ${FOH} merge --json ${OUT}/imerged.json ${OUT}/ishard3.json ${OUT}/ishard1.json
+execute_process(COMMAND ${FOH} merge --json ${OUT}/imerged.json --html ${OUT}/imerged.html ${OUT}/ishard3.json ${OUT}/ishard1.json
                         ${OUT}/ishard2.json
                 OUTPUT_FILE ${OUT}/imerged.txt RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -71,7 +72,7 @@ file(READ ${OUT}/iwhole.txt a)
 if(NOT a MATCHES "impact of gaining each card" OR NOT a MATCHES "\nArchers +[0-9]+ ")
   message(FATAL_ERROR "the single --impact run printed no impact table:\n${a}")
 endif()
-foreach(f txt json)
+foreach(f txt json html)
   file(READ ${OUT}/iwhole.${f} a)
   file(READ ${OUT}/imerged.${f} b)
   if(NOT a STREQUAL b)
