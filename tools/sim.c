@@ -45,6 +45,8 @@ typedef struct {
     long from, to;
     sim_stats stats;
     impact_stats *impact; /* --impact: this worker's sums, or NULL */
+    sim_outcome *outcomes; /* each game's outcome (game i at i - outcome_from), or NULL */
+    long outcome_from;
     /* Wall-clock decision time per seat (machine-dependent, so kept out of
      * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
@@ -276,6 +278,17 @@ static void *work(void *arg)
             continue;
         }
         sim_stats_add(&w->stats, w->cs, &r);
+        if (w->outcomes) {
+            sim_outcome *out = &w->outcomes[i - w->outcome_from];
+            *out = (sim_outcome){.played = 1, .turns = r.turns, .stalled = r.stalled};
+            for (int p = 0; p < r.players; p++) {
+                out->score_sum += r.score[p].total;
+                if (r.score[p].winner) {
+                    out->winners++;
+                    out->winner_sum += r.score[p].total;
+                }
+            }
+        }
         if (w->csv) {
             fprintf(w->csv, "%ld,", i);
             sim_csv_row(w->csv, &r, w->cs, w->o->seats);
@@ -358,6 +371,12 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 
 int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact)
 {
+    return sim_run_outcomes(o, cs, total, impact, NULL);
+}
+
+int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact,
+                     sim_outcome *outcomes)
+{
     int nthreads = o->threads;
     /* This shard's games: [first, last) of 0..G-1. */
     long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
@@ -373,6 +392,8 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
         return CLI_DATA;
     }
     int status = CLI_OK;
+    if (outcomes)
+        memset(outcomes, 0, (size_t)(last - first) * sizeof *outcomes);
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = o;
         w[t].cs = cs;
@@ -382,6 +403,8 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
         w[t].stop = &stop;
         w[t].exited = &exited;
         w[t].print = &print;
+        w[t].outcomes = outcomes;
+        w[t].outcome_from = first;
         if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
             cli_error("sim", "out of memory");
             status = CLI_DATA;
