@@ -4,6 +4,16 @@ find_program(CHROMIUM NAMES chromium chromium-browser google-chrome)
 if(NOT CHROMIUM)
   message(FATAL_ERROR "chromium not found: tools/deps.sh installs it (Debian package chromium)")
 endif()
+# Render PAGE in headless Chromium: its DOM once the script has run, into OUT.
+function(render page out)
+  execute_process(COMMAND ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage
+                          --user-data-dir=${OUT}/chromium-profile --dump-dom file://${page}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE dom ERROR_QUIET TIMEOUT 120)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "chromium failed on ${page} (${rc})")
+  endif()
+  set(${out} "${dom}" PARENT_SCOPE)
+endfunction()
 set(page ${OUT}/report.html)
 file(REMOVE ${page})
 execute_process(COMMAND ${FOH} sim --games 200 --seats greedy,random,random,random --seed 9 --html ${page}
@@ -63,16 +73,88 @@ if(dom MATCHES "\\[-[0-9]" OR dom MATCHES "–-[0-9]" OR dom MATCHES "–(10[0-9
 endif()
 message(STATUS "report rendered: ${nbars} bars, ${naxes} axes, ${nlegends} legends")
 
-# foh compare --html: the same checks on the A/B page.
-function(render page out)
-  execute_process(COMMAND ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage
-                          --user-data-dir=${OUT}/chromium-profile --dump-dom file://${page}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE dom ERROR_QUIET TIMEOUT 120)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "chromium failed on ${page} (${rc})")
+# foh sim --impact --html: the per-card impact chart (docs/impact.md), two
+# panels sharing the rows: impact on the win with its interval, and the
+# owners' win rate with its Wilson interval.
+set(ipage ${OUT}/impact.html)
+file(REMOVE ${ipage} ${OUT}/impact-report.json)
+execute_process(COMMAND ${FOH} sim --games 200 --seats greedy --seed 9 --impact --threads 2 --html ${ipage}
+                        --json ${OUT}/impact-report.json
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${ipage})
+  message(FATAL_ERROR "foh sim --impact --html failed (${rc})")
+endif()
+render(${ipage} idom)
+if(NOT idom MATCHES "data-rendered=\"8\"" OR NOT idom MATCHES "<p id=\"status\"></p>")
+  message(FATAL_ERROR "the --impact page's script did not draw its 8 charts:\n${idom}")
+endif()
+foreach(what "<h2 id=\"impact\">Impact of gaining each card<" "class=\"chart impact-chart\"" "class=\"ref zero\""
+             "class=\"ref base\"" ">impact on the win \\(points of win %\\)<" ">owners' win rate<"
+             ">impact: interval above 0<" ">impact: interval includes 0<"
+             ">whisker: 95% interval \\(impact: clustered by game; owners: Wilson\\)<"
+             ">owners' win rate at the end \\(confounded\\)<" ">dashed: no impact \\(0\\); base win rate 25.0%<"
+             "the position explains R² = [0-9.]+ of the gainer's final margin")
+  if(NOT idom MATCHES "${what}")
+    message(FATAL_ERROR "the rendered --impact page lacks ${what}")
   endif()
-  set(${out} "${dom}" PARENT_SCOPE)
-endfunction()
+endforeach()
+# The chart alone: from its <svg> to its </svg>.
+string(FIND "${idom}" "class=\"chart impact-chart\"" at)
+string(SUBSTRING "${idom}" ${at} -1 chart)
+string(FIND "${chart}" "</svg>" end)
+string(SUBSTRING "${chart}" 0 ${end} chart)
+file(READ ${OUT}/impact-report.json ij)
+string(JSON ncards LENGTH "${ij}" impact cards)
+string(JSON first GET "${ij}" impact cards 0 name)
+string(REGEX MATCHALL "class=\"impact-row\"" rows "${chart}")
+list(LENGTH rows nrows)
+if(NOT nrows EQUAL ncards OR ncards LESS 50)
+  message(FATAL_ERROR "the impact chart has ${nrows} rows for the ${ncards} cards of the JSON report")
+endif()
+# Sorted by impact: the first row is the JSON's first card.
+string(FIND "${chart}" "<title>" t)
+string(SUBSTRING "${chart}" ${t} 200 title)
+if(NOT title MATCHES "^<title>${first}: impact on the win \\+")
+  message(FATAL_ERROR "the impact chart does not start with ${first}, the card of the largest impact")
+endif()
+# Each panel: an x axis (line, ticks, labels) spanning exactly the panel,
+# and every whisker and the dashed reference inside it: no interval is drawn
+# outside its axis.
+foreach(panel impact owners)
+  string(REGEX MATCH "data-${panel}-x0=\"([0-9.]+)\" data-${panel}-x1=\"([0-9.]+)\"" m "${chart}")
+  set(x0 ${CMAKE_MATCH_1})
+  set(x1 ${CMAKE_MATCH_2})
+  if(NOT m OR NOT chart MATCHES "<g class=\"axis x-axis\"><line x1=\"${x0}\" x2=\"${x1}\"")
+    message(FATAL_ERROR "the ${panel} panel has no x axis from ${x0} to ${x1}")
+  endif()
+  string(REGEX MATCHALL "class=\"whisker ${panel}-ci\" x1=\"[-0-9.e]+\" x2=\"[-0-9.e]+\"" whiskers "${chart}")
+  list(LENGTH whiskers nw)
+  if(nw LESS 40)
+    message(FATAL_ERROR "only ${nw} ${panel} intervals were drawn")
+  endif()
+  foreach(w ${whiskers})
+    string(REGEX MATCH "x1=\"([-0-9.e]+)\" x2=\"([-0-9.e]+)\"" m "${w}")
+    if(CMAKE_MATCH_1 LESS x0 OR CMAKE_MATCH_2 GREATER x1 OR CMAKE_MATCH_1 GREATER CMAKE_MATCH_2)
+      message(FATAL_ERROR "an interval of the ${panel} panel, [${CMAKE_MATCH_1}, ${CMAKE_MATCH_2}], is drawn outside its axis [${x0}, ${x1}]")
+    endif()
+  endforeach()
+endforeach()
+string(REGEX MATCHALL "class=\"tick-label\"" ticks "${chart}")
+list(LENGTH ticks nticks)
+string(REGEX MATCHALL "class=\"axis-label\"" labels "${chart}")
+list(LENGTH labels nlabels)
+if(nticks LESS 9 OR NOT nlabels EQUAL 2)
+  message(FATAL_ERROR "the impact chart has ${nticks} tick labels and ${nlabels} axis labels")
+endif()
+# Every card of the table, once: the same rows as the chart.
+string(REGEX MATCHALL "<tr( class=\"sig\")?><td class=\"l\">${first}</td>" trs "${idom}")
+list(LENGTH trs ntrs)
+if(NOT ntrs EQUAL 2)
+  message(FATAL_ERROR "${first} is in ${ntrs} table rows, not 2 (the card table and the impact table)")
+endif()
+message(STATUS "impact page rendered: ${nrows} rows, ${nw} owners' intervals")
+
+# foh compare --html: the same checks on the A/B page.
 set(cpage ${OUT}/compare.html)
 file(REMOVE ${cpage} ${OUT}/compare.json)
 execute_process(COMMAND ${FOH} compare --players 4 --games 60 --seed 5 --b-variant culture-2vp --html ${cpage}
@@ -101,8 +183,13 @@ endforeach()
 if(NOT ctext MATCHES "\nscore [^\n]*\\*" OR ctext MATCHES "game length[^\n]*\\*")
   message(FATAL_ERROR "compare text:\n${ctext}")
 endif()
-# Screenshots of both pages (docs/img holds copies made the same way).
-foreach(p report compare)
+# Screenshots of both pages and of the impact section (docs/img holds
+# copies made the same way): impact-section.html is the --impact page with
+# the sections before the impact chart hidden.
+file(READ ${ipage} ihtml)
+string(REPLACE "</style>" "  #content > :not(#impact):not(#impact ~ *) { display: none; }\n</style>" ihtml "${ihtml}")
+file(WRITE ${OUT}/impact-section.html "${ihtml}")
+foreach(p report compare impact-section)
   file(REMOVE ${OUT}/${p}.png)
   execute_process(COMMAND ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars
                           --user-data-dir=${OUT}/chromium-profile --screenshot=${OUT}/${p}.png --window-size=1000,1400
@@ -114,4 +201,4 @@ foreach(p report compare)
     message(FATAL_ERROR "no screenshot of ${p}.html (${rc}, ${size} bytes)")
   endif()
 endforeach()
-message(STATUS "compare page rendered; screenshots ${OUT}/report.png, ${OUT}/compare.png")
+message(STATUS "compare page rendered; screenshots ${OUT}/report.png, ${OUT}/compare.png, ${OUT}/impact-section.png")

@@ -43,12 +43,8 @@ string(JSON ncards LENGTH "${j}" impact cards)
 if(NOT rc EQUAL 0 OR NOT first STREQUAL "archers" OR low LESS_EQUAL 0 OR ncards LESS 50)
   message(FATAL_ERROR "--impact --json: exit ${rc}, first card '${first}', its low bound ${low}, ${ncards} cards")
 endif()
-# Refused combinations say so.
-execute_process(COMMAND ${FOH} sim --games 10 --impact --save-shard ${OUT}/impact.shard
-                ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "--impact with --save-shard")
-  message(FATAL_ERROR "--impact --save-shard: ${rc} ${err}")
-endif()
+# (--impact with --save-shard: ctest sim_shards checks that the merged shards
+# give the single run's table.)
 
 # 2. --without: the card never appears in the trace; an unknown card is refused.
 execute_process(COMMAND ${FOH} sim --games 20 --without archers --without warriors --trace ${OUT}/without.jsonl
@@ -71,10 +67,18 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "no card 'no_such_card'")
   message(FATAL_ERROR "--without no_such_card: ${rc} ${err}")
 endif()
 
-# 3. --ablation lists every card of the set, once.
+# 3. --ablation lists every card of the set, once, the same with 1 and 2
+#    threads (its changes are paired on the seeds, summed in game order).
 execute_process(COMMAND ${FOH} sim --games 6 --ablation OUTPUT_VARIABLE out ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "foh sim --ablation exited with ${rc}")
+endif()
+execute_process(COMMAND ${FOH} sim --games 6 --ablation --threads 2 OUTPUT_VARIABLE out2 ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out STREQUAL out2)
+  message(FATAL_ERROR "foh sim --ablation --threads 2 (exit ${rc}) differs from one thread:\n${out2}")
+endif()
+if(NOT out MATCHES "paired by game seed")
+  message(FATAL_ERROR "--ablation does not say its changes are paired:\n${out}")
 endif()
 file(GLOB cardfiles ${SRC}/cards/base/*-age-*.yaml)
 set(n 0)

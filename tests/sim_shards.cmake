@@ -37,3 +37,68 @@ execute_process(COMMAND ${FOH} merge ${OUT}/bad-shard.json OUTPUT_QUIET ERROR_VA
 if(NOT rc EQUAL 1 OR NOT err MATCHES "'players' must be a whole number from 1 to")
   message(FATAL_ERROR "foh merge of a shard with 100000000 players: exit ${rc}: ${err}")
 endif()
+# A shard of an older format (foh-sim-shard/4 had no --impact sums) is
+# refused, naming both versions.
+string(REPLACE "foh-sim-shard/5" "foh-sim-shard/4" old "${shard}")
+file(WRITE ${OUT}/old-shard.json "${old}")
+execute_process(COMMAND ${FOH} merge ${OUT}/old-shard.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "old-shard.json: format foh-sim-shard/4, written by another version of foh; this one reads foh-sim-shard/5")
+  message(FATAL_ERROR "foh merge of a foh-sim-shard/4 file: exit ${rc}: ${err}")
+endif()
+
+# --impact: 3 shards (one thread each) merge into exactly the impact table,
+# text, JSON and HTML, of the single run (two threads), 61 games split unevenly.
+set(run --players 4 --games 61 --seed 8 --seats greedy,random,random,random --impact)
+execute_process(COMMAND ${FOH} sim ${run} --threads 2 --json ${OUT}/iwhole.json --html ${OUT}/iwhole.html
+                        OUTPUT_FILE ${OUT}/iwhole.txt
+                ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh sim --impact exited with ${rc}")
+endif()
+foreach(i 1 2 3)
+  execute_process(COMMAND ${FOH} sim ${run} --threads 1 --shard ${i}/3 --save-shard ${OUT}/ishard${i}.json
+                  OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh sim --impact --shard ${i}/3 --save-shard exited with ${rc}")
+  endif()
+endforeach()
+execute_process(COMMAND ${FOH} merge --json ${OUT}/imerged.json --html ${OUT}/imerged.html ${OUT}/ishard3.json ${OUT}/ishard1.json
+                        ${OUT}/ishard2.json
+                OUTPUT_FILE ${OUT}/imerged.txt RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh merge of --impact shards exited with ${rc}")
+endif()
+file(READ ${OUT}/iwhole.txt a)
+if(NOT a MATCHES "impact of gaining each card" OR NOT a MATCHES "\nArchers +[0-9]+ ")
+  message(FATAL_ERROR "the single --impact run printed no impact table:\n${a}")
+endif()
+foreach(f txt json html)
+  file(READ ${OUT}/iwhole.${f} a)
+  file(READ ${OUT}/imerged.${f} b)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "the merged --impact ${f} report differs from the single run's")
+  endif()
+endforeach()
+file(READ ${OUT}/imerged.json j)
+string(JSON ncards LENGTH "${j}" impact cards)
+if(ncards LESS 40)
+  message(FATAL_ERROR "the merged JSON has ${ncards} cards in its impact table")
+endif()
+# Shards with and without --impact are not merged: the table would miss games.
+execute_process(COMMAND ${FOH} sim --players 4 --games 61 --seed 8 --seats greedy,random,random,random --threads 1
+                        --shard 2/3 --save-shard ${OUT}/noimpact2.json
+                OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
+execute_process(COMMAND ${FOH} merge ${OUT}/ishard1.json ${OUT}/noimpact2.json OUTPUT_QUIET ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "noimpact2.json: has no --impact sums, while [^\n]*ishard1.json has them")
+  message(FATAL_ERROR "foh merge of shards with and without --impact: exit ${rc}: ${err}")
+endif()
+# A damaged impact field is refused, naming the file and the field.
+file(READ ${OUT}/ishard2.json ishard)
+string(REGEX REPLACE "\"card_games\": *\\[" "\"card_games\": [\"x\"," ishard "${ishard}")
+file(WRITE ${OUT}/bad-ishard.json "${ishard}")
+execute_process(COMMAND ${FOH} merge ${OUT}/ishard1.json ${OUT}/bad-ishard.json OUTPUT_QUIET ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "bad-ishard.json: 'impact.card_games' must be an array of 128 whole numbers")
+  message(FATAL_ERROR "foh merge of a damaged impact field: exit ${rc}: ${err}")
+endif()

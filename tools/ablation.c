@@ -154,9 +154,48 @@ static double seat_spread(const sim_stats *s, int players)
 typedef struct {
     int card;
     int ok;
+    long pairs; /* games played in both runs */
     char why[700];
     double diff[FIGURES], half[FIGURES], spread, key;
 } ablation_row;
+
+/* The change of each figure without the card (B) minus with it (A), paired
+ * on the N game seeds: the mean over the games played in both runs of the
+ * game's difference, with a 95% interval from the differences' spread
+ * (length in turns; score: the players' mean, VP; winner's score: the
+ * winners' mean, VP; stalled: points of %). Summed in game order, so the
+ * same for any number of threads. */
+static void paired_change(const sim_outcome *a, const sim_outcome *b, long n, int players, ablation_row *r)
+{
+    double sum[FIGURES] = {0}, sq[FIGURES] = {0};
+    long m = 0;
+    for (long i = 0; i < n; i++) {
+        if (!a[i].played || !b[i].played || !a[i].winners || !b[i].winners)
+            continue;
+        double d[FIGURES] = {
+            b[i].turns - a[i].turns,
+            (double)(b[i].score_sum - a[i].score_sum) / players,
+            (double)b[i].winner_sum / b[i].winners - (double)a[i].winner_sum / a[i].winners,
+            100.0 * (b[i].stalled - a[i].stalled),
+        };
+        for (int k = 0; k < FIGURES; k++) {
+            sum[k] += d[k];
+            sq[k] += d[k] * d[k];
+        }
+        m++;
+    }
+    r->pairs = m;
+    r->key = 0;
+    for (int k = 0; k < FIGURES; k++) {
+        double avg = m ? sum[k] / m : 0, var = m > 1 ? (sq[k] - m * avg * avg) / (m - 1) : 0;
+        double se = m > 1 && var > 0 ? sqrt(var / m) : 0;
+        r->diff[k] = avg;
+        r->half[k] = Z95 * se;
+        double z = se > 0 ? fabs(avg) / se : 0;
+        if (k < 3 && z > r->key)
+            r->key = z;
+    }
+}
 
 static int by_key(const void *a, const void *b)
 {
@@ -171,10 +210,14 @@ static int by_key(const void *a, const void *b)
 int sim_ablation(const cli_options *o, const foh_cardset *cs)
 {
     int ncards = foh_cardset_card_count(cs);
+    long games = o->games * o->shard / o->shards - o->games * (o->shard - 1) / o->shards;
     sim_stats *base = calloc(1, sizeof *base), *st = calloc(1, sizeof *st);
     ablation_row *rows = calloc((size_t)ncards, sizeof *rows);
-    int status = base && st && rows ? sim_run(o, cs, base) : CLI_DATA;
-    if (!base || !st || !rows)
+    sim_outcome *with = calloc((size_t)(games > 0 ? games : 1), sizeof *with);
+    sim_outcome *without_out = calloc((size_t)(games > 0 ? games : 1), sizeof *without_out);
+    int ok = base && st && rows && with && without_out;
+    int status = ok ? sim_run_outcomes(o, cs, base, NULL, with) : CLI_DATA;
+    if (!ok)
         cli_error("sim", "out of memory");
     mean bf[FIGURES];
     if (status == CLI_OK)
@@ -196,29 +239,21 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         if (!without)
             continue;
         memset(st, 0, sizeof *st);
-        if (sim_run(o, without, st) != CLI_OK || !st->games) {
+        if (sim_run_outcomes(o, without, st, NULL, without_out) != CLI_OK || !st->games) {
             snprintf(r->why, sizeof r->why, "its games stop with an error without it (on stderr above)");
             foh_cardset_free(without);
             continue;
         }
         foh_cardset_free(without);
         r->ok = 1;
-        mean f[FIGURES];
-        figures(st, f);
-        for (int k = 0; k < FIGURES; k++) {
-            double se = sqrt(f[k].var + bf[k].var);
-            r->diff[k] = f[k].value - bf[k].value;
-            r->half[k] = Z95 * se;
-            double z = se > 0 ? fabs(r->diff[k]) / se : 0;
-            if (k < 3 && z > r->key)
-                r->key = z;
-        }
+        paired_change(with, without_out, games, o->players, r);
         r->spread = seat_spread(st, o->players) - seat_spread(base, o->players);
     }
     if (status == CLI_OK) {
         sim_print_header(stdout, base->games, o, cs);
         printf("ablation: the same %ld game seeds played once more without each card (a variant removing it);\n"
-               "change without the card minus with it, 95%% CI treating the runs as independent; '*' where it\n"
+               "change without the card minus with it, paired by game seed: the mean of each game's difference\n"
+               "with its 95%% CI (score: the players' mean; winner's score: the winners' mean); '*' where it\n"
                "excludes 0; sorted by the largest |change|/SE of length, score and winner's score\n",
                base->games);
         printf("with every card: length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread "
@@ -247,5 +282,7 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
     free(base);
     free(st);
     free(rows);
+    free(with);
+    free(without_out);
     return status;
 }

@@ -177,6 +177,20 @@ int sim_run(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *tot
 struct impact_stats_s;
 int sim_run_impact(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
                    struct impact_stats_s *impact);
+/* What one game ended with, for comparisons paired on the game seeds
+ * (foh sim --ablation). */
+typedef struct {
+    int played;     /* 0: skipped after an error (--on-error skip) */
+    int turns;      /* game length in turns */
+    int stalled;    /* ended by the turn limit */
+    long score_sum; /* final VP, summed over the players */
+    int winners;    /* players sharing the win */
+    long winner_sum; /* their final VP, summed */
+} sim_outcome;
+/* sim_run_impact, also filling OUTCOMES (unless NULL; one per game of O's
+ * shard, in game order) with each game's outcome. */
+int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
+                     struct impact_stats_s *impact, sim_outcome *outcomes);
 
 /* Called by sim_play_range for each game it finishes, in the playing
  * thread: game I (0-based, of O's seed), its result R and, when IMPACT was

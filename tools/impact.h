@@ -77,6 +77,15 @@ void impact_add_outer(long m[IMPACT_D][IMPACT_D], const long *z, int d, int *ove
  * not determine it. The same fit as the table's. */
 int impact_fit(int k, const long m[IMPACT_D][IMPACT_D], int o, double *b);
 
+/* The sums of S as the `impact` object of a shard file (impact_shard.c;
+ * docs/scaling.md): {k, overflow, games, rows, ..., card_sq: [...]}, each
+ * field a flat array of integers; NULL if out of memory. */
+json_t *impact_stats_to_json(const impact_stats *s);
+/* Read J, written by impact_stats_to_json for a run of PLAYERS players,
+ * into S (cleared first). 0 with WHY set if a field is missing, of the
+ * wrong size or not a whole number. */
+int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *why, size_t len);
+
 /* The per-card table (sorted by impact on the win rate), or why there is none. */
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);
 /* The same for the JSON report (`impact` of foh sim --json; docs/impact.md):

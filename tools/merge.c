@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "impact.h"
 #include "origin.h"
 #include "sim_stats.h"
 
@@ -15,7 +16,8 @@ static const cli_command MERGE = {
     "Adds the raw sums written by 'foh sim --shard i/k --save-shard SHARD' and prints the\n"
     "report of the whole run: the same, byte for byte, as one 'foh sim' over all the\n"
     "games. The shards must come from the same card set, variants, players, seats, seed\n"
-    "and number of games.\n",
+    "and number of games. Shards saved with --impact give the run's impact table too\n"
+    "(all of them must have it, or none).\n",
     MERGE_OPTIONS, NULL};
 
 int cmd_merge(int argc, char **argv)
@@ -29,12 +31,35 @@ int cmd_merge(int argc, char **argv)
     }
     const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
+    impact_stats *impact = NULL, *part_impact = NULL; /* --impact's sums: the total, one shard's */
     json_t *meta = NULL;
     int ok = total != NULL, shards = 0;
     int *seen = NULL; /* seen[i - 1]: 1 + the argument holding part i */
     for (int i = 0; ok && i < opts.nargs; i++) {
         int part, parts;
-        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, &part, &parts);
+        json_t *isums;
+        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, &part, &parts, &isums);
+        if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
+                                      !(part_impact = malloc(sizeof *part_impact)))) {
+            cli_error("merge", "out of memory");
+            ok = 0;
+        }
+        if (ok && (isums != NULL) != (impact != NULL)) {
+            cli_error("merge", "%s: %s, while %s %s (merge shards of foh sim runs all with --impact or all without)",
+                      opts.args[i], isums ? "has --impact sums" : "has no --impact sums", opts.args[0],
+                      impact ? "has them" : "has none");
+            ok = 0;
+        }
+        char why[200];
+        if (ok && isums &&
+            !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), part_impact,
+                                    why, sizeof why)) {
+            cli_error("merge", "%s: %s", opts.args[i], why);
+            ok = 0;
+        }
+        if (ok && isums)
+            impact_merge(impact, part_impact);
+        json_decref(isums);
         if (ok && !seen) {
             shards = parts;
             ok = (seen = calloc((size_t)parts, sizeof *seen)) != NULL;
@@ -51,8 +76,10 @@ int cmd_merge(int argc, char **argv)
             seen[part - 1] = i + 1;
         }
     }
+    free(part_impact);
     if (!ok) {
         free(seen);
+        free(impact);
         free(total);
         json_decref(meta);
         return CLI_DATA;
@@ -87,11 +114,16 @@ int cmd_merge(int argc, char **argv)
             cli_error("merge", "warning: the shards hold %ld of the run's %ld games", total->games, expected);
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
-        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed, NULL))
+        if (impact)
+            impact_print(stdout, impact, cs);
+        /* The same `impact` field as foh sim --impact --json. */
+        json_t *extra = impact && (json || html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
+        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
         foh_cardset_free(cs);
     }
     free(og);
+    free(impact);
     free(total);
     json_decref(meta);
     return status;

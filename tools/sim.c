@@ -46,6 +46,8 @@ typedef struct {
     sim_stats stats;
     impact_stats *impact; /* --impact: this worker's sums, or NULL */
     const sim_game_hook *hook; /* foh tune: each game handed to it, or NULL */
+    sim_outcome *outcomes; /* each game's outcome (game i at i - outcome_from), or NULL */
+    long outcome_from;
     /* Wall-clock decision time per seat (machine-dependent, so kept out of
      * the report): all decisions, and those with more than one legal action. */
     double think_s[FOH_MAX_PLAYERS], choice_s[FOH_MAX_PLAYERS], choice_max[FOH_MAX_PLAYERS];
@@ -284,6 +286,17 @@ static void *work(void *arg)
             continue;
         }
         sim_stats_add(&w->stats, w->cs, &r);
+        if (w->outcomes) {
+            sim_outcome *out = &w->outcomes[i - w->outcome_from];
+            *out = (sim_outcome){.played = 1, .turns = r.turns, .stalled = r.stalled};
+            for (int p = 0; p < r.players; p++) {
+                out->score_sum += r.score[p].total;
+                if (r.score[p].winner) {
+                    out->winners++;
+                    out->winner_sum += r.score[p].total;
+                }
+            }
+        }
         if (w->csv) {
             fprintf(w->csv, "%ld,", i);
             sim_csv_row(w->csv, &r, w->cs, w->o->seats);
@@ -366,6 +379,12 @@ int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 
 int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact)
 {
+    return sim_run_outcomes(o, cs, total, impact, NULL);
+}
+
+int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact,
+                     sim_outcome *outcomes)
+{
     int nthreads = o->threads;
     /* This shard's games: [first, last) of 0..G-1. */
     long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
@@ -381,6 +400,8 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
         return CLI_DATA;
     }
     int status = CLI_OK;
+    if (outcomes)
+        memset(outcomes, 0, (size_t)(last - first) * sizeof *outcomes);
     for (int t = 0; status == CLI_OK && t < nthreads; t++) {
         w[t].o = o;
         w[t].cs = cs;
@@ -390,6 +411,8 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
         w[t].stop = &stop;
         w[t].exited = &exited;
         w[t].print = &print;
+        w[t].outcomes = outcomes;
+        w[t].outcome_from = first;
         if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
             cli_error("sim", "out of memory");
             status = CLI_DATA;
@@ -469,17 +492,20 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
     return status;
 }
 
-/* Write the raw sums of the run O to --save-shard's file, with where its
- * card set comes from; 0 after saying why not. */
-static int save_shard(const cli_options *o, const sim_stats *total)
+/* Write the raw sums of the run O to --save-shard's file (with --impact's
+ * IMPACT, or NULL), with where its card set comes from; 0 after saying why
+ * not. */
+static int save_shard(const cli_options *o, const sim_stats *total, const impact_stats *impact)
 {
     origin *og = malloc(sizeof *og);
     char why[ORIGIN_PATH + 64];
-    int ok = og && origin_of(o, og, why, sizeof why);
-    if (!ok)
-        cli_error("sim", "%s: %s", o->save_shard, og ? why : "out of memory");
-    else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, o->players, o->seats, o->seed, o->games, o->shard,
-                                         o->shards)))
+    json_t *isums = impact ? impact_stats_to_json(impact) : NULL;
+    int ok = og && origin_of(o, og, why, sizeof why) && (isums || !impact);
+    if (!ok) {
+        cli_error("sim", "%s: %s", o->save_shard, og && (isums || !impact) ? why : "out of memory");
+        json_decref(isums);
+    } else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, o->players, o->seats, o->seed, o->games,
+                                           o->shard, o->shards, isums)))
         cli_error("sim", "cannot write %s", o->save_shard);
     free(og);
     return ok;
@@ -501,10 +527,9 @@ int cmd_sim(int argc, char **argv)
     if (!cli_load(&o, &cs, &eng))
         return CLI_DATA;
     foh_engine_free(eng); /* each worker makes its own */
-    /* --impact's sums and the temporary variant of --without are not in
-     * shard files; --ablation prints its own table. */
-    const char *refused = o.save_shard && o.impact      ? "--impact with --save-shard (foh merge cannot add its sums)"
-                          : o.save_shard && o.nwithout  ? "--without with --save-shard (foh merge could not load it)"
+    /* The temporary variant of --without is not in shard files; --ablation
+     * prints its own table. */
+    const char *refused = o.save_shard && o.nwithout    ? "--without with --save-shard (foh merge could not load it)"
                           : o.ablation && o.impact      ? "--ablation with --impact (run them apart)"
                           : o.ablation && (o.save_shard || o.json || o.html || o.games_csv || o.trace)
                               ? "--ablation with --save-shard, --json, --html, --games-csv or --trace"
@@ -557,7 +582,7 @@ int cmd_sim(int argc, char **argv)
         sim_stats_print(stdout, total, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
-        if (o.save_shard && !save_shard(&o, total))
+        if (o.save_shard && !save_shard(&o, total, impact))
             status = CLI_DATA;
         json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed, extra))

@@ -694,14 +694,19 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
     fprintf(out, "\n");
 }
 
+/* Version 5 added the `impact` sums of foh sim --impact. */
+#define SHARD_FORMAT "foh-sim-shard/5"
+
 int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, int players, const char *seats,
-                         uint64_t seed, long total_games, int shard, int shards)
+                         uint64_t seed, long total_games, int shard, int shards, json_t *impact)
 {
     json_t *root = json_object(), *sums = json_array();
+    if (impact)
+        json_object_set_new(root, "impact", impact);
     const long *x = (const long *)s;
     for (size_t i = 0; i < sizeof *s / sizeof(long); i++)
         json_array_append_new(sums, json_integer(x[i]));
-    json_object_set_new(root, "format", json_string("foh-sim-shard/4"));
+    json_object_set_new(root, "format", json_string(SHARD_FORMAT));
     json_object_set_new(root, "shard", json_pack("[i,i]", shard, shards));
     origin_write(root, og);
     json_object_set_new(root, "players", json_integer(players));
@@ -742,8 +747,9 @@ static const char *bad_description(json_t *root, char *why, size_t len)
     return NULL;
 }
 
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards)
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards, json_t **impact)
 {
+    *impact = NULL;
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
     if (!root) {
@@ -753,8 +759,14 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
     size_t n = sizeof *s / sizeof(long);
-    if (!format || strcmp(format, "foh-sim-shard/4") || !json_is_array(sums) || json_array_size(sums) != n) {
-        cli_error("merge", "%s: not a shard file of this version of foh (format foh-sim-shard/4, %zu sums)", path, n);
+    if (format && !strncmp(format, "foh-sim-shard/", 14) && strcmp(format, SHARD_FORMAT)) {
+        cli_error("merge", "%s: format %s, written by another version of foh; this one reads %s only: run its "
+                  "foh sim --save-shard again", path, format, SHARD_FORMAT);
+        json_decref(root);
+        return 0;
+    }
+    if (!format || strcmp(format, SHARD_FORMAT) || !json_is_array(sums) || json_array_size(sums) != n) {
+        cli_error("merge", "%s: not a shard file of this version of foh (format %s, %zu sums)", path, SHARD_FORMAT, n);
         json_decref(root);
         return 0;
     }
@@ -799,6 +811,7 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
     }
     memcpy(x, sum, n * sizeof *sum);
     free(sum);
+    *impact = json_incref(json_object_get(root, "impact"));
     if (!*meta)
         *meta = root;
     else
