@@ -69,7 +69,7 @@ if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
   message(FATAL_ERROR "a second run differs (exit ${rc}):\n${second}")
 endif()
 # Usage errors: exit status 2 with a message.
-foreach(bad "--shard;1/2" "--target;seat=2" "--target;impact-band=-1" "--target;length=9..3" "--budget;0" "--max-changes;9"
+foreach(bad "--shard;1/2" "--save-shard;x.json" "--merge;--games;20" "--target;seat=2" "--target;impact-band=-1" "--target;length=9..3" "--budget;0" "--max-changes;9"
         "--tunable;nothing.matches.this")
   execute_process(COMMAND ${FOH} tune --games 20 ${bad} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 2 OR NOT err MATCHES "^foh tune: ")

@@ -23,9 +23,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "origin.h"
 #include "tune.h"
 #include "tune_games.h"
 #include "tune_paired.h"
+#include "tune_shard.h"
 
 #define Z95 1.96
 #define MAX_TUNABLES 1024
@@ -35,7 +37,7 @@
 
 static const cli_option_id TUNE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
                                              OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS,
-                                             OPT_MODS, OPT_VARIANT, OPT_COUNT};
+                                             OPT_MODS, OPT_VARIANT, OPT_SHARD, OPT_SAVE_SHARD, OPT_COUNT};
 static const cli_command TUNE = {
     "tune", NULL, 0,
     "Searches the smallest set of changes to the card set's numbers (whole-number card params,\n"
@@ -44,7 +46,10 @@ static const cli_command TUNE = {
     "verifies the prediction: the base and the variant played on fresh seeds (seed S+1000000),\n"
     "counting the predicted effects whose measured value fell inside the prediction interval.\n"
     "G (--games) is the games of one full evaluation; every candidate plays the same seeds.\n"
-    "Deterministic for a seed, whatever the threads (docs/tune.md).\n",
+    "Deterministic for a seed, whatever the threads (docs/tune.md).\n"
+    "On a cluster: each machine runs 'foh tune ... --shard i/n --save-shard FILE' (the same\n"
+    "options; it plays the base and screens its share of the single changes), then one runs\n"
+    "'foh tune --merge FILE...' (stage 2, patch notes, --out, verification).\n",
     TUNE_OPTIONS, NULL};
 
 /* tune's own options, taken out of the arguments before the common ones are parsed. */
@@ -67,7 +72,12 @@ static const char TUNE_OWN_HELP[] =
     "                        ties\n"
     "  --verify-games V      games of each side of the verification (default G; 0: none)\n"
     "  --out DIR             write the variant folder DIR (variant.yaml)\n"
-    "--shard is refused: each step of the search depends on every result before it.\n";
+    "  --merge FILE...       go on from the files of 'foh tune --shard i/n --save-shard FILE'\n"
+    "                        (every part of one run): the run comes from the files; only\n"
+    "                        --threads, --out and --verify-games may be given with it\n"
+    "With --shard i/n, --save-shard FILE is required and --out, --verify-games belong to the\n"
+    "merge. The merged result differs from one run's only in which single changes reach G\n"
+    "games (the halving cuts within each shard's share); it is deterministic for a given n.\n";
 
 /* ---- targets and metrics ---- */
 
@@ -264,6 +274,7 @@ typedef struct {
     double loss, loss_var;
     tune_metrics m;
     int alive;
+    int id; /* the order it was made in (ties of the loss) */
     int failed; /* a game stopped by an error (a script's, e.g. a division by a param set to 0) */
     char why[1000]; /* as long as a task's error: nothing cut */
     tune_games rec; /* each game played, for the paired comparisons */
@@ -290,6 +301,11 @@ typedef struct {
     int tty;
     const char *stage;
     double started;
+    origin *og;        /* where the card set comes from (the shard file's description; malloc'd) */
+    int merge;         /* --merge: FILES[0, NFILES) are shard files */
+    char **files;
+    int nfiles;
+    unsigned own_given; /* bit k: tune's own option k was given (take_own_options' OWN) */
 } tuner;
 
 static int matches(const tuner *T, const char *path)
@@ -726,7 +742,7 @@ static int by_loss(const void *a, const void *b)
     /* Ties: fewer changes, then the order they were made in (stable and deterministic). */
     if (x->n != y->n)
         return x->n - y->n;
-    return x < y ? -1 : x > y;
+    return x->id - y->id;
 }
 
 typedef struct {
@@ -964,10 +980,9 @@ static int take_own_options(tuner *T, int *argc, char **argv)
                 val = arg[len] == '=' ? arg + len + 1 : NULL;
             }
         }
-        if (!strcmp(arg, "--shard") || !strncmp(arg, "--shard=", 8)) {
-            cli_error("tune", "--shard is not supported: each step of the search depends on every result before "
-                              "it; run it on one machine with --threads T");
-            return 0;
+        if (!strcmp(arg, "--merge")) {
+            T->merge = 1;
+            continue;
         }
         if (!strcmp(arg, "--")) {
             while (i < *argc)
@@ -978,6 +993,7 @@ static int take_own_options(tuner *T, int *argc, char **argv)
             argv[k++] = argv[i];
             continue;
         }
+        T->own_given |= 1u << which;
         if (!val) {
             if (i + 1 >= *argc) {
                 cli_error("tune", "%s needs a value (see foh tune --help)", OWN[which]);
@@ -1092,6 +1108,30 @@ typedef struct {
 } candidates;
 
 static int run(tuner *T, candidates *cand);
+static int run_merge(tuner *T, candidates *cand);
+
+/* TUNE with the shard files as arguments (foh tune --merge FILE...). */
+static const cli_command TUNE_MERGE = {"tune", "--merge SHARD...", 1, NULL, TUNE_OPTIONS, NULL};
+
+/* What is wrong with the options of a --shard or --merge run, or NULL. */
+static const char *bad_shard_usage(const tuner *T)
+{
+    /* take_own_options' OWN: 5 --verify-games, 6 --out. */
+    if (T->merge) {
+        if ((T->o.given & ~(1ull << OPT_THREADS)) || (T->own_given & ~((1u << 5) | (1u << 6))))
+            return "with --merge the run comes from the shard files: give only --threads, --out and --verify-games";
+        return NULL;
+    }
+    if ((T->o.given & (1ull << OPT_SAVE_SHARD)) && !(T->o.given & (1ull << OPT_SHARD)))
+        return "--save-shard needs --shard i/n";
+    if (!(T->o.given & (1ull << OPT_SHARD)))
+        return NULL;
+    if (!T->o.save_shard)
+        return "--shard i/n needs --save-shard FILE (the file foh tune --merge reads)";
+    if (T->own_given & ((1u << 5) | (1u << 6)))
+        return "--out and --verify-games go to foh tune --merge, not to a shard";
+    return NULL;
+}
 
 int cmd_tune(int argc, char **argv)
 {
@@ -1115,13 +1155,22 @@ int cmd_tune(int argc, char **argv)
     if (!take_own_options(T, &n, args))
         status = CLI_USAGE;
     if (status == CLI_OK) {
-        status = cli_parse(&TUNE, n, args, &T->o);
+        status = cli_parse(T->merge ? &TUNE_MERGE : &TUNE, n, args, &T->o);
+        const char *bad = status == CLI_OK && !T->o.help ? bad_shard_usage(T) : NULL;
+        if (bad) {
+            cli_error("tune", "%s", bad);
+            status = CLI_USAGE;
+        }
         if (status == CLI_OK && T->o.help) {
             cli_help(&TUNE, stdout);
             fputs(TUNE_OWN_HELP, stdout);
         }
     }
-    if (status == CLI_OK && !T->o.help) {
+    if (status == CLI_OK && !T->o.help && T->merge) {
+        T->files = T->o.args;
+        T->nfiles = T->o.nargs;
+    } else if (status == CLI_OK && !T->o.help) {
+        char why[ORIGIN_PATH + 64];
         if (T->o.games < 8) {
             cli_error("tune", "--games %ld: at least 8 games per evaluation", T->o.games);
             status = CLI_USAGE;
@@ -1130,13 +1179,22 @@ int cmd_tune(int argc, char **argv)
             T->budget = 20 * T->o.games;
         if (T->verify_games < 0)
             T->verify_games = T->o.games;
-        if (status == CLI_OK && T->out && mkdir(T->out, 0777) != 0 && errno != EEXIST) {
-            cli_error("tune", "cannot create folder %s: %s", T->out, strerror(errno));
+        if (status == CLI_OK && T->o.save_shard && !cli_can_write(T->o.save_shard)) {
+            cli_error("tune", "cannot write %s: %s", T->o.save_shard, strerror(errno));
+            status = CLI_DATA;
+        }
+        /* Where the card set comes from, before split_variants sorts the variants. */
+        if (status == CLI_OK && (!(T->og = malloc(sizeof *T->og)) || !origin_of(&T->o, T->og, why, sizeof why))) {
+            cli_error("tune", "%s", T->og ? why : "out of memory");
             status = CLI_DATA;
         }
     }
+    if (status == CLI_OK && !T->o.help && T->out && mkdir(T->out, 0777) != 0 && errno != EEXIST) {
+        cli_error("tune", "cannot create folder %s: %s", T->out, strerror(errno));
+        status = CLI_DATA;
+    }
     if (status == CLI_OK && !T->o.help)
-        status = run(T, &cand);
+        status = T->merge ? run_merge(T, &cand) : run(T, &cand);
     for (int k = 0; k < cand.n; k++) {
         drop_candidate(cand.item[k]);
         free(cand.item[k]);
@@ -1146,6 +1204,7 @@ int cmd_tune(int argc, char **argv)
         foh_yaml_free(T->merged[i]);
     remove_tmp(T);
     free(T->tun);
+    free(T->og);
     free(T);
     free(args);
     return status;
@@ -1235,6 +1294,7 @@ static candidate *new_candidate(tuner *T, candidates *cand, const candidate *fro
     }
     if (ch.t >= 0)
         c->ch[c->n++] = ch;
+    c->id = cand->n;
     if (!load_candidate(T, c)) {
         drop_candidate(c);
         free(c);
@@ -1244,7 +1304,9 @@ static candidate *new_candidate(tuner *T, candidates *cand, const candidate *fro
     return c;
 }
 
-static int run(tuner *T, candidates *cand)
+/* Load the base (an empty candidate: the card set with every user variant)
+ * into *BASEP, find the tunables and print the run's header. A CLI status. */
+static int prepare(tuner *T, candidates *cand, candidate **basep)
 {
     T->tty = isatty(2);
     T->started = cli_now_s();
@@ -1256,7 +1318,6 @@ static int run(tuner *T, candidates *cand)
         return CLI_DATA;
     }
     split_variants(T);
-    /* The base: the card set with every user variant (an empty candidate). */
     candidate *base = new_candidate(T, cand, NULL, (change){-1, 0});
     if (!base)
         return CLI_DATA;
@@ -1275,9 +1336,8 @@ static int run(tuner *T, candidates *cand)
         T->tg.min_owned = 10;
     if (!find_tunables(T, base->cs))
         return CLI_USAGE;
-    long G = T->o.games;
     printf("foh tune: %d players, seats %s, seed %llu, %ld games per evaluation, budget %ld games, %d thread%s\n",
-           T->o.players, T->o.seats, (unsigned long long)T->o.seed, G, T->budget, T->o.threads,
+           T->o.players, T->o.seats, (unsigned long long)T->o.seed, T->o.games, T->budget, T->o.threads,
            T->o.threads == 1 ? "" : "s");
     print_targets(T, stdout);
     printf("tunables: %d numbers, %d single changes", T->ntun, T->nvalues_total);
@@ -1291,15 +1351,14 @@ static int run(tuner *T, candidates *cand)
         cli_error("tune", "no tunable number%s", T->npatterns ? " matches the --tunable patterns" : "");
         return CLI_USAGE;
     }
-    T->stage = "base";
-    int st = evaluate(T, &base, 1, G);
-    if (st != CLI_OK)
-        return st;
-    if (base->failed) {
-        clear_progress(T);
-        cli_error("tune", "the base game does not play: %s", base->why);
-        return CLI_DATA;
-    }
+    *basep = base;
+    return CLI_OK;
+}
+
+/* The base's games are known (played here, or read from the shards): set
+ * the guard and print it and the base's figures. */
+static void base_ready(tuner *T, candidate *base)
+{
     if (T->tg.card_band < 0) {
         /* A guard: no change may make some card's owners' win rate further
          * from the others' than the base's furthest (a card made too strong
@@ -1315,94 +1374,130 @@ static int run(tuner *T, candidates *cand)
     }
     clear_progress(T);
     print_metrics(T, stdout, "base", base);
-    candidate *best = base;
-    if (base->loss > 0) {
-        /* Stage 1: single changes by successive halving. */
-        arm_order *arms = calloc((size_t)T->nvalues_total, sizeof *arms);
-        int narms = 0;
-        if (!arms)
-            return CLI_DATA;
-        double base_impact[FOH_MAX_CARDS];
-        int have_impact = T->tg.impact_band >= 0 && tune_card_impacts(&base->rec, base->games, base_impact);
-        for (int t = 0; t < T->ntun; t++) {
-            T->tun[t].relevance = relevance_of(T, &T->tun[t], base, have_impact ? base_impact : NULL);
-            for (int v = T->tun[t].lo; v <= T->tun[t].hi; v++)
-                if (v != T->tun[t].base)
-                    arms[narms++] = (arm_order){t, T->tun[t].relevance, v};
-        }
-        qsort(arms, (size_t)narms, sizeof *arms, by_relevance);
-        int rounds = 4;
-        long n0 = G >> (rounds - 1);
-        while (n0 < 8 && rounds > 1)
-            n0 = G >> (--rounds - 1);
-        /* Stage 1 may spend 70% of what is left; each arm costs about (1 + (R-1)/2) n0. */
-        long left = T->budget - T->spent;
-        long per_arm = n0 * (2 + rounds - 1) / 2;
-        int k = per_arm > 0 ? (int)(left * 7 / 10 / per_arm) : narms;
-        if (k > narms)
-            k = narms;
-        if (k < 1) {
-            free(arms);
-            cli_error("tune", "--budget %ld is too small for one candidate of %ld games", T->budget, n0);
-            return CLI_USAGE;
-        }
-        printf("stage 1: %d of %d single changes screened (most relevant first: their card's win rates in the "
-               "base run), %d rounds of %ld..%ld games\n",
-               k, narms, rounds, n0, G);
-        candidate **alive = calloc((size_t)k, sizeof *alive);
-        int nalive = 0;
-        for (int i = 0; i < k; i++) {
-            candidate *c = new_candidate(T, cand, NULL, (change){arms[i].t, arms[i].value});
-            if (!c) {
-                free(alive);
-                free(arms);
-                return CLI_DATA;
-            }
-            alive[nalive++] = c;
-        }
+}
+
+/* Stage 1: the single changes by successive halving on the base BASE's
+ * games [0, G); with --shard i/n only the arms i, i+n, ... of the
+ * relevance order (the early stopping within that share). *ALIVEP
+ * (malloc'd, NULL when empty) gets the candidates still in the search,
+ * best first, and *NALIVE their number. A CLI status. */
+static int stage1(tuner *T, candidates *cand, candidate *base, candidate ***alivep, int *nalivep)
+{
+    long G = T->o.games;
+    int st;
+    *alivep = NULL;
+    *nalivep = 0;
+    arm_order *arms = calloc((size_t)T->nvalues_total, sizeof *arms);
+    int narms = 0;
+    if (!arms)
+        return CLI_DATA;
+    double base_impact[FOH_MAX_CARDS];
+    int have_impact = T->tg.impact_band >= 0 && tune_card_impacts(&base->rec, base->games, base_impact);
+    for (int t = 0; t < T->ntun; t++) {
+        T->tun[t].relevance = relevance_of(T, &T->tun[t], base, have_impact ? base_impact : NULL);
+        for (int v = T->tun[t].lo; v <= T->tun[t].hi; v++)
+            if (v != T->tun[t].base)
+                arms[narms++] = (arm_order){t, T->tun[t].relevance, v};
+    }
+    qsort(arms, (size_t)narms, sizeof *arms, by_relevance);
+    int rounds = 4;
+    long n0 = G >> (rounds - 1);
+    while (n0 < 8 && rounds > 1)
+        n0 = G >> (--rounds - 1);
+    /* Stage 1 may spend 70% of what is left; each arm costs about (1 + (R-1)/2) n0. */
+    long left = T->budget - T->spent;
+    long per_arm = n0 * (2 + rounds - 1) / 2;
+    int k = per_arm > 0 ? (int)(left * 7 / 10 / per_arm) : narms;
+    if (k > narms)
+        k = narms;
+    if (k < 1) {
         free(arms);
-        char stage[64];
-        for (int r = 0; r < rounds && nalive > 0; r++) {
-            snprintf(stage, sizeof stage, "stage 1, round %d/%d", r + 1, rounds);
-            T->stage = stage;
-            long games = n0 << r;
-            if ((st = evaluate(T, alive, nalive, games)) != CLI_OK) {
-                free(alive);
-                return st;
-            }
-            qsort(alive, (size_t)nalive, sizeof *alive, by_loss);
-            int nfailed = 0;
-            for (int i = 0; i < nalive; i++)
-                if (alive[i]->failed && alive[i]->games == games) {
-                    nfailed++;
-                    if (r == 0 && nfailed <= 3) {
-                        clear_progress(T);
-                        printf("  left out: %s = %d breaks a game: %s\n", T->tun[alive[i]->ch[0].t].path,
-                               alive[i]->ch[0].value, alive[i]->why);
-                    }
+        cli_error("tune", "--budget %ld is too small for one candidate of %ld games", T->budget, n0);
+        return CLI_USAGE;
+    }
+    printf("stage 1: %d of %d single changes screened (most relevant first: their card's win rates in the "
+           "base run), %d rounds of %ld..%ld games\n",
+           k, narms, rounds, n0, G);
+    /* A shard's share: the arms i, i+n, ... (0-based: shard - 1 + j n). */
+    int mine = 0;
+    for (int i = T->o.shard - 1; i < k; i += T->o.shards)
+        mine++;
+    if (T->o.save_shard)
+        printf("shard %d of %d: screens %d of them (numbers %d, %d, ... of the relevance order), the early "
+               "stopping within this share\n",
+               T->o.shard, T->o.shards, mine, T->o.shard, T->o.shard + T->o.shards);
+    candidate **alive = calloc((size_t)(mine ? mine : 1), sizeof *alive);
+    int nalive = 0;
+    if (!alive) {
+        free(arms);
+        return CLI_DATA;
+    }
+    for (int i = T->o.shard - 1; i < k; i += T->o.shards) {
+        candidate *c = new_candidate(T, cand, NULL, (change){arms[i].t, arms[i].value});
+        if (!c) {
+            free(alive);
+            free(arms);
+            return CLI_DATA;
+        }
+        alive[nalive++] = c;
+    }
+    free(arms);
+    char stage[64];
+    for (int r = 0; r < rounds && nalive > 0; r++) {
+        snprintf(stage, sizeof stage, "stage 1, round %d/%d", r + 1, rounds);
+        T->stage = stage;
+        long games = n0 << r;
+        if ((st = evaluate(T, alive, nalive, games)) != CLI_OK) {
+            free(alive);
+            return st;
+        }
+        qsort(alive, (size_t)nalive, sizeof *alive, by_loss);
+        int nfailed = 0;
+        for (int i = 0; i < nalive; i++)
+            if (alive[i]->failed && alive[i]->games == games) {
+                nfailed++;
+                if (r == 0 && nfailed <= 3) {
+                    clear_progress(T);
+                    printf("  left out: %s = %d breaks a game: %s\n", T->tun[alive[i]->ch[0].t].path,
+                           alive[i]->ch[0].value, alive[i]->why);
                 }
-            if (r == 0 && nfailed > 3)
-                printf("  left out: %d more that break a game\n", nfailed - 3);
-            if (r == rounds - 1)
-                break;
-            /* Early stopping: drop what is clearly worse than the best, then keep the better half. */
-            candidate *b = alive[0];
-            int keep = 0;
-            for (int i = 0; i < nalive; i++) {
-                double gap = Z95 * (sqrt(alive[i]->loss_var) + sqrt(b->loss_var));
-                if (i == 0 || (alive[i]->loss - gap <= b->loss && keep < (nalive + 1) / 2))
-                    alive[keep++] = alive[i];
-                else {
-                    alive[i]->alive = 0;
-                    drop_candidate(alive[i]);
-                }
             }
-            clear_progress(T);
-            printf("  round %d: %d candidates at %ld games, best %s loss %.2f; %d go on\n", r + 1, nalive, games,
-                   T->tun[b->ch[0].t].path, b->loss, keep);
-            nalive = keep;
+        if (r == 0 && nfailed > 3)
+            printf("  left out: %d more that break a game\n", nfailed - 3);
+        if (r == rounds - 1)
+            break;
+        /* Early stopping: drop what is clearly worse than the best, then keep the better half. */
+        candidate *b = alive[0];
+        int keep = 0;
+        for (int i = 0; i < nalive; i++) {
+            double gap = Z95 * (sqrt(alive[i]->loss_var) + sqrt(b->loss_var));
+            if (i == 0 || (alive[i]->loss - gap <= b->loss && keep < (nalive + 1) / 2))
+                alive[keep++] = alive[i];
+            else {
+                alive[i]->alive = 0;
+                drop_candidate(alive[i]);
+            }
         }
         clear_progress(T);
+        printf("  round %d: %d candidates at %ld games, best %s loss %.2f; %d go on\n", r + 1, nalive, games,
+               T->tun[b->ch[0].t].path, b->loss, keep);
+        nalive = keep;
+    }
+    clear_progress(T);
+    *alivep = alive;
+    *nalivep = nalive;
+    return CLI_OK;
+}
+
+/* Stage 1 is done (here or on the shards): ALIVE[0, NALIVE) the single
+ * changes still in the search, best first. Stage 2 (greedy combination),
+ * the patch notes, the variant folder and the verification. A CLI status. */
+static int finish(tuner *T, candidates *cand, candidate *base, candidate **alive, int nalive)
+{
+    long G = T->o.games;
+    int st;
+    candidate *best = base;
+    if (base->loss > 0) {
         /* The singles that beat the base at G games, best first. */
         int nsingle = 0;
         for (int i = 0; i < nalive; i++)
@@ -1433,7 +1528,6 @@ static int run(tuner *T, candidates *cand)
                     continue;
                 candidate *c = new_candidate(T, cand, best, (change){-1, 0});
                 if (!c) {
-                    free(alive);
                     return CLI_DATA;
                 }
                 c->ch[j].value = v + step;
@@ -1443,7 +1537,6 @@ static int run(tuner *T, candidates *cand)
                 c->cs = NULL;
                 c->st = NULL;
                 if (!load_candidate(T, c)) {
-                    free(alive);
                     return CLI_DATA;
                 }
                 tries[ntries++] = c;
@@ -1457,7 +1550,6 @@ static int run(tuner *T, candidates *cand)
                     continue;
                 candidate *c = new_candidate(T, cand, best, alive[i]->ch[0]);
                 if (!c) {
-                    free(alive);
                     return CLI_DATA;
                 }
                 tries[ntries++] = c;
@@ -1466,7 +1558,6 @@ static int run(tuner *T, candidates *cand)
             if (!ntries)
                 break;
             if ((st = evaluate(T, tries, ntries, G)) != CLI_OK) {
-                free(alive);
                 return st;
             }
             qsort(tries, (size_t)ntries, sizeof *tries, by_loss);
@@ -1483,10 +1574,13 @@ static int run(tuner *T, candidates *cand)
                 break;
             best = tries[0];
         }
-        free(alive);
     }
     clear_progress(T);
-    printf("\nsearch: %ld games played in %.0f s\n", T->spent, cli_now_s() - T->started);
+    if (T->merge)
+        printf("\nsearch: %ld games played (the base once, every shard's screening, stage 2 here), %.0f s here\n",
+               T->spent, cli_now_s() - T->started);
+    else
+        printf("\nsearch: %ld games played in %.0f s\n", T->spent, cli_now_s() - T->started);
     print_metrics(T, stdout, "base", base);
     print_metrics(T, stdout, "tuned", best);
     double miss = best->loss - T->change_cost * best->n;
@@ -1612,4 +1706,340 @@ static int run(tuner *T, candidates *cand)
         }
     }
     return status;
+}
+
+/* The run's description a shard file carries (tools/tune_shard.h): every
+ * option that shapes the search, so that the shards of one run agree and
+ * the merge rebuilds the same tuner. NULL if out of memory. */
+static json_t *run_json(const tuner *T, const candidate *base)
+{
+    json_t *og = json_object(), *pat = json_array();
+    if (og && !origin_write(og, T->og)) {
+        json_decref(og);
+        og = NULL;
+    }
+    for (int i = 0; pat && i < T->npatterns; i++)
+        json_array_append_new(pat, json_string(T->patterns[i]));
+    json_t *tg = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "seat_spread", T->tg.seat_spread, "start_spread",
+                           T->tg.start_spread, "card_band", T->tg.card_band, "impact_band", T->tg.impact_band,
+                           "length_lo", T->tg.length_lo, "length_hi", T->tg.length_hi);
+    json_t *lim = json_pack("{s:I,s:I,s:I}", "instructions", (json_int_t)T->o.limits.instructions, "memory_bytes",
+                            (json_int_t)T->o.limits.memory_bytes, "time_ms", (json_int_t)T->o.limits.time_ms);
+    return json_pack("{s:o*,s:i,s:s,s:I,s:I,s:i,s:b,s:o*,s:o*,s:I,s:i,s:f,s:o*,s:i,s:i}", "origin", og, "players",
+                     T->o.players, "seats", T->o.seats, "seed", (json_int_t)T->o.seed, "games", (json_int_t)T->o.games,
+                     "card_count", foh_cardset_card_count(base->cs), "impact", T->tg.impact_band >= 0, "targets", tg,
+                     "tunable", pat, "budget", (json_int_t)T->budget, "max_changes", T->max_changes, "change_cost",
+                     T->change_cost, "limits", lim, "tunables", T->ntun, "single_changes", T->nvalues_total);
+}
+
+/* A candidate as the shard file holds it (pointers into C: nothing copied). */
+static tune_shard_cand shard_cand(const tuner *T, const candidate *c)
+{
+    tune_shard_cand s = {.path = c->n ? T->tun[c->ch[0].t].path : NULL,
+                         .value = c->n ? c->ch[0].value : 0,
+                         .rec = c->rec,
+                         .st = c->st};
+    return s;
+}
+
+/* --shard i/n --save-shard FILE: write the base and the survivors of this
+ * shard's screening at G games. A CLI status. */
+static int save_shard(tuner *T, candidate *base, candidate **alive, int nalive)
+{
+    long G = T->o.games;
+    tune_shard_cand *surv = calloc((size_t)(nalive ? nalive : 1), sizeof *surv);
+    json_t *run = run_json(T, base);
+    int n = 0;
+    if (!surv || !run) {
+        free(surv);
+        json_decref(run);
+        cli_error("tune", "out of memory");
+        return CLI_DATA;
+    }
+    for (int i = 0; i < nalive; i++)
+        if (alive[i]->games == G && !alive[i]->failed)
+            surv[n++] = shard_cand(T, alive[i]);
+    tune_shard_cand b = shard_cand(T, base);
+    int ok = tune_shard_write(T->o.save_shard, run, T->o.shard, T->o.shards, T->spent - G, &b, surv, n);
+    free(surv);
+    json_decref(run);
+    if (!ok)
+        return CLI_DATA;
+    printf("\nshard %d of %d: %d single change%s reached %ld games, %ld games played (the base's %ld and the "
+           "screening's %ld) in %.0f s\nwrote %s: merge the %d shard files with foh tune --merge FILE...\n",
+           T->o.shard, T->o.shards, n, n == 1 ? "" : "s", G, T->spent, G, T->spent - G, cli_now_s() - T->started,
+           T->o.save_shard, T->o.shards);
+    return CLI_OK;
+}
+
+/* One run on this machine, or one shard of it (--shard i/n --save-shard). */
+static int run(tuner *T, candidates *cand)
+{
+    candidate *base = NULL;
+    int st = prepare(T, cand, &base);
+    if (st != CLI_OK)
+        return st;
+    T->stage = "base";
+    if ((st = evaluate(T, &base, 1, T->o.games)) != CLI_OK)
+        return st;
+    if (base->failed) {
+        clear_progress(T);
+        cli_error("tune", "the base game does not play: %s", base->why);
+        return CLI_DATA;
+    }
+    base_ready(T, base);
+    candidate **alive = NULL;
+    int nalive = 0;
+    if (base->loss > 0 && (st = stage1(T, cand, base, &alive, &nalive)) != CLI_OK)
+        return st;
+    st = T->o.save_shard ? save_shard(T, base, alive, nalive) : finish(T, cand, base, alive, nalive);
+    free(alive);
+    return st;
+}
+
+/* The number KEY of the run description RUN (of FILE) within [LO, HI]; 0 after saying what is wrong. */
+static int run_number(json_t *run, const char *file, const char *key, double lo, double hi, double *out)
+{
+    json_t *v = json_object_get(run, key);
+    if (!json_is_number(v) || json_number_value(v) < lo || json_number_value(v) > hi) {
+        cli_error("tune", "%s: run.%s: must be a number from %g to %g", file, key, lo, hi);
+        return 0;
+    }
+    *out = json_number_value(v);
+    return 1;
+}
+
+/* Set T's options and targets to those of the run description RUN (of
+ * FILE), the first shard file's. 0 after saying what is wrong. */
+static int tuner_from_run(tuner *T, json_t *run, const char *file)
+{
+    double x;
+    char why[ORIGIN_PATH + 64];
+    json_t *og = json_object_get(run, "origin"), *tg = json_object_get(run, "targets");
+    json_t *pat = json_object_get(run, "tunable"), *lim = json_object_get(run, "limits");
+    if (!(T->og = malloc(sizeof *T->og))) {
+        cli_error("tune", "out of memory");
+        return 0;
+    }
+    if (!json_is_object(og) || !origin_read(og, T->og, why, sizeof why)) {
+        cli_error("tune", "%s: run.origin: %s", file, json_is_object(og) ? why : "must be an object");
+        return 0;
+    }
+    origin_apply(T->og, &T->o);
+    if (!json_is_string(json_object_get(run, "seats")) || !json_is_integer(json_object_get(run, "seed"))) {
+        cli_error("tune", "%s: run.seats and run.seed: must be a string and a whole number", file);
+        return 0;
+    }
+    T->o.seats = json_string_value(json_object_get(run, "seats"));
+    T->o.seed = (uint64_t)json_integer_value(json_object_get(run, "seed"));
+    T->o.players = (int)json_integer_value(json_object_get(run, "players")); /* checked by tune_shard_read */
+    T->o.games = (long)json_integer_value(json_object_get(run, "games"));
+    if (T->o.games < 8) {
+        cli_error("tune", "%s: run.games: at least 8 games per evaluation", file);
+        return 0;
+    }
+    static const char *const TG[] = {"seat_spread", "start_spread", "card_band", "impact_band", "length_lo",
+                                     "length_hi"};
+    double *tgv[] = {&T->tg.seat_spread, &T->tg.start_spread, &T->tg.card_band, &T->tg.impact_band,
+                     &T->tg.length_lo, &T->tg.length_hi};
+    if (!json_is_object(tg)) {
+        cli_error("tune", "%s: run.targets: must be an object", file);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof TG / sizeof TG[0]; i++) {
+        json_t *v = json_object_get(tg, TG[i]);
+        if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < -1) {
+            cli_error("tune", "%s: run.targets.%s: must be a number (-1: no such target)", file, TG[i]);
+            return 0;
+        }
+        *tgv[i] = json_number_value(v);
+    }
+    if (!json_is_array(pat) || json_array_size(pat) > MAX_PATTERNS) {
+        cli_error("tune", "%s: run.tunable: must be a list of at most %d patterns", file, MAX_PATTERNS);
+        return 0;
+    }
+    for (size_t i = 0; i < json_array_size(pat); i++) {
+        if (!json_is_string(json_array_get(pat, i))) {
+            cli_error("tune", "%s: run.tunable[%zu]: must be a pattern (a string)", file, i);
+            return 0;
+        }
+        T->patterns[T->npatterns++] = json_string_value(json_array_get(pat, i));
+    }
+    if (!run_number(run, file, "budget", 1, 1e8, &x))
+        return 0;
+    T->budget = (long)x;
+    if (!run_number(run, file, "max_changes", 1, MAX_CHANGES, &x))
+        return 0;
+    T->max_changes = (int)x;
+    if (!run_number(run, file, "change_cost", 0, 1000, &T->change_cost))
+        return 0;
+    json_t *li = json_object_get(lim, "instructions"), *lm = json_object_get(lim, "memory_bytes"),
+           *lt = json_object_get(lim, "time_ms");
+    if (!json_is_integer(li) || !json_is_integer(lm) || !json_is_integer(lt) || json_integer_value(li) < 0 ||
+        json_integer_value(lm) < 0 || json_integer_value(lt) < 0) {
+        cli_error("tune", "%s: run.limits: must hold whole numbers instructions, memory_bytes and time_ms, 0 or "
+                  "more (0: the default)", file);
+        return 0;
+    }
+    T->o.limits.instructions = (long)json_integer_value(li);
+    T->o.limits.memory_bytes = (size_t)json_integer_value(lm);
+    T->o.limits.time_ms = (long)json_integer_value(lt);
+    return 1;
+}
+
+/* Move the games and sums of C (read from a shard file) into candidate D, played to G games. */
+static void take_games(tuner *T, candidate *d, tune_shard_cand *c, long G)
+{
+    tune_games_free(&d->rec);
+    d->rec = c->rec;
+    memset(&c->rec, 0, sizeof c->rec);
+    memcpy(d->st, c->st, sizeof *d->st);
+    d->games = G;
+    update_loss(T, d);
+}
+
+/* --merge FILE...: the shards' files describe one run (each part once, all
+ * present); the base and the survivors of their screening are loaded, and
+ * the search goes on with stage 2 here. A CLI status. */
+static int run_merge(tuner *T, candidates *cand)
+{
+    int nf = T->nfiles, st = CLI_DATA;
+    tune_shard *sh = calloc((size_t)nf, sizeof *sh);
+    int *part = NULL; /* part[i - 1]: the file holding shard i */
+    candidate **alive = NULL, *base = NULL;
+    if (!sh) {
+        cli_error("tune", "out of memory");
+        return CLI_DATA;
+    }
+    for (int f = 0; f < nf; f++)
+        if (!tune_shard_read(T->files[f], &sh[f]))
+            goto done;
+    int n = sh[0].shards;
+    if (!(part = malloc((size_t)n * sizeof *part))) {
+        cli_error("tune", "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++)
+        part[i] = -1;
+    for (int f = 0; f < nf; f++) {
+        const char *key = tune_shard_run_differs(sh[f].run, sh[0].run);
+        if (key) {
+            cli_error("tune", "%s: another run than %s's: run.%s differs", T->files[f], T->files[0], key);
+            goto done;
+        }
+        if (sh[f].shards != n) {
+            cli_error("tune", "%s: shard %d of %d, while %s is one of %d", T->files[f], sh[f].shard, sh[f].shards,
+                      T->files[0], n);
+            goto done;
+        }
+        if (part[sh[f].shard - 1] >= 0) {
+            cli_error("tune", "%s: shard %d of %d, the same part as %s", T->files[f], sh[f].shard, n,
+                      T->files[part[sh[f].shard - 1]]);
+            goto done;
+        }
+        part[sh[f].shard - 1] = f;
+    }
+    for (int i = 0; i < n; i++)
+        if (part[i] < 0) {
+            cli_error("tune", "shard %d of %d is missing: its single changes would never be tried (give every "
+                      "shard's file)", i + 1, n);
+            goto done;
+        }
+    const char *first = T->files[part[0]];
+    if (!tuner_from_run(T, sh[part[0]].run, first))
+        goto done;
+    long G = T->o.games;
+    if (T->verify_games < 0)
+        T->verify_games = G;
+    if ((st = prepare(T, cand, &base)) != CLI_OK)
+        goto done;
+    st = CLI_DATA;
+    json_t *run = sh[0].run;
+    if (foh_cardset_card_count(base->cs) != sh[0].ncards ||
+        json_integer_value(json_object_get(run, "tunables")) != T->ntun ||
+        json_integer_value(json_object_get(run, "single_changes")) != T->nvalues_total) {
+        cli_error("tune", "%s: the shards' card set had %d cards, %lld tunables and %lld single changes; here it "
+                  "has %d, %d and %d: the card data differ", first, sh[0].ncards,
+                  (long long)json_integer_value(json_object_get(run, "tunables")),
+                  (long long)json_integer_value(json_object_get(run, "single_changes")),
+                  foh_cardset_card_count(base->cs), T->ntun, T->nvalues_total);
+        goto done;
+    }
+    /* Every shard played the same base games; this machine plays its first ones the same. */
+    for (int i = 1; i < n; i++) {
+        long g;
+        if (!tune_games_equal(&sh[part[0]].base.rec, &sh[part[i]].base.rec, G, &g)) {
+            cli_error("tune", "%s: the base's game %ld differs from %s's: the shards did not play the same games "
+                      "(another version of foh or of the card data?)", T->files[part[i]], g + 1, first);
+            goto done;
+        }
+    }
+    long check = G < 8 ? G : 8, g;
+    candidate *probe = new_candidate(T, cand, NULL, (change){-1, 0});
+    T->stage = "checking the base";
+    if (!probe || (st = evaluate(T, &probe, 1, check)) != CLI_OK)
+        goto done;
+    st = CLI_DATA;
+    T->spent = 0;
+    if (probe->failed || !tune_games_equal(&probe->rec, &sh[part[0]].base.rec, check, &g)) {
+        clear_progress(T);
+        cli_error("tune", "the base's game %ld played here differs from the shards' (%s): another version of foh "
+                  "or of the card data?%s%s", probe->failed ? 1 : g + 1, first, probe->failed ? " " : "",
+                  probe->failed ? probe->why : "");
+        goto done;
+    }
+    drop_candidate(probe);
+    clear_progress(T);
+    printf("merged %d shard%s (the base's games 1..%ld played again here: the same)\n", n, n == 1 ? "" : "s",
+           check);
+    take_games(T, base, &sh[part[0]].base, G);
+    base_ready(T, base);
+    /* The survivors, shard by shard in order, each a single change of this run's tunables. */
+    int total = 0, nalive = 0;
+    long spent = 0;
+    for (int i = 0; i < n; i++)
+        total += sh[part[i]].nsurv;
+    if (!(alive = calloc((size_t)(total ? total : 1), sizeof *alive))) {
+        cli_error("tune", "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        tune_shard *s = &sh[part[i]];
+        spent += s->spent;
+        for (int k = 0; k < s->nsurv; k++) {
+            int t = 0;
+            while (t < T->ntun && strcmp(T->tun[t].path, s->surv[k].path))
+                t++;
+            int v = s->surv[k].value;
+            if (t == T->ntun || v < T->tun[t].lo || v > T->tun[t].hi || v == T->tun[t].base) {
+                cli_error("tune", "%s: survivors[%d]: %s = %d is not a single change of this run", T->files[part[i]],
+                          k, s->surv[k].path, v);
+                goto done;
+            }
+            for (int j = 0; j < nalive; j++)
+                if (alive[j]->ch[0].t == t && alive[j]->ch[0].value == v) {
+                    cli_error("tune", "%s: survivors[%d]: %s = %d was screened by another shard too",
+                              T->files[part[i]], k, s->surv[k].path, v);
+                    goto done;
+                }
+            candidate *c = new_candidate(T, cand, NULL, (change){t, v});
+            if (!c)
+                goto done;
+            take_games(T, c, &s->surv[k], G);
+            alive[nalive++] = c;
+        }
+        printf("shard %d of %d (%s): %d single change%s at %ld games, %ld games screened\n", i + 1, n,
+               T->files[part[i]], s->nsurv, s->nsurv == 1 ? "" : "s", G, s->spent);
+    }
+    qsort(alive, (size_t)nalive, sizeof *alive, by_loss);
+    /* The budget as one run counts it: the base once, then the screening of every shard. */
+    T->spent = G + spent;
+    st = finish(T, cand, base, alive, nalive);
+done:
+    free(alive);
+    free(part);
+    for (int f = 0; f < nf; f++)
+        tune_shard_free(&sh[f]);
+    free(sh);
+    return st;
 }

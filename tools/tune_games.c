@@ -63,6 +63,55 @@ int tune_games_keep(void *ud, long i, const struct game_result_s *r, const struc
     return 1;
 }
 
+void tune_games_sums(const tune_games *gs, long n, sim_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    for (long g = 0; g < n && g < gs->n; g++) {
+        const tune_game *t = &gs->g[g];
+        s->games++;
+        s->turns_sum += t->turns;
+        s->turns_sq += (long)t->turns * t->turns;
+        for (int p = 0; p < gs->players; p++) {
+            s->win_units[p] += t->win[p];
+            s->total_player_games++;
+            s->total_win_units += t->win[p];
+            if (t->start[p] >= 0 && t->start[p] < gs->ncards) {
+                s->start_games[t->start[p]]++;
+                s->start_win_units[t->start[p]] += t->win[p];
+            }
+        }
+        for (int c = 0; c < gs->ncards; c++)
+            if (t->owner[c] >= 0 && t->owner[c] < gs->players) {
+                s->owned_n[c]++;
+                s->owned_win_units[c] += t->win[t->owner[c]];
+            }
+    }
+}
+
+int tune_games_equal(const tune_games *a, const tune_games *b, long n, long *first)
+{
+    if (a->players != b->players || a->ncards != b->ncards || n > a->n || n > b->n) {
+        *first = 0;
+        return 0;
+    }
+    for (long g = 0; g < n; g++) {
+        const tune_game *x = &a->g[g], *y = &b->g[g];
+        int same = x->turns == y->turns && !memcmp(x->win, y->win, (size_t)a->players * sizeof x->win[0]) &&
+                   !memcmp(x->start, y->start, (size_t)a->players * sizeof x->start[0]) &&
+                   !memcmp(x->owner, y->owner, (size_t)a->ncards * sizeof x->owner[0]);
+        if (same && a->impact && b->impact) {
+            same = x->ngain == y->ngain;
+            for (int i = 0; same && i < x->ngain; i++)
+                same = x->gain[i].card == y->gain[i].card && !memcmp(x->gain[i].z, y->gain[i].z, sizeof x->gain[i].z);
+        }
+        if (!same) {
+            *first = g;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The seat spread: the extreme seats' per-game win difference. */
 static int seat_spread(const tune_games *gs, long n, double *z)
 {

@@ -51,6 +51,19 @@ void tune_games_free(tune_games *gs);
 int tune_games_keep(void *ud, long i, const struct game_result_s *r, const struct impact_game_s *ig, char *err,
                     size_t len);
 
+/* Into S (zeroed first), the sums of games [0, N) of GS that foh tune's
+ * losses read (tune_metrics_of): games, win_units, total_player_games,
+ * total_win_units, turns_sum, turns_sq, start_games, start_win_units,
+ * owned_n and owned_win_units; every other field 0. They equal the sums
+ * sim_stats_add gives for the same games (a shard's records are checked
+ * against the sums it wrote, tools/tune_shard.c). */
+void tune_games_sums(const tune_games *gs, long n, sim_stats *s);
+
+/* Whether games [0, N) of A and B are the same games (turns, wins,
+ * starting cards, owners and, when both kept them, gains); else 0 with
+ * *FIRST the first that differs. */
+int tune_games_equal(const tune_games *a, const tune_games *b, long n, long *first);
+
 /* The per-game values Z[0, N) of figure F (card CARD for the per-card
  * ones) over games [0, N) of GS, N <= GS->n: their mean is the figure. For
  * the bands, cards owned (gained) in fewer than MIN_GAMES games are left
