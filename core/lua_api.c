@@ -321,6 +321,30 @@ static int api_active(lua_State *L)
     return 1;
 }
 
+/* game.active_with(p, field): the active cards of P whose effect table has
+ * a true FIELD, in card order. One call where a script would walk
+ * game.active(p) and read game.effect(id)[field] for each card: the attack
+ * helpers ask it per opponent on every attack (docs/performance.md). */
+static int api_active_with(lua_State *L)
+{
+    foh_game *g = game_reading(L);
+    foh_engine *e = foh_lua_engine_of(L);
+    int p = player_arg(L, 1), n = 0, list[FOH_MAX_CARDS];
+    const char *field = luaL_checkstring(L, 2);
+    reads_nation(L, p); /* and the effect tables, which never change */
+    for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1)) {
+        if (!foh_nation_visible(g, c))
+            continue;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
+        int has = lua_istable(L, -1) && lua_getfield(L, -1, field) != LUA_TNIL && lua_toboolean(L, -1);
+        lua_settop(L, 2);
+        if (has)
+            list[n++] = c;
+    }
+    push_card_list(L, list, n, "game.active_with()");
+    return 1;
+}
+
 static int api_owner(lua_State *L)
 {
     foh_game *g = game_reading(L);
@@ -788,6 +812,7 @@ static const luaL_Reg game_api[] = {
     {"top", api_top},
     {"nation", api_nation},
     {"active", api_active},
+    {"active_with", api_active_with},
     {"owner", api_owner},
     {"tokens", api_tokens},
     {"supply", api_supply},

@@ -189,11 +189,7 @@ end
 ---@param field string a field of the effect table
 ---@return boolean
 local function active_flag(p, field)
-  for _, id in ipairs(game.active(p)) do
-    local effect = game.effect(id)
-    if effect and effect[field] then return true end
-  end
-  return false
+  return #game.active_with(p, field) > 0
 end
 
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack
@@ -249,9 +245,8 @@ local function begin_attack(p, card)
     game.log(game.card(card).name .. ': P' .. p .. ' does not activate attacks')
     return false
   end
-  for _, id in ipairs(game.active(p)) do
-    local effect = game.effect(id)
-    if effect and effect.on_attack then effect.on_attack(p, id) end
+  for _, id in ipairs(game.active_with(p, 'on_attack')) do
+    game.effect(id).on_attack(p, id)
   end
   return true
 end

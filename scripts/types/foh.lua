@@ -145,6 +145,14 @@ function game.nation(p, ctype) end
 ---@return foh.card[] ids read-only
 function game.active(p) end
 
+---The ids of the active cards of player P whose effect table has a true
+---value at FIELD, in the order of game.active (one call instead of reading
+---game.effect(id)[field] for every active card).
+---@param p foh.player
+---@param field string a field of the effect table
+---@return foh.card[] ids read-only
+function game.active_with(p, field) end
+
 ---The player whose Nation holds card ID.
 ---@param id foh.card
 ---@return foh.player? owner nil if no Nation holds it
