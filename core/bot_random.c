@@ -1,6 +1,6 @@
 /* bot_random: the uniform random bot (see foh/bot.h). */
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "foh/bot.h"
 #include "rng.h"
@@ -17,24 +17,25 @@ static int random_decide(foh_player *self, foh_game *g, const foh_action *legal,
     (void)g;
     (void)err;
     /* Kind first, so that Invest's many token amounts do not crowd out the
-     * other actions. */
-    int kinds[8], nkinds = 0;
+     * other actions: the kinds in order of first appearance, each with its
+     * count, in one pass. */
+    enum { KINDS = FOH_ACT_CUSTOM + 1 };
+    int kinds[KINDS], count[KINDS] = {0}, nkinds = 0;
     for (int i = 0; i < n; i++) {
-        int seen = 0;
-        for (int k = 0; k < nkinds; k++)
-            seen |= kinds[k] == (int)legal[i].kind;
-        if (!seen && nkinds < 8)
-            kinds[nkinds++] = (int)legal[i].kind;
+        int k = (int)legal[i].kind;
+        if (k >= 0 && k < KINDS && count[k]++ == 0)
+            kinds[nkinds++] = k;
     }
+    if (nkinds == 0)
+        return 0;
     int kind = kinds[foh_rng_below(b->rng, (uint32_t)nkinds)];
-    int count = 0;
-    for (int i = 0; i < n; i++)
-        count += (int)legal[i].kind == kind;
-    int pick = (int)foh_rng_below(b->rng, (uint32_t)count);
+    int pick = (int)foh_rng_below(b->rng, (uint32_t)count[kind]);
     for (int i = 0; i < n; i++)
         if ((int)legal[i].kind == kind && pick-- == 0) {
-            if (why)
-                snprintf(why, whylen, "random");
+            if (why && whylen > 0) {
+                why[0] = '\0';
+                strncat(why, "random", whylen - 1);
+            }
             return i;
         }
     return 0;
