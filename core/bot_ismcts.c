@@ -26,12 +26,14 @@
  * ordering and pruning: the budget goes to the moves worth comparing, not
  * to every Invest amount of every card). */
 #define ROOT_MOVES 4
+#define MY_MOVES 4  /* my moves searched deeper in the tree */
+#define OPP_MOVES 1 /* an opponent's: its greedy move */
 
 typedef struct {
     foh_action move; /* the move into this node */
     int actor;       /* who made it */
     int first_child, next_sibling;
-    double reward;   /* summed rewards for ACTOR */
+    double reward;   /* summed rewards for the searching player */
     int visits, avail;
 } node;
 
@@ -44,24 +46,17 @@ typedef struct {
     int nnodes, cap;
     foh_action *legal;
     int legal_cap;
-    int *untried; /* indices into legal, as many as legal */
     foh_weighed weighed; /* the root's moves at the last decision */
     int chosen;
     foh_game *scratch;   /* the iterations' game, made at the first decision */
-    foh_player *greedy;  /* orders and prunes the root's moves */
-    foh_action root[ROOT_MOVES];
-    int nroot;           /* moves in root, 0: every move */
+    foh_game *eval;      /* the evaluation's scratch game */
+    foh_player *greedy;  /* ranks the moves of every node, and models the opponents */
+    int me;              /* the searching player */
 } ismcts_bot;
 
 static int same_move(const foh_action *a, const foh_action *b)
 {
     return a->kind == b->kind && a->card == b->card && a->tokens == b->tokens && a->option == b->option;
-}
-
-/* Invest amounts worth searching with HAVE tokens (as the greedy bot). */
-static int searched(const foh_action *a, int have)
-{
-    return a->kind != FOH_ACT_INVEST || a->tokens <= 4 || a->tokens == 6 || a->tokens == 8 || a->tokens == have;
 }
 
 static int add_node(ismcts_bot *b, const foh_action *move, int actor)
@@ -83,16 +78,6 @@ static int add_node(ismcts_bot *b, const foh_action *move, int actor)
     return b->nnodes++;
 }
 
-/* Rewards in [0, 1] for every player of G. */
-static foh_status rewards(foh_game *g, double *out, foh_error *err)
-{
-    int n = foh_game_players(g);
-    foh_status s = foh_eval_players(g, out, err);
-    for (int p = 0; s == FOH_OK && p < n; p++)
-        out[p] = 1.0 / (1.0 + exp(-out[p] / REWARD_SCALE));
-    return s;
-}
-
 /* The error of applying MOVE to G in the search: what was tried, then the
  * engine's message (the card, its file and line). */
 static int failed(foh_game *g, const foh_action *move, foh_status s, foh_error *err)
@@ -106,20 +91,93 @@ static int failed(foh_game *g, const foh_action *move, foh_status s, foh_error *
     return -1;
 }
 
-/* Whether MOVE is one of the root's searched moves. */
-static int in_root(const ismcts_bot *b, const foh_action *move)
-{
-    for (int i = 0; i < b->nroot; i++)
-        if (same_move(&b->root[i], move))
-            return 1;
-    return b->nroot == 0;
-}
-
 static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Append to node CUR the best K moves of LEGAL (N of them) for the player
+ * to act in G, as the greedy bot ranks them, skipping moves CUR already
+ * has; -1 with ERR set on an error. */
+static int add_candidates(ismcts_bot *b, int cur, foh_game *g, const foh_action *legal, int n, int k,
+                          foh_error *err)
+{
+    foh_alternative best[ROOT_MOVES > MY_MOVES ? ROOT_MOVES : MY_MOVES];
+    int idx[sizeof best / sizeof best[0]], m = 0;
+    if (k > (int)(sizeof best / sizeof best[0]))
+        k = (int)(sizeof best / sizeof best[0]);
+    if (n <= k) {
+        for (int i = 0; i < n; i++)
+            idx[m++] = i;
+    } else {
+        if (b->greedy->decide(b->greedy, g, legal, n, NULL, 0, err) < 0)
+            return -1;
+        m = b->greedy->explain(b->greedy, best, k);
+        for (int i = 0; i < m; i++)
+            idx[i] = best[i].index;
+    }
+    int actor = foh_game_to_act(g), tail = -1;
+    for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling)
+        tail = c;
+    for (int i = 0; i < m; i++) {
+        int dup = 0;
+        for (int c = b->nodes[cur].first_child; c >= 0 && !dup; c = b->nodes[c].next_sibling)
+            dup = same_move(&b->nodes[c].move, &legal[idx[i]]);
+        if (dup)
+            continue;
+        int x = add_node(b, &legal[idx[i]], actor);
+        if (x < 0) {
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+            return -1;
+        }
+        if (tail < 0)
+            b->nodes[cur].first_child = x;
+        else
+            b->nodes[tail].next_sibling = x;
+        tail = x;
+    }
+    return 0;
+}
+
+/* The child of CUR to follow among those legal now (LEGAL, N), counting
+ * their availability; -1 if none is legal. Mine: an unvisited one first
+ * (in the greedy bot's order), then by UCB1. An opponent's: the first
+ * legal one, its greedy move (the opponents are modelled as greedy). */
+static int select_child(ismcts_bot *b, int cur, int mine, const foh_action *legal, int n)
+{
+    int next = -1;
+    double best = -1;
+    for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling) {
+        int legal_here = 0;
+        for (int i = 0; i < n && !legal_here; i++)
+            legal_here = same_move(&b->nodes[c].move, &legal[i]);
+        if (!legal_here)
+            continue;
+        node *x = &b->nodes[c];
+        x->avail++;
+        if (!mine)
+            return c;
+        double u = x->visits == 0 ? 1e9 : x->reward / x->visits + UCB_C * sqrt(log((double)x->avail) / x->visits);
+        if (u > best) {
+            best = u;
+            next = c;
+        }
+    }
+    return next;
+}
+
+/* The reward in [0, 1] of G for player ME: the greedy bot's evaluation. */
+static int reward(ismcts_bot *b, foh_game *g, int me, double *r, foh_error *err)
+{
+    double alternative = 0;
+    foh_eval e;
+    if ((!foh_game_is_over(g) && foh_eval_alternative(g, me, b->eval, &alternative, err) != FOH_OK) ||
+        foh_eval_position(g, me, alternative, b->eval, &e, err) != FOH_OK)
+        return -1;
+    *r = 1.0 / (1.0 + exp(-e.total / REWARD_SCALE));
+    return 0;
 }
 
 /* One iteration from the root on a fresh determinization of ROOT; -1 with
@@ -131,6 +189,11 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
     int path[MAX_DEPTH + 2], depth = 0, cur = 0;
     path[depth++] = 0;
     while (!foh_game_is_over(g) && depth <= MAX_DEPTH) {
+        int actor = foh_game_to_act(g), mine = actor == b->me;
+        /* A new node at my turn is the leaf: opponents' replies are played
+         * through (they are part of what my move leads to). */
+        if (mine && cur != 0 && b->nodes[cur].visits == 0 && !foh_game_choice(g))
+            break;
         int n = foh_match_legal(g, &b->legal, &b->legal_cap, err);
         if (n < 0)
             return -1;
@@ -138,75 +201,29 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
             foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no legal action in a game that is not over");
             return -1;
         }
-        int *untried = realloc(b->untried, (size_t)n * sizeof *untried);
-        if (!untried) {
-            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        int next = select_child(b, cur, mine, b->legal, n);
+        if (next < 0) { /* new node, or none of its moves legal in this sample */
+            if (add_candidates(b, cur, g, b->legal, n, mine ? MY_MOVES : OPP_MOVES, err) < 0)
+                return -1;
+            next = select_child(b, cur, mine, b->legal, n);
+        }
+        if (next < 0) {
+            foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no searched move is legal here");
             return -1;
-        }
-        b->untried = untried;
-        int actor = foh_game_to_act(g), have = foh_game_tokens(g, actor);
-        /* Untried legal moves are expanded first, in random order. */
-        int nu = 0;
-        for (int i = 0; i < n; i++) {
-            if (!searched(&b->legal[i], have) || (cur == 0 && !in_root(b, &b->legal[i])))
-                continue;
-            int found = -1;
-            for (int c = b->nodes[cur].first_child; c >= 0 && found < 0; c = b->nodes[c].next_sibling)
-                if (same_move(&b->nodes[c].move, &b->legal[i]))
-                    found = c;
-            if (found < 0)
-                untried[nu++] = i;
-            else
-                b->nodes[found].avail++;
-        }
-        int next;
-        if (nu > 0) {
-            const foh_action *m = &b->legal[untried[foh_rng_below(b->rng, (uint32_t)nu)]];
-            next = add_node(b, m, actor);
-            if (next < 0) {
-                foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-                return -1;
-            }
-            b->nodes[next].next_sibling = b->nodes[cur].first_child;
-            b->nodes[cur].first_child = next;
-            b->nodes[next].avail = 1;
-        } else {
-            double best = -1;
-            next = -1;
-            for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling) {
-                int legal_here = 0;
-                for (int i = 0; i < n && !legal_here; i++)
-                    legal_here = same_move(&b->nodes[c].move, &b->legal[i]);
-                if (!legal_here)
-                    continue;
-                const node *x = &b->nodes[c];
-                double u = x->reward / x->visits + UCB_C * sqrt(log((double)x->avail) / x->visits);
-                if (u > best) {
-                    best = u;
-                    next = c;
-                }
-            }
-            if (next < 0) {
-                foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no tried move is legal here");
-                return -1;
-            }
         }
         foh_action move = b->nodes[next].move;
         foh_status s = foh_game_apply(g, &move, err);
         if (s != FOH_OK)
             return failed(g, &move, s, err);
         path[depth++] = cur = next;
-        if (nu > 0)
-            break; /* evaluate the new node */
     }
-    double r[FOH_MAX_PLAYERS];
-    if (rewards(g, r, err) != FOH_OK)
+    double r;
+    if (reward(b, g, b->me, &r, err) < 0)
         return -1;
     for (int i = 0; i < depth; i++) {
         node *x = &b->nodes[path[i]];
         x->visits++;
-        if (i > 0)
-            x->reward += r[x->actor];
+        x->reward += r;
     }
     return 0;
 }
@@ -220,21 +237,16 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
     if (n == 1)
         return 0;
     b->nnodes = 0;
-    if (add_node(b, NULL, -1) < 0 || (!b->scratch && !(b->scratch = foh_game_clone(g)))) {
+    if (add_node(b, NULL, -1) < 0 || (!b->scratch && !(b->scratch = foh_game_clone(g))) ||
+        (!b->eval && !(b->eval = foh_game_clone(g)))) {
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return -1;
     }
     foh_game *scratch = b->scratch;
+    b->me = foh_game_to_act(g);
     /* The greedy bot's best moves are the root's. */
-    b->nroot = 0;
-    if (n > ROOT_MOVES) {
-        foh_alternative best[ROOT_MOVES];
-        if (b->greedy->decide(b->greedy, g, legal, n, NULL, 0, err) < 0)
-            return -1;
-        int k = b->greedy->explain(b->greedy, best, ROOT_MOVES);
-        for (int i = 0; i < k; i++)
-            b->root[b->nroot++] = legal[best[i].index];
-    }
+    if (add_candidates(b, 0, g, legal, n, ROOT_MOVES, err) < 0)
+        return -1;
     double start = now_ms();
     long done = 0;
     for (;;) {
@@ -275,9 +287,9 @@ static void ismcts_free(foh_player *self)
     ismcts_bot *b = (ismcts_bot *)self;
     free(b->nodes);
     free(b->legal);
-    free(b->untried);
     foh_weighed_free(&b->weighed);
     foh_game_free(b->scratch);
+    foh_game_free(b->eval);
     foh_player_free(b->greedy);
     free(b);
 }
