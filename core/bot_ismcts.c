@@ -1,12 +1,24 @@
 /* bot_ismcts: Information Set Monte Carlo Tree Search (single observer,
- * Cowling, Powley and Whitehouse 2012). Each iteration samples the hidden
- * deck order (foh_game_determinize), walks the tree choosing among the
- * moves legal in that sample by UCB with availability counts, adds one
- * node, and scores the position reached with the heuristic evaluation for
- * every player; each node keeps the value for the player who moved into it
- * (max-n). Choices inside effects are moves like any other. At the root,
- * only the greedy bot's best few moves are searched. The budget is
- * iterations (reproducible) or milliseconds per decision. */
+ * Cowling, Powley and Whitehouse 2012) with an opponent model. The
+ * opponents it meets are greedy bots, so it models every player after the
+ * root's move as the greedy bot: searching their ~30 legal moves each as
+ * if they were random spent the budget on replies nobody plays, and left
+ * the tree one ply deep.
+ *
+ * The root's children are the greedy bot's ROOT_MOVES best moves. Each
+ * iteration samples the hidden deck order (foh_game_determinize), picks a
+ * root move by UCB1 (availability counts), then follows the tree: below
+ * the root every node, mine or an opponent's, a turn action or a choice
+ * inside an effect, has the greedy bot's move for that player as its
+ * child, asked once when the node is first reached and kept (asked again
+ * only in a sample where no kept move is legal). The iteration stops at
+ * the first new node where it is my turn again (so each visit of a root
+ * move plays one more round of greedy replies) or after MAX_DEPTH moves,
+ * and values the position there for me by the greedy bot's own
+ * evaluation (foh_eval_position), mapped to [0, 1]. The move played is
+ * the root move with the best mean reward. The budget is iterations
+ * (reproducible) or milliseconds per decision; an iteration costs about
+ * four greedy decisions when it adds a round, so budgets are small. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +37,7 @@
 /* The root's moves searched: the greedy bot's ROOT_MOVES best (move
  * ordering and pruning: the budget goes to the moves worth comparing, not
  * to every Invest amount of every card). */
-#define ROOT_MOVES 4
-#define MY_MOVES 4  /* my moves searched deeper in the tree */
-#define OPP_MOVES 1 /* an opponent's: its greedy move */
+#define ROOT_MOVES 6
 
 typedef struct {
     foh_action move; /* the move into this node */
@@ -98,16 +108,16 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Append to node CUR the best K moves of LEGAL (N of them) for the player
+/* Append to node CUR the best K (at most ROOT_MOVES) moves of LEGAL (N of them) for the player
  * to act in G, as the greedy bot ranks them, skipping moves CUR already
  * has; -1 with ERR set on an error. */
 static int add_candidates(ismcts_bot *b, int cur, foh_game *g, const foh_action *legal, int n, int k,
                           foh_error *err)
 {
-    foh_alternative best[ROOT_MOVES > MY_MOVES ? ROOT_MOVES : MY_MOVES];
-    int idx[sizeof best / sizeof best[0]], m = 0;
-    if (k > (int)(sizeof best / sizeof best[0]))
-        k = (int)(sizeof best / sizeof best[0]);
+    foh_alternative best[ROOT_MOVES];
+    int idx[ROOT_MOVES], m = 0;
+    if (k > ROOT_MOVES)
+        k = ROOT_MOVES;
     if (n <= k) {
         for (int i = 0; i < n; i++)
             idx[m++] = i;
@@ -142,10 +152,10 @@ static int add_candidates(ismcts_bot *b, int cur, foh_game *g, const foh_action 
 }
 
 /* The child of CUR to follow among those legal now (LEGAL, N), counting
- * their availability; -1 if none is legal. Mine: an unvisited one first
- * (in the greedy bot's order), then by UCB1. An opponent's: the first
- * legal one, its greedy move (the opponents are modelled as greedy). */
-static int select_child(ismcts_bot *b, int cur, int mine, const foh_action *legal, int n)
+ * their availability; -1 if none is legal. At the root: an unvisited one
+ * first (in the greedy bot's order), then by UCB1. Below it: the first
+ * legal one, the greedy move. */
+static int select_child(ismcts_bot *b, int cur, const foh_action *legal, int n)
 {
     int next = -1;
     double best = -1;
@@ -157,7 +167,7 @@ static int select_child(ismcts_bot *b, int cur, int mine, const foh_action *lega
             continue;
         node *x = &b->nodes[c];
         x->avail++;
-        if (!mine)
+        if (cur != 0)
             return c;
         double u = x->visits == 0 ? 1e9 : x->reward / x->visits + UCB_C * sqrt(log((double)x->avail) / x->visits);
         if (u > best) {
@@ -189,10 +199,9 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
     int path[MAX_DEPTH + 2], depth = 0, cur = 0;
     path[depth++] = 0;
     while (!foh_game_is_over(g) && depth <= MAX_DEPTH) {
-        int actor = foh_game_to_act(g), mine = actor == b->me;
         /* A new node at my turn is the leaf: opponents' replies are played
          * through (they are part of what my move leads to). */
-        if (mine && cur != 0 && b->nodes[cur].visits == 0 && !foh_game_choice(g))
+        if (foh_game_to_act(g) == b->me && cur != 0 && b->nodes[cur].visits == 0 && !foh_game_choice(g))
             break;
         int n = foh_match_legal(g, &b->legal, &b->legal_cap, err);
         if (n < 0)
@@ -201,11 +210,11 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
             foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no legal action in a game that is not over");
             return -1;
         }
-        int next = select_child(b, cur, mine, b->legal, n);
+        int next = select_child(b, cur, b->legal, n);
         if (next < 0) { /* new node, or none of its moves legal in this sample */
-            if (add_candidates(b, cur, g, b->legal, n, mine ? MY_MOVES : OPP_MOVES, err) < 0)
+            if (add_candidates(b, cur, g, b->legal, n, 1, err) < 0)
                 return -1;
-            next = select_child(b, cur, mine, b->legal, n);
+            next = select_child(b, cur, b->legal, n);
         }
         if (next < 0) {
             foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no searched move is legal here");
@@ -256,23 +265,32 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
             return -1;
         done++;
     }
-    /* The most visited legal move of the root. */
-    int pick = 0, most = -1;
+    /* The root move with the best mean reward: with a few visits per move,
+     * the means say more than UCB's visit counts. If none was visited (a
+     * budget in ms too short), the greedy bot's best. */
+    int pick = -1, most = 0;
     double value = 0;
     for (int c = b->nodes[0].first_child; c >= 0; c = b->nodes[c].next_sibling)
         for (int i = 0; i < n; i++) {
-            if (!same_move(&b->nodes[c].move, &legal[i]))
+            const node *x = &b->nodes[c];
+            if (!same_move(&x->move, &legal[i]))
                 continue;
-            if (!foh_weighed_add(&b->weighed, i, b->nodes[c].reward / b->nodes[c].visits, b->nodes[c].visits)) {
+            if (pick < 0 && x->visits == 0)
+                pick = i;
+            if (x->visits == 0)
+                continue;
+            if (!foh_weighed_add(&b->weighed, i, x->reward / x->visits, x->visits)) {
                 foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
                 return -1;
             }
-            if (b->nodes[c].visits > most) {
-                most = b->nodes[c].visits;
+            if (most == 0 || x->reward / x->visits > value) {
+                most = x->visits;
                 pick = i;
-                value = b->nodes[c].reward / b->nodes[c].visits;
+                value = x->reward / x->visits;
             }
         }
+    if (pick < 0)
+        pick = 0;
     b->chosen = pick;
     if (why) {
         char what[128];

@@ -50,7 +50,7 @@ FOH_API foh_player *foh_bot_random_new(uint64_t seed);
  * snipe risk), minus the best opponent's. Reproducible for a SEED. */
 FOH_API foh_player *foh_bot_greedy_new(uint64_t seed);
 
-#define FOH_ISMCTS_DEFAULT_ITERATIONS 20
+#define FOH_ISMCTS_DEFAULT_ITERATIONS 30
 
 /* An Information Set Monte Carlo Tree Search bot: each iteration samples
  * the hidden deck order, searches every decision (choices inside effects
