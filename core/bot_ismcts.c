@@ -17,8 +17,9 @@
  * and values the position there for me by the greedy bot's own
  * evaluation (foh_eval_position), mapped to [0, 1]. The move played is
  * the root move with the best mean reward. The budget is iterations
- * (reproducible) or milliseconds per decision; an iteration costs about
- * four greedy decisions when it adds a round, so budgets are small. */
+ * (reproducible) or milliseconds per decision; an iteration that adds a
+ * round costs a few greedy decisions, so budgets are small (30 by
+ * default); iterations past MAX_DEPTH only sample more deck orders. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
