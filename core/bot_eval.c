@@ -241,32 +241,3 @@ foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_ga
     *out = e;
     return FOH_OK;
 }
-
-foh_status foh_eval_players(foh_game *g, double *out, foh_error *err)
-{
-    foh_score sc[FOH_MAX_PLAYERS];
-    int n = foh_game_players(g);
-    foh_status s = foh_game_score(g, sc, NULL, err);
-    if (s != FOH_OK)
-        return s;
-    double own[FOH_MAX_PLAYERS];
-    strengths m;
-    int over = foh_game_is_over(g);
-    if (!over && (s = strengths_of(g, &m, err)) != FOH_OK)
-        return s;
-    for (int p = 0; p < n; p++) {
-        foh_eval e;
-        if (over)
-            own[p] = sc[p].total + (sc[p].winner ? WIN_BONUS : 0);
-        else if ((s = holdings(g, p, sc, &m, NULL, -1, &e, &own[p], err)) != FOH_OK)
-            return s;
-    }
-    for (int p = 0; p < n; p++) {
-        double best = -1e9;
-        for (int q = 0; q < n; q++)
-            if (q != p && own[q] > best)
-                best = own[q];
-        out[p] = own[p] - (n > 1 ? best : 0);
-    }
-    return FOH_OK;
-}

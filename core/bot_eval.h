@@ -29,11 +29,6 @@ foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_ga
  * Computed once per decision: trying every card costs a score each. */
 foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, double *best, foh_error *err);
 
-/* Values of every player at once (OUT has foh_game_players(g) entries):
- * the same terms as foh_eval_position, with investments estimated from the
- * card's stripe instead of trying the card (fast enough for search leaves). */
-foh_status foh_eval_players(foh_game *g, double *out, foh_error *err);
-
 /* VP PLAYER would gain by having Market card CARD in their Nation now,
  * against NOW (the player's score now, foh_game_score_player); 0 in the
  * middle of an effect. The card is tried on SCRATCH, a game of the same

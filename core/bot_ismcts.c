@@ -1,12 +1,25 @@
 /* bot_ismcts: Information Set Monte Carlo Tree Search (single observer,
- * Cowling, Powley and Whitehouse 2012). Each iteration samples the hidden
- * deck order (foh_game_determinize), walks the tree choosing among the
- * moves legal in that sample by UCB with availability counts, adds one
- * node, and scores the position reached with the heuristic evaluation for
- * every player; each node keeps the value for the player who moved into it
- * (max-n). Choices inside effects are moves like any other. At the root,
- * only the greedy bot's best few moves are searched. The budget is
- * iterations (reproducible) or milliseconds per decision. */
+ * Cowling, Powley and Whitehouse 2012) with an opponent model. The
+ * opponents it meets are greedy bots, so it models every player after the
+ * root's move as the greedy bot: searching their ~30 legal moves each as
+ * if they were random spent the budget on replies nobody plays, and left
+ * the tree one ply deep.
+ *
+ * The root's children are the greedy bot's ROOT_MOVES best moves. Each
+ * iteration samples the hidden deck order (foh_game_determinize), picks a
+ * root move by UCB1 (availability counts), then follows the tree: below
+ * the root every node, mine or an opponent's, a turn action or a choice
+ * inside an effect, has the greedy bot's move for that player as its
+ * child, asked once when the node is first reached and kept (asked again
+ * only in a sample where no kept move is legal). The iteration stops at
+ * the first new node where it is my turn again (so each visit of a root
+ * move plays one more round of greedy replies) or after MAX_DEPTH moves,
+ * and values the position there for me by the greedy bot's own
+ * evaluation (foh_eval_position), mapped to [0, 1]. The move played is
+ * the root move with the best mean reward. The budget is iterations
+ * (reproducible) or milliseconds per decision; an iteration that adds a
+ * round costs a few greedy decisions, so budgets are small (30 by
+ * default); iterations past MAX_DEPTH only sample more deck orders. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,13 +38,13 @@
 /* The root's moves searched: the greedy bot's ROOT_MOVES best (move
  * ordering and pruning: the budget goes to the moves worth comparing, not
  * to every Invest amount of every card). */
-#define ROOT_MOVES 4
+#define ROOT_MOVES 6
 
 typedef struct {
     foh_action move; /* the move into this node */
     int actor;       /* who made it */
     int first_child, next_sibling;
-    double reward;   /* summed rewards for ACTOR */
+    double reward;   /* summed rewards for the searching player */
     int visits, avail;
 } node;
 
@@ -44,24 +57,17 @@ typedef struct {
     int nnodes, cap;
     foh_action *legal;
     int legal_cap;
-    int *untried; /* indices into legal, as many as legal */
     foh_weighed weighed; /* the root's moves at the last decision */
     int chosen;
     foh_game *scratch;   /* the iterations' game, made at the first decision */
-    foh_player *greedy;  /* orders and prunes the root's moves */
-    foh_action root[ROOT_MOVES];
-    int nroot;           /* moves in root, 0: every move */
+    foh_game *eval;      /* the evaluation's scratch game */
+    foh_player *greedy;  /* ranks the moves of every node, and models the opponents */
+    int me;              /* the searching player */
 } ismcts_bot;
 
 static int same_move(const foh_action *a, const foh_action *b)
 {
     return a->kind == b->kind && a->card == b->card && a->tokens == b->tokens && a->option == b->option;
-}
-
-/* Invest amounts worth searching with HAVE tokens (as the greedy bot). */
-static int searched(const foh_action *a, int have)
-{
-    return a->kind != FOH_ACT_INVEST || a->tokens <= 4 || a->tokens == 6 || a->tokens == 8 || a->tokens == have;
 }
 
 static int add_node(ismcts_bot *b, const foh_action *move, int actor)
@@ -83,16 +89,6 @@ static int add_node(ismcts_bot *b, const foh_action *move, int actor)
     return b->nnodes++;
 }
 
-/* Rewards in [0, 1] for every player of G. */
-static foh_status rewards(foh_game *g, double *out, foh_error *err)
-{
-    int n = foh_game_players(g);
-    foh_status s = foh_eval_players(g, out, err);
-    for (int p = 0; s == FOH_OK && p < n; p++)
-        out[p] = 1.0 / (1.0 + exp(-out[p] / REWARD_SCALE));
-    return s;
-}
-
 /* The error of applying MOVE to G in the search: what was tried, then the
  * engine's message (the card, its file and line). */
 static int failed(foh_game *g, const foh_action *move, foh_status s, foh_error *err)
@@ -106,20 +102,93 @@ static int failed(foh_game *g, const foh_action *move, foh_status s, foh_error *
     return -1;
 }
 
-/* Whether MOVE is one of the root's searched moves. */
-static int in_root(const ismcts_bot *b, const foh_action *move)
-{
-    for (int i = 0; i < b->nroot; i++)
-        if (same_move(&b->root[i], move))
-            return 1;
-    return b->nroot == 0;
-}
-
 static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Append to node CUR the best K (at most ROOT_MOVES) moves of LEGAL (N of them) for the player
+ * to act in G, as the greedy bot ranks them, skipping moves CUR already
+ * has; -1 with ERR set on an error. */
+static int add_candidates(ismcts_bot *b, int cur, foh_game *g, const foh_action *legal, int n, int k,
+                          foh_error *err)
+{
+    foh_alternative best[ROOT_MOVES];
+    int idx[ROOT_MOVES], m = 0;
+    if (k > ROOT_MOVES)
+        k = ROOT_MOVES;
+    if (n <= k) {
+        for (int i = 0; i < n; i++)
+            idx[m++] = i;
+    } else {
+        if (b->greedy->decide(b->greedy, g, legal, n, NULL, 0, err) < 0)
+            return -1;
+        m = b->greedy->explain(b->greedy, best, k);
+        for (int i = 0; i < m; i++)
+            idx[i] = best[i].index;
+    }
+    int actor = foh_game_to_act(g), tail = -1;
+    for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling)
+        tail = c;
+    for (int i = 0; i < m; i++) {
+        int dup = 0;
+        for (int c = b->nodes[cur].first_child; c >= 0 && !dup; c = b->nodes[c].next_sibling)
+            dup = same_move(&b->nodes[c].move, &legal[idx[i]]);
+        if (dup)
+            continue;
+        int x = add_node(b, &legal[idx[i]], actor);
+        if (x < 0) {
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+            return -1;
+        }
+        if (tail < 0)
+            b->nodes[cur].first_child = x;
+        else
+            b->nodes[tail].next_sibling = x;
+        tail = x;
+    }
+    return 0;
+}
+
+/* The child of CUR to follow among those legal now (LEGAL, N), counting
+ * their availability; -1 if none is legal. At the root: an unvisited one
+ * first (in the greedy bot's order), then by UCB1. Below it: the first
+ * legal one, the greedy move. */
+static int select_child(ismcts_bot *b, int cur, const foh_action *legal, int n)
+{
+    int next = -1;
+    double best = -1;
+    for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling) {
+        int legal_here = 0;
+        for (int i = 0; i < n && !legal_here; i++)
+            legal_here = same_move(&b->nodes[c].move, &legal[i]);
+        if (!legal_here)
+            continue;
+        node *x = &b->nodes[c];
+        x->avail++;
+        if (cur != 0)
+            return c;
+        double u = x->visits == 0 ? 1e9 : x->reward / x->visits + UCB_C * sqrt(log((double)x->avail) / x->visits);
+        if (u > best) {
+            best = u;
+            next = c;
+        }
+    }
+    return next;
+}
+
+/* The reward in [0, 1] of G for player ME: the greedy bot's evaluation. */
+static int reward(ismcts_bot *b, foh_game *g, int me, double *r, foh_error *err)
+{
+    double alternative = 0;
+    foh_eval e;
+    if ((!foh_game_is_over(g) && foh_eval_alternative(g, me, b->eval, &alternative, err) != FOH_OK) ||
+        foh_eval_position(g, me, alternative, b->eval, &e, err) != FOH_OK)
+        return -1;
+    *r = 1.0 / (1.0 + exp(-e.total / REWARD_SCALE));
+    return 0;
 }
 
 /* One iteration from the root on a fresh determinization of ROOT; -1 with
@@ -131,6 +200,10 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
     int path[MAX_DEPTH + 2], depth = 0, cur = 0;
     path[depth++] = 0;
     while (!foh_game_is_over(g) && depth <= MAX_DEPTH) {
+        /* A new node at my turn is the leaf: opponents' replies are played
+         * through (they are part of what my move leads to). */
+        if (foh_game_to_act(g) == b->me && cur != 0 && b->nodes[cur].visits == 0 && !foh_game_choice(g))
+            break;
         int n = foh_match_legal(g, &b->legal, &b->legal_cap, err);
         if (n < 0)
             return -1;
@@ -138,75 +211,29 @@ static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *
             foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no legal action in a game that is not over");
             return -1;
         }
-        int *untried = realloc(b->untried, (size_t)n * sizeof *untried);
-        if (!untried) {
-            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        int next = select_child(b, cur, b->legal, n);
+        if (next < 0) { /* new node, or none of its moves legal in this sample */
+            if (add_candidates(b, cur, g, b->legal, n, 1, err) < 0)
+                return -1;
+            next = select_child(b, cur, b->legal, n);
+        }
+        if (next < 0) {
+            foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no searched move is legal here");
             return -1;
-        }
-        b->untried = untried;
-        int actor = foh_game_to_act(g), have = foh_game_tokens(g, actor);
-        /* Untried legal moves are expanded first, in random order. */
-        int nu = 0;
-        for (int i = 0; i < n; i++) {
-            if (!searched(&b->legal[i], have) || (cur == 0 && !in_root(b, &b->legal[i])))
-                continue;
-            int found = -1;
-            for (int c = b->nodes[cur].first_child; c >= 0 && found < 0; c = b->nodes[c].next_sibling)
-                if (same_move(&b->nodes[c].move, &b->legal[i]))
-                    found = c;
-            if (found < 0)
-                untried[nu++] = i;
-            else
-                b->nodes[found].avail++;
-        }
-        int next;
-        if (nu > 0) {
-            const foh_action *m = &b->legal[untried[foh_rng_below(b->rng, (uint32_t)nu)]];
-            next = add_node(b, m, actor);
-            if (next < 0) {
-                foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-                return -1;
-            }
-            b->nodes[next].next_sibling = b->nodes[cur].first_child;
-            b->nodes[cur].first_child = next;
-            b->nodes[next].avail = 1;
-        } else {
-            double best = -1;
-            next = -1;
-            for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling) {
-                int legal_here = 0;
-                for (int i = 0; i < n && !legal_here; i++)
-                    legal_here = same_move(&b->nodes[c].move, &b->legal[i]);
-                if (!legal_here)
-                    continue;
-                const node *x = &b->nodes[c];
-                double u = x->reward / x->visits + UCB_C * sqrt(log((double)x->avail) / x->visits);
-                if (u > best) {
-                    best = u;
-                    next = c;
-                }
-            }
-            if (next < 0) {
-                foh_error_set(err, FOH_ERR_ILLEGAL, "ismcts bot: no tried move is legal here");
-                return -1;
-            }
         }
         foh_action move = b->nodes[next].move;
         foh_status s = foh_game_apply(g, &move, err);
         if (s != FOH_OK)
             return failed(g, &move, s, err);
         path[depth++] = cur = next;
-        if (nu > 0)
-            break; /* evaluate the new node */
     }
-    double r[FOH_MAX_PLAYERS];
-    if (rewards(g, r, err) != FOH_OK)
+    double r;
+    if (reward(b, g, b->me, &r, err) < 0)
         return -1;
     for (int i = 0; i < depth; i++) {
         node *x = &b->nodes[path[i]];
         x->visits++;
-        if (i > 0)
-            x->reward += r[x->actor];
+        x->reward += r;
     }
     return 0;
 }
@@ -220,21 +247,16 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
     if (n == 1)
         return 0;
     b->nnodes = 0;
-    if (add_node(b, NULL, -1) < 0 || (!b->scratch && !(b->scratch = foh_game_clone(g)))) {
+    if (add_node(b, NULL, -1) < 0 || (!b->scratch && !(b->scratch = foh_game_clone(g))) ||
+        (!b->eval && !(b->eval = foh_game_clone(g)))) {
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return -1;
     }
     foh_game *scratch = b->scratch;
+    b->me = foh_game_to_act(g);
     /* The greedy bot's best moves are the root's. */
-    b->nroot = 0;
-    if (n > ROOT_MOVES) {
-        foh_alternative best[ROOT_MOVES];
-        if (b->greedy->decide(b->greedy, g, legal, n, NULL, 0, err) < 0)
-            return -1;
-        int k = b->greedy->explain(b->greedy, best, ROOT_MOVES);
-        for (int i = 0; i < k; i++)
-            b->root[b->nroot++] = legal[best[i].index];
-    }
+    if (add_candidates(b, 0, g, legal, n, ROOT_MOVES, err) < 0)
+        return -1;
     double start = now_ms();
     long done = 0;
     for (;;) {
@@ -244,23 +266,32 @@ static int ismcts_decide(foh_player *self, foh_game *g, const foh_action *legal,
             return -1;
         done++;
     }
-    /* The most visited legal move of the root. */
-    int pick = 0, most = -1;
+    /* The root move with the best mean reward: with a few visits per move,
+     * the means say more than UCB's visit counts. If none was visited (a
+     * budget in ms too short), the greedy bot's best. */
+    int pick = -1, most = 0;
     double value = 0;
     for (int c = b->nodes[0].first_child; c >= 0; c = b->nodes[c].next_sibling)
         for (int i = 0; i < n; i++) {
-            if (!same_move(&b->nodes[c].move, &legal[i]))
+            const node *x = &b->nodes[c];
+            if (!same_move(&x->move, &legal[i]))
                 continue;
-            if (!foh_weighed_add(&b->weighed, i, b->nodes[c].reward / b->nodes[c].visits, b->nodes[c].visits)) {
+            if (pick < 0 && x->visits == 0)
+                pick = i;
+            if (x->visits == 0)
+                continue;
+            if (!foh_weighed_add(&b->weighed, i, x->reward / x->visits, x->visits)) {
                 foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
                 return -1;
             }
-            if (b->nodes[c].visits > most) {
-                most = b->nodes[c].visits;
+            if (most == 0 || x->reward / x->visits > value) {
+                most = x->visits;
                 pick = i;
-                value = b->nodes[c].reward / b->nodes[c].visits;
+                value = x->reward / x->visits;
             }
         }
+    if (pick < 0)
+        pick = 0;
     b->chosen = pick;
     if (why) {
         char what[128];
@@ -275,9 +306,9 @@ static void ismcts_free(foh_player *self)
     ismcts_bot *b = (ismcts_bot *)self;
     free(b->nodes);
     free(b->legal);
-    free(b->untried);
     foh_weighed_free(&b->weighed);
     foh_game_free(b->scratch);
+    foh_game_free(b->eval);
     foh_player_free(b->greedy);
     free(b);
 }

@@ -1,7 +1,7 @@
-# foh sim --skill-ladder: a tiny ladder (3 players, ISMCTS at 20 and 40 iterations, 3 deals) prints every line of
+# foh sim --skill-ladder: a tiny ladder (3 players, ISMCTS at 2, 4 and 8 iterations, 3 deals) prints every line of
 # its report with valid proportions, and the same report whatever the number of threads.
 foreach(t 1 2)
-  execute_process(COMMAND ${FOH} sim --skill-ladder --seats ismcts:20 --ladder-rungs 2 --players 3 --games 3
+  execute_process(COMMAND ${FOH} sim --skill-ladder --seats ismcts:2 --ladder-rungs 2 --players 3 --games 3
                           --seed 7 --threads ${t}
                   OUTPUT_FILE ${OUT}/ladder${t}.txt ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -18,7 +18,7 @@ if(NOT a STREQUAL b)
 endif()
 message(STATUS "${a}")
 foreach(line "skill ladder: 3 players, seed 7, 3 deals per rung" "fair share 1/3 = 33.3%"
-             "random vs random +9 " "greedy vs random +9 " "ismcts:40 vs ismcts:20 +9 " "ismcts:80 vs ismcts:40 +9 "
+             "random vs random +9 " "greedy vs random +9 " "ismcts:4 vs ismcts:2 +9 " "ismcts:8 vs ismcts:4 +9 "
              "skill depth: [0-2] of 2 doublings" "luck, over the 18 games of the ISMCTS rungs \\(3 deals, each played 6"
              "chi-square against equal shares: [0-9.]+, 2 degrees of freedom, p = [01]\\.[0-9]+"
              "which seat wins: +-?[0-9.]+ \\[" "each seat's score: +-?[0-9.]+ \\[")

@@ -50,14 +50,17 @@ FOH_API foh_player *foh_bot_random_new(uint64_t seed);
  * snipe risk), minus the best opponent's. Reproducible for a SEED. */
 FOH_API foh_player *foh_bot_greedy_new(uint64_t seed);
 
-#define FOH_ISMCTS_DEFAULT_ITERATIONS 1000
+#define FOH_ISMCTS_DEFAULT_ITERATIONS 30
 
-/* An Information Set Monte Carlo Tree Search bot: each iteration samples
- * the hidden deck order, searches every decision (choices inside effects
- * included) and scores positions with the greedy bot's evaluation; at the
- * root it searches only the greedy bot's 4 best moves. Budget
- * per decision: ITERATIONS (0: FOH_ISMCTS_DEFAULT_ITERATIONS; reproducible),
- * or MS milliseconds when MS > 0 (depends on the machine). */
+/* An Information Set Monte Carlo Tree Search bot that models every other
+ * player as the greedy bot: each iteration samples the hidden deck order,
+ * picks one of the greedy bot's 6 best moves by UCB1, then plays the
+ * greedy moves of every player (its own included, choices inside effects
+ * too; kept in the tree, so each visit goes one round deeper) and scores
+ * the position for itself with the greedy bot's evaluation. It plays the
+ * move with the best mean. An iteration costs a few greedy decisions.
+ * Budget per decision: ITERATIONS (0: FOH_ISMCTS_DEFAULT_ITERATIONS;
+ * reproducible), or MS milliseconds when MS > 0 (depends on the machine). */
 FOH_API foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);
 
 /* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
