@@ -98,7 +98,7 @@ static const struct {
     [OPT_SKILL_LADDER] = {"skill-ladder", NULL,
                           "instead of the report: the skill ladder (one seat at twice the others' budget,\n"
                           "rung by rung) and how much of the outcome seat and deal explain (docs/skill.md)"},
-    [OPT_LADDER_FROM] = {"ladder-from", "B", "the skill ladder's first budget, in ISMCTS iterations (default 250)"},
+    [OPT_LADDER_FROM] = {"ladder-from", "B", "the skill ladder's first budget, in ISMCTS iterations (default 8)"},
     [OPT_LADDER_RUNGS] = {"ladder-rungs", "K", "the skill ladder's rungs: budgets B, 2B, ..., 2^(K-1)B (default 3)"},
     [OPT_HELP] = {"help", NULL, "print this help"},
 };
@@ -171,7 +171,7 @@ void cli_defaults(cli_options *o)
     o->seats = "random";
     o->threads = 1;
     o->long_games = 100000;
-    o->ladder_from = 250;
+    o->ladder_from = 8;
     o->ladder_rungs = 3;
     o->shard = o->shards = 1;
     /* Named card sets are looked up beside the base set (cards/). */
