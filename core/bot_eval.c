@@ -86,18 +86,6 @@ static foh_status strengths_of(foh_game *g, strengths *m, foh_error *err)
     return FOH_OK;
 }
 
-/* Rough VP of a card from its stripe alone (half its icons). */
-static double stripe_value(const foh_cardset *cs, int card)
-{
-    foh_card_info ci;
-    if (foh_cardset_card(cs, card, &ci) != FOH_OK)
-        return 0;
-    int icons = 0;
-    for (int i = 0; i < FOH_MAX_ICONS; i++)
-        icons += ci.stripe[i];
-    return icons / 2.0;
-}
-
 /* Value of holding N tokens (before the fade). */
 static double tokens_value(int n)
 {
@@ -105,19 +93,18 @@ static double tokens_value(int n)
            EXTRA_TOKEN_VALUE * (n > TOKENS_USEFUL ? n - TOKENS_USEFUL : 0);
 }
 
-/* The best value a non-invested Market card other than SKIP has for
- * PLAYER: exact (the card tried in the Nation on SCRATCH, against NOW, the
- * player's score now) or from its stripe (SCRATCH NULL). */
-static foh_status best_market_card(foh_game *g, int player, int skip, const foh_score *now, foh_game *scratch,
-                                   double *best, foh_error *err)
+/* The best value a non-invested Market card has for PLAYER: each tried in
+ * the Nation on SCRATCH, against NOW (the player's score now). */
+static foh_status best_market_card(foh_game *g, int player, const foh_score *now, foh_game *scratch, double *best,
+                                   foh_error *err)
 {
     *best = 0;
     for (int i = 0; i < foh_game_market_size(g); i++) {
         int c = foh_game_market_card(g, i);
-        if (c == skip || foh_game_investor(g, c) >= 0)
+        if (foh_game_investor(g, c) >= 0)
             continue;
-        double w = stripe_value(foh_game_cardset(g), c);
-        foh_status s = scratch ? foh_eval_card(g, player, c, now, scratch, &w, err) : FOH_OK;
+        double w;
+        foh_status s = foh_eval_card(g, player, c, now, scratch, &w, err);
         if (s != FOH_OK)
             return s;
         if (w + card_value(g) > *best)
@@ -130,12 +117,12 @@ foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, doub
 {
     foh_score now = {0}; /* unread in the middle of an effect (foh_eval_card) */
     foh_status s = foh_game_choice(g) ? FOH_OK : foh_game_score_player(g, player, &now, err);
-    return s != FOH_OK ? s : best_market_card(g, player, -1, &now, scratch, best, err);
+    return s != FOH_OK ? s : best_market_card(g, player, &now, scratch, best, err);
 }
 
 /* Value of one player's holdings, without the opponent term, into *V.
- * ALTERNATIVE: the best Market card's value for P if known (< 0: from
- * the stripes). */
+ * ALTERNATIVE: the best Market card's value for P (foh_eval_alternative);
+ * a held investment is tried in the Nation on SCRATCH. */
 static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, foh_game *scratch,
                            double alternative, foh_eval *e, double *v, foh_error *err)
 {
@@ -158,12 +145,10 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
         for (int q = 0; q < n; q++)
             threats += q != p && foh_game_tokens(g, q) >= t;
         double risk = n > 1 ? (double)threats / (n - 1) : 0;
-        double card_vp = stripe_value(foh_game_cardset(g), card);
-        if (scratch) {
-            foh_status s = foh_eval_card(g, p, card, &sc[p], scratch, &card_vp, err);
-            if (s != FOH_OK)
-                return s;
-        }
+        double card_vp;
+        foh_status s = foh_eval_card(g, p, card, &sc[p], scratch, &card_vp, err);
+        if (s != FOH_OK)
+            return s;
         double worth = card_vp + cv, back = fade * (tokens_value(have + t) - tokens_value(have));
         /* Kept: part of the card; sniped: the tokens come back. A card
          * that became worth nothing (a new Leader would replace a better
@@ -173,14 +158,8 @@ static foh_status holdings(foh_game *g, int p, const foh_score *sc, const streng
         /* It also keeps the player from investing in a better card of the
          * Market: holding a poor investment costs part of the difference
          * (or a player would hold it for ever, waiting). */
-        double best = alternative;
-        if (best < 0) {
-            foh_status s = best_market_card(g, p, card, NULL, NULL, &best, err);
-            if (s != FOH_OK)
-                return s;
-        }
-        if (best > worth)
-            e->investment -= BETTER_CARD * (best - worth);
+        if (alternative > worth)
+            e->investment -= BETTER_CARD * (alternative - worth);
         /* The next player to act takes a bargain at once: a card worth more
          * to them than the T tokens it costs (an investment of 1 token is
          * an offer to the next player, not a way to buy cheap). */

@@ -24,9 +24,10 @@ foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_ga
                              foh_error *err);
 
 /* The value for PLAYER of the best non-invested Market card of G, each
- * tried in the Nation: the ALTERNATIVE of foh_eval_position, which weighs
- * a held investment against it (< 0 there: estimated from the stripes).
- * Computed once per decision: trying every card costs a score each. */
+ * tried in the Nation (VP gained plus the value of a card, 0 if none):
+ * the ALTERNATIVE of foh_eval_position, which weighs a held investment
+ * against it. Computed once per decision: trying every card costs a score
+ * each. */
 foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, double *best, foh_error *err);
 
 /* VP PLAYER would gain by having Market card CARD in their Nation now,
