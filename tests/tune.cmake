@@ -76,6 +76,17 @@ foreach(bad "--shard;1/2" "--save-shard;x.json" "--merge;--games;20" "--target;s
     message(FATAL_ERROR "foh tune ${bad}: exit ${rc}, expected 2 with a message\n${err}")
   endif()
 endforeach()
+# Usage errors whose message must name what is wrong.
+foreach(case "--target;impact-band=1000|--target 'impact-band=1000': impact-band is a number of points above 0 and at most 100"
+             "--target;impact-band=0|--target 'impact-band=0': impact-band is a number of points above 0")
+  string(REPLACE "|" ";" case "${case}")
+  list(POP_BACK case want)
+  execute_process(COMMAND ${FOH} tune --games 20 ${case} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+  string(FIND "${err}" "${want}" at)
+  if(NOT rc EQUAL 2 OR at LESS 0)
+    message(FATAL_ERROR "foh tune ${case}: exit ${rc}, expected 2 with '${want}'\n${err}")
+  endif()
+endforeach()
 # The impact-band target (docs/tune.md): on the base game with random bots
 # Apollo Program has the largest impact on the win. The base's impact band
 # is foh sim --impact's estimate on the same games (the table's first row);

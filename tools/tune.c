@@ -125,8 +125,15 @@ int tune_parse_target(const char *spec, tune_targets *t)
         t->start_spread = x;
     else if (n == 9 && !strncmp(spec, "card-band", n))
         t->card_band = x;
-    else if (n == 11 && !strncmp(spec, "impact-band", n))
+    else if (n == 11 && !strncmp(spec, "impact-band", n)) {
+        /* A card's impact on the win is a difference of win rates: at most 100 points. */
+        if (!(x > 0 && x <= 100)) {
+            cli_error("tune", "--target '%s': impact-band is a number of points above 0 and at most 100 (a card's "
+                              "impact on the win cannot exceed 100 points)", spec);
+            return 0;
+        }
         t->impact_band = x;
+    }
     else {
         cli_error("tune",
                   "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, impact-band, length)",
