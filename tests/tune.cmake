@@ -77,11 +77,15 @@ foreach(bad "--shard;1/2" "--save-shard;x.json" "--merge;--games;20" "--target;s
   endif()
 endforeach()
 # Usage errors whose message must name what is wrong.
-foreach(case "--target;impact-band=1000|--target 'impact-band=1000': impact-band is a number of points above 0 and at most 100"
-             "--target;impact-band=0|--target 'impact-band=0': impact-band is a number of points above 0")
+foreach(case "--games;20;--target;impact-band=1000|--target 'impact-band=1000': impact-band is a number of points above 0 and at most 100"
+             "--games;20;--target;impact-band=0|--target 'impact-band=0': impact-band is a number of points above 0"
+             "--merge;x.json;--seed;3|--seed is not allowed with --merge: "
+             "--merge;x.json;--budget;300|--budget is not allowed with --merge: "
+             "--merge;x.json;--shard;1/2|--shard is not allowed with --merge: "
+             "--merge;x.json;--games;200|--games is not allowed with --merge: ")
   string(REPLACE "|" ";" case "${case}")
   list(POP_BACK case want)
-  execute_process(COMMAND ${FOH} tune --games 20 ${case} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+  execute_process(COMMAND ${FOH} tune ${case} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
   string(FIND "${err}" "${want}" at)
   if(NOT rc EQUAL 2 OR at LESS 0)
     message(FATAL_ERROR "foh tune ${case}: exit ${rc}, expected 2 with '${want}'\n${err}")

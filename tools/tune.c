@@ -1120,14 +1120,45 @@ static int run_merge(tuner *T, candidates *cand);
 /* TUNE with the shard files as arguments (foh tune --merge FILE...). */
 static const cli_command TUNE_MERGE = {"tune", "--merge SHARD...", 1, NULL, TUNE_OPTIONS, NULL};
 
-/* What is wrong with the options of a --shard or --merge run, or NULL. */
-static const char *bad_shard_usage(const tuner *T)
+/* The name of the common option ID that tune takes (TUNE_OPTIONS). */
+static const char *tune_option_name(cli_option_id id)
+{
+    static const struct {
+        cli_option_id id;
+        const char *name;
+    } NAMES[] = {{OPT_PLAYERS, "--players"}, {OPT_GAMES, "--games"}, {OPT_SEED, "--seed"}, {OPT_SEATS, "--seats"},
+                 {OPT_THREADS, "--threads"}, {OPT_LUA_INSTRUCTIONS, "--lua-instructions"},
+                 {OPT_LUA_MEMORY, "--lua-memory"}, {OPT_ACTION_TIME, "--action-time"}, {OPT_CARDS, "--cards"},
+                 {OPT_MODS, "--mods"}, {OPT_VARIANT, "--variant"}, {OPT_SHARD, "--shard"},
+                 {OPT_SAVE_SHARD, "--save-shard"}};
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (NAMES[i].id == id)
+            return NAMES[i].name;
+    return "an option";
+}
+
+/* What is wrong with the options of a --shard or --merge run (into WHY,
+ * returned), or NULL. */
+static const char *bad_shard_usage(const tuner *T, char *why, size_t len)
 {
     /* take_own_options' OWN: 5 --verify-games, 6 --out. */
     if (T->merge) {
-        if ((T->o.given & ~(1ull << OPT_THREADS)) || (T->own_given & ~((1u << 5) | (1u << 6))))
-            return "with --merge the run comes from the shard files: give only --threads, --out and --verify-games";
-        return NULL;
+        static const char *const OWN[] = {"--target", "--tunable", "--budget", "--max-changes", "--change-cost"};
+        const char *refused = NULL;
+        uint64_t common = T->o.given & ~(1ull << OPT_THREADS);
+        for (int k = 0; k < OPT_COUNT && !refused; k++)
+            if (common & (1ull << k))
+                refused = tune_option_name((cli_option_id)k);
+        for (int j = 0; j < 5 && !refused; j++)
+            if (T->own_given & (1u << j))
+                refused = OWN[j];
+        if (!refused)
+            return NULL;
+        snprintf(why, len,
+                 "%s is not allowed with --merge: the run comes from the shard files; give only --threads, --out "
+                 "and --verify-games",
+                 refused);
+        return why;
     }
     if ((T->o.given & (1ull << OPT_SAVE_SHARD)) && !(T->o.given & (1ull << OPT_SHARD)))
         return "--save-shard needs --shard i/n";
@@ -1163,7 +1194,8 @@ int cmd_tune(int argc, char **argv)
         status = CLI_USAGE;
     if (status == CLI_OK) {
         status = cli_parse(T->merge ? &TUNE_MERGE : &TUNE, n, args, &T->o);
-        const char *bad = status == CLI_OK && !T->o.help ? bad_shard_usage(T) : NULL;
+        char why[200];
+        const char *bad = status == CLI_OK && !T->o.help ? bad_shard_usage(T, why, sizeof why) : NULL;
         if (bad) {
             cli_error("tune", "%s", bad);
             status = CLI_USAGE;
