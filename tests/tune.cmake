@@ -91,6 +91,24 @@ foreach(case "--games;20;--target;impact-band=1000|--target 'impact-band=1000': 
     message(FATAL_ERROR "foh tune ${case}: exit ${rc}, expected 2 with '${want}'\n${err}")
   endif()
 endforeach()
+# Stage 1's last round plays G games even when G is not n0 times a power
+# of 2 (G 50: rounds of 12, 24 and 50 games), so that its survivors count
+# as single changes at G games.
+execute_process(COMMAND ${FOH} tune --games 50 --budget 600 --seed 1 --tunable "cards.theocracy.*" --verify-games 0
+                --threads 2 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\n  round 3: [0-9]+ candidates at 50 games, best "
+   OR NOT out MATCHES "\nstage 1 done: [1-9][0-9]* single changes? beat the base at 50 games\n")
+  message(FATAL_ERROR "G 50: stage 1's last round is not at 50 games or nothing beat the base (exit ${rc}):\n${out}\n${err}")
+endif()
+# No change found (the base meets the targets): --out writes nothing (the
+# folder it made goes) and says so; the verification is skipped, saying so.
+file(REMOVE_RECURSE ${OUT}/tune-none)
+execute_process(COMMAND ${FOH} tune --games 20 --target length=1..1000 --seed 1 --out ${OUT}/tune-none
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR EXISTS ${OUT}/tune-none OR NOT out MATCHES "\n--out [^\n]*tune-none: nothing written: no change to write\n"
+   OR NOT out MATCHES "\nverification skipped: no change to verify\n")
+  message(FATAL_ERROR "no change: an empty variant written or no word of it (exit ${rc}):\n${out}\n${err}")
+endif()
 # The impact-band target (docs/tune.md): on the base game with random bots
 # Apollo Program has the largest impact on the win. The base's impact band
 # is foh sim --impact's estimate on the same games (the table's first row);

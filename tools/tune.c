@@ -312,6 +312,7 @@ typedef struct {
     int merge;         /* --merge: FILES[0, NFILES) are shard files */
     char **files;
     int nfiles;
+    int out_made;       /* --out's folder was made by this run */
     unsigned own_given; /* bit k: tune's own option k was given (take_own_options' OWN) */
 } tuner;
 
@@ -1228,7 +1229,7 @@ int cmd_tune(int argc, char **argv)
             status = CLI_DATA;
         }
     }
-    if (status == CLI_OK && !T->o.help && T->out && mkdir(T->out, 0777) != 0 && errno != EEXIST) {
+    if (status == CLI_OK && !T->o.help && T->out && !(T->out_made = mkdir(T->out, 0777) == 0) && errno != EEXIST) {
         cli_error("tune", "cannot create folder %s: %s", T->out, strerror(errno));
         status = CLI_DATA;
     }
@@ -1415,6 +1416,21 @@ static void base_ready(tuner *T, candidate *base)
     print_metrics(T, stdout, "base", base);
 }
 
+/* The games stage 1 plays for K arms in ROUNDS rounds of N0, 2 N0, ...
+ * games, the last of G, keeping at most the better half (rounded up) after
+ * each round: the most it may play (the early stopping drops more). */
+static long halving_cost(int k, int rounds, long n0, long G)
+{
+    long cost = 0, before = 0;
+    for (int r = 0; r < rounds && k > 0; r++) {
+        long games = r == rounds - 1 ? G : n0 << r;
+        cost += (long)k * (games - before);
+        before = games;
+        k = (k + 1) / 2;
+    }
+    return cost;
+}
+
 /* Stage 1: the single changes by successive halving on the base BASE's
  * games [0, G); with --shard i/n only the arms i, i+n, ... of the
  * relevance order (the early stopping within that share). *ALIVEP
@@ -1443,12 +1459,13 @@ static int stage1(tuner *T, candidates *cand, candidate *base, candidate ***aliv
     long n0 = G >> (rounds - 1);
     while (n0 < 8 && rounds > 1)
         n0 = G >> (--rounds - 1);
-    /* Stage 1 may spend 70% of what is left; each arm costs about (1 + (R-1)/2) n0. */
+    /* Stage 1 may spend 70% of what is left: the most arms whose halving
+     * (every round's games for the half, rounded up, kept from the round
+     * before; the last round at G) fits in it. */
     long left = T->budget - T->spent;
-    long per_arm = n0 * (2 + rounds - 1) / 2;
-    int k = per_arm > 0 ? (int)(left * 7 / 10 / per_arm) : narms;
-    if (k > narms)
-        k = narms;
+    int k = 0;
+    while (k < narms && halving_cost(k + 1, rounds, n0, G) <= left * 7 / 10)
+        k++;
     if (k < 1) {
         free(arms);
         cli_error("tune", "--budget %ld is too small for one candidate of %ld games", T->budget, n0);
@@ -1485,7 +1502,19 @@ static int stage1(tuner *T, candidates *cand, candidate *base, candidate ***aliv
     for (int r = 0; r < rounds && nalive > 0; r++) {
         snprintf(stage, sizeof stage, "stage 1, round %d/%d", r + 1, rounds);
         T->stage = stage;
-        long games = n0 << r;
+        /* The last round at G, whatever the rounding of n0. */
+        long games = r == rounds - 1 ? G : n0 << r;
+        long cost = 0;
+        for (int i = 0; i < nalive; i++)
+            if (games > alive[i]->games)
+                cost += games - alive[i]->games;
+        if (T->spent + cost > T->budget) {
+            clear_progress(T);
+            printf("  the budget ran out before round %d: %d candidate%s did not reach %ld games; raise --budget or "
+                   "screen fewer changes (--tunable)\n",
+                   r + 1, nalive, nalive == 1 ? "" : "s", games);
+            break;
+        }
         if ((st = evaluate(T, alive, nalive, games)) != CLI_OK) {
             free(alive);
             return st;
@@ -1503,8 +1532,12 @@ static int stage1(tuner *T, candidates *cand, candidate *base, candidate ***aliv
             }
         if (r == 0 && nfailed > 3)
             printf("  left out: %d more that break a game\n", nfailed - 3);
-        if (r == rounds - 1)
+        if (r == rounds - 1) {
+            clear_progress(T);
+            printf("  round %d: %d candidates at %ld games, best %s loss %.2f\n", r + 1, nalive, games,
+                   T->tun[alive[0]->ch[0].t].path, alive[0]->loss);
             break;
+        }
         /* Early stopping: drop what is clearly worse than the best, then keep the better half. */
         candidate *b = alive[0];
         int keep = 0;
@@ -1662,7 +1695,12 @@ static int finish(tuner *T, candidates *cand, candidate *base, candidate **alive
     if (!best->n)
         printf("(none: %s)\n", base->loss <= 0 ? "the base meets the targets" : "no change lowered the loss");
     int status = CLI_OK;
-    if (T->out) {
+    if (T->out && !best->n) {
+        /* An empty variant would play as the base: none is written (the folder, if this run made it, goes). */
+        if (T->out_made)
+            rmdir(T->out);
+        printf("\n--out %s: nothing written: no change to write\n", T->out);
+    } else if (T->out) {
         char desc[600], name[256], header[1200];
         const char *slash = strrchr(T->out, '/');
         snprintf(name, sizeof name, "%s", slash && slash[1] ? slash + 1 : T->out);
@@ -1680,6 +1718,8 @@ static int finish(tuner *T, candidates *cand, candidate *base, candidate **alive
             status = CLI_DATA;
     }
     free(notes);
+    if (status == CLI_OK && T->verify_games > 0 && !best->n)
+        printf("verification skipped: no change to verify\n");
     /* Verification on fresh seeds. */
     if (status == CLI_OK && T->verify_games > 0 && best->n > 0) {
         prediction pred[5 + 3 * MAX_CHANGES];
