@@ -69,9 +69,44 @@ string(SUBSTRING "${whole}" 0 ${gat} before)
 string(SUBSTRING "${whole}" ${gat} -1 after)
 set(altered "${before}9${after}")
 file(WRITE ${OUT}/tune-shard-altered.json "${altered}")
+# Edited copies of shard 1, each refused naming the field at fault: an
+# unknown top-level field, an unknown run field, run.card_count one less
+# (the games' owner lists then disagree with the run, not the other way),
+# run.games one less, a survivor with one game more than the run's, a
+# survivor given twice, and fewer games spent than the shard's screening
+# plays.
+string(REPLACE "{\"format\":" "{\"extra\":1,\"format\":" edited "${whole}")
+file(WRITE ${OUT}/tune-shard-extra.json "${edited}")
+string(JSON edited SET "${whole}" run note "1")
+file(WRITE ${OUT}/tune-shard-runextra.json "${edited}")
+string(JSON cards GET "${whole}" run card_count)
+math(EXPR cards "${cards} - 1")
+string(JSON edited SET "${whole}" run card_count ${cards})
+file(WRITE ${OUT}/tune-shard-cards.json "${edited}")
+string(JSON edited SET "${whole}" run games 199)
+file(WRITE ${OUT}/tune-shard-games.json "${edited}")
+string(JSON nsurv LENGTH "${whole}" survivors)
+if(nsurv LESS 1)
+  message(FATAL_ERROR "the test needs a survivor in ${OUT}/tune-shard-1.json")
+endif()
+string(JSON game0 GET "${whole}" survivors 0 games 0)
+string(JSON edited SET "${whole}" survivors 0 games 200 "${game0}")
+file(WRITE ${OUT}/tune-shard-moregames.json "${edited}")
+string(JSON surv0 GET "${whole}" survivors 0)
+string(JSON edited SET "${whole}" survivors ${nsurv} "${surv0}")
+file(WRITE ${OUT}/tune-shard-twice.json "${edited}")
+string(JSON edited SET "${whole}" spent 10)
+file(WRITE ${OUT}/tune-shard-spent.json "${edited}")
 set(S1 ${OUT}/tune-shard-1.json)
 set(S2 ${OUT}/tune-shard-2.json)
 set(cases
+    "${OUT}/tune-shard-extra.json,${S2}|tune-shard-extra.json: extra: unknown field"
+    "${OUT}/tune-shard-runextra.json,${S2}|tune-shard-runextra.json: run.note: unknown field"
+    "${OUT}/tune-shard-cards.json,${S2}|tune-shard-cards.json: run.card_count: ${cards}, but the base's first game has owners of [0-9]+ cards: the file may have been edited"
+    "${OUT}/tune-shard-games.json,${S2}|tune-shard-games.json: run.games: 199, but the base has 200 games"
+    "${OUT}/tune-shard-moregames.json,${S2}|tune-shard-moregames.json: survivors.0..games: must list the 200 games of the run .201 found: more than the run's"
+    "${OUT}/tune-shard-twice.json,${S2}|tune-shard-twice.json: survivors.${nsurv}.: [^\n]* is twice in this shard"
+    "${OUT}/tune-shard-spent.json,${S2}|tune-shard-spent.json: [0-9]+ survivors? and 10 games spent. while shard 1 of 2 screens [0-9]+ single changes"
     "${S1},${OUT}/tune-shard-seed2.json|tune-shard-seed2.json: another run than [^\n]*tune-shard-1.json's: run.seed differs"
     "${S1}|shard 2 of 2 is missing"
     "${S1},${S1}|tune-shard-1.json: shard 1 of 2. the same part as"
@@ -89,3 +124,9 @@ foreach(case ${cases})
     message(FATAL_ERROR "foh tune --merge ${parts}: exit ${rc}, expected 1 with a message matching '${expect}':\n${err}")
   endif()
 endforeach()
+# A shard beyond the single changes screened says it screens none.
+execute_process(COMMAND ${FOH} ${ARGS} --seed 1 --shard 60/60 --save-shard ${OUT}/tune-shard-60.json
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\nshard 60 of 60: screens none of them \\(only [0-9]+ are screened")
+  message(FATAL_ERROR "foh tune --shard 60/60: exit ${rc}, no 'screens none'\n${out}\n${err}")
+endif()

@@ -1431,6 +1431,31 @@ static long halving_cost(int k, int rounds, long n0, long G)
     return cost;
 }
 
+/* Stage 1's rounds (*ROUNDS of *N0, 2 *N0, ... games, the last of G) and
+ * how many of the NARMS single changes it screens: it may spend 70% of
+ * LEFT, the budget left after the base; the most arms whose halving fits
+ * in it. The same on the shards and on the merge. */
+static int screening_size(const tuner *T, int narms, long left, int *rounds, long *n0)
+{
+    long G = T->o.games;
+    *rounds = 4;
+    *n0 = G >> (*rounds - 1);
+    while (*n0 < 8 && *rounds > 1) {
+        --*rounds;
+        *n0 = G >> (*rounds - 1);
+    }
+    int k = 0;
+    while (k < narms && halving_cost(k + 1, *rounds, *n0, G) <= left * 7 / 10)
+        k++;
+    return k;
+}
+
+/* How many of the K screened arms shard I of N screens: i, i + n, ... (1-based). */
+static int shard_share(int k, int i, int n)
+{
+    return k >= i ? (k - i) / n + 1 : 0;
+}
+
 /* Stage 1: the single changes by successive halving on the base BASE's
  * games [0, G); with --shard i/n only the arms i, i+n, ... of the
  * relevance order (the early stopping within that share). *ALIVEP
@@ -1455,17 +1480,9 @@ static int stage1(tuner *T, candidates *cand, candidate *base, candidate ***aliv
                 arms[narms++] = (arm_order){t, T->tun[t].relevance, v};
     }
     qsort(arms, (size_t)narms, sizeof *arms, by_relevance);
-    int rounds = 4;
-    long n0 = G >> (rounds - 1);
-    while (n0 < 8 && rounds > 1)
-        n0 = G >> (--rounds - 1);
-    /* Stage 1 may spend 70% of what is left: the most arms whose halving
-     * (every round's games for the half, rounded up, kept from the round
-     * before; the last round at G) fits in it. */
-    long left = T->budget - T->spent;
-    int k = 0;
-    while (k < narms && halving_cost(k + 1, rounds, n0, G) <= left * 7 / 10)
-        k++;
+    int rounds;
+    long n0;
+    int k = screening_size(T, narms, T->budget - T->spent, &rounds, &n0);
     if (k < 1) {
         free(arms);
         cli_error("tune", "--budget %ld is too small for one candidate of %ld games", T->budget, n0);
@@ -1475,10 +1492,14 @@ static int stage1(tuner *T, candidates *cand, candidate *base, candidate ***aliv
            "base run), %d rounds of %ld..%ld games\n",
            k, narms, rounds, n0, G);
     /* A shard's share: the arms i, i+n, ... (0-based: shard - 1 + j n). */
-    int mine = 0;
-    for (int i = T->o.shard - 1; i < k; i += T->o.shards)
-        mine++;
-    if (T->o.save_shard)
+    int mine = shard_share(k, T->o.shard, T->o.shards);
+    if (T->o.save_shard && !mine)
+        printf("shard %d of %d: screens none of them (only %d are screened: fewer shards would do)\n", T->o.shard,
+               T->o.shards, k);
+    else if (T->o.save_shard && mine == 1)
+        printf("shard %d of %d: screens 1 of them (number %d of the relevance order)\n", T->o.shard, T->o.shards,
+               T->o.shard);
+    else if (T->o.save_shard)
         printf("shard %d of %d: screens %d of them (numbers %d, %d, ... of the relevance order), the early "
                "stopping within this share\n",
                T->o.shard, T->o.shards, mine, T->o.shard, T->o.shard + T->o.shards);
@@ -1980,6 +2001,25 @@ static void take_games(tuner *T, candidate *d, tune_shard_cand *c, long G)
 /* --merge FILE...: the shards' files describe one run (each part once, all
  * present); the base and the survivors of their screening are loaded, and
  * the search goes on with stage 2 here. A CLI status. */
+/* The first field of the run description RUN that run_json does not write, or NULL. */
+static const char *run_unknown_key(json_t *run)
+{
+    static const char *const RUN_KEYS[] = {"origin", "players", "seats", "seed", "games", "card_count", "impact",
+                                           "targets", "tunable", "budget", "max_changes", "change_cost", "limits",
+                                           "tunables", "single_changes"};
+    const char *key;
+    json_t *val;
+    json_object_foreach(run, key, val)
+    {
+        size_t k = 0;
+        while (k < sizeof RUN_KEYS / sizeof RUN_KEYS[0] && strcmp(RUN_KEYS[k], key))
+            k++;
+        if (k == sizeof RUN_KEYS / sizeof RUN_KEYS[0])
+            return key;
+    }
+    return NULL;
+}
+
 static int run_merge(tuner *T, candidates *cand)
 {
     int nf = T->nfiles, st = CLI_DATA;
@@ -1990,9 +2030,16 @@ static int run_merge(tuner *T, candidates *cand)
         cli_error("tune", "out of memory");
         return CLI_DATA;
     }
-    for (int f = 0; f < nf; f++)
+    for (int f = 0; f < nf; f++) {
         if (!tune_shard_read(T->files[f], &sh[f]))
             goto done;
+        const char *key = run_unknown_key(sh[f].run);
+        if (key) {
+            cli_error("tune", "%s: run.%s: unknown field (a file of another version of foh, or edited?)",
+                      T->files[f], key);
+            goto done;
+        }
+    }
     int n = sh[0].shards;
     if (!(part = malloc((size_t)n * sizeof *part))) {
         cli_error("tune", "out of memory");
@@ -2000,10 +2047,22 @@ static int run_merge(tuner *T, candidates *cand)
     }
     for (int i = 0; i < n; i++)
         part[i] = -1;
+    /* The run most files describe (ties: the first file's): a file that differs from it is named. */
+    int major = 0, most = 0;
     for (int f = 0; f < nf; f++) {
-        const char *key = tune_shard_run_differs(sh[f].run, sh[0].run);
+        int same = 0;
+        for (int g = 0; g < nf; g++)
+            same += json_equal(sh[f].run, sh[g].run);
+        if (same > most) {
+            most = same;
+            major = f;
+        }
+    }
+    for (int f = 0; f < nf; f++) {
+        const char *key = tune_shard_run_differs(sh[f].run, sh[major].run);
         if (key) {
-            cli_error("tune", "%s: another run than %s's: run.%s differs", T->files[f], T->files[0], key);
+            cli_error("tune", "%s: another run than %s's%s: run.%s differs (or the file was edited)", T->files[f],
+                      T->files[major], most > 1 ? " (and the other files')" : "", key);
             goto done;
         }
         if (sh[f].shards != n) {
@@ -2049,7 +2108,7 @@ static int run_merge(tuner *T, candidates *cand)
         long g;
         if (!tune_games_equal(&sh[part[0]].base.rec, &sh[part[i]].base.rec, G, &g)) {
             cli_error("tune", "%s: the base's game %ld differs from %s's: the shards did not play the same games "
-                      "(another version of foh or of the card data?)", T->files[part[i]], g + 1, first);
+                      "(another version of foh or of the card data, or an edited file?)", T->files[part[i]], g + 1, first);
             goto done;
         }
     }
@@ -2082,8 +2141,25 @@ static int run_merge(tuner *T, candidates *cand)
         cli_error("tune", "out of memory");
         goto done;
     }
+    /* What each shard screened: its share of the single changes, at most all of them surviving, at least
+     * round 1's games each and at most the whole halving's. */
+    int rounds;
+    long n0;
+    int screened = screening_size(T, T->nvalues_total, T->budget - G, &rounds, &n0);
     for (int i = 0; i < n; i++) {
         tune_shard *s = &sh[part[i]];
+        int mine = shard_share(screened, i + 1, n);
+        long least = (long)mine * (rounds > 1 ? n0 : G), most_games = halving_cost(mine, rounds, n0, G);
+        if (s->nsurv > mine || s->spent < least || s->spent > most_games) {
+            cli_error("tune", "%s: %d survivor%s and %ld games spent, while shard %d of %d screens %d single "
+                      "change%s (%ld to %ld games): the file may have been edited", T->files[part[i]], s->nsurv,
+                      s->nsurv == 1 ? "" : "s", s->spent, i + 1, n, mine, mine == 1 ? "" : "s", least, most_games);
+            goto done;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        tune_shard *s = &sh[part[i]];
+        int from = nalive; /* this shard's survivors: alive[from, nalive) */
         spent += s->spent;
         for (int k = 0; k < s->nsurv; k++) {
             int t = 0;
@@ -2097,8 +2173,8 @@ static int run_merge(tuner *T, candidates *cand)
             }
             for (int j = 0; j < nalive; j++)
                 if (alive[j]->ch[0].t == t && alive[j]->ch[0].value == v) {
-                    cli_error("tune", "%s: survivors[%d]: %s = %d was screened by another shard too",
-                              T->files[part[i]], k, s->surv[k].path, v);
+                    cli_error("tune", "%s: survivors[%d]: %s = %d %s", T->files[part[i]], k, s->surv[k].path, v,
+                              j >= from ? "is twice in this shard" : "was screened by another shard too");
                     goto done;
                 }
             candidate *c = new_candidate(T, cand, NULL, (change){t, v});

@@ -124,6 +124,22 @@ static void field_name(char *out, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The first key of object V not in KNOWN (NULL-ended), or NULL. */
+static const char *unknown_key(json_t *v, const char *const *known)
+{
+    const char *key;
+    json_t *x;
+    json_object_foreach(v, key, x)
+    {
+        int k = 0;
+        while (known[k] && strcmp(known[k], key))
+            k++;
+        if (!known[k])
+            return key;
+    }
+    return NULL;
+}
+
 /* V as a whole number within [LO, HI] into *OUT; 0 (said, naming FIELD) if not. */
 static int whole(const reader *r, json_t *v, const char *field, long lo, long hi, long *out)
 {
@@ -248,6 +264,13 @@ static int read_cand(const reader *r, json_t *v, const char *field, int base, tu
     c->rec.impact = r->impact;
     if (!json_is_object(v))
         return bad(r, field, "must be an object");
+    static const char *const BASE_KEYS[] = {"sums", "games", NULL}, *const SURV_KEYS[] = {"path", "value", "sums",
+                                                                                          "games", NULL};
+    const char *unknown = unknown_key(v, base ? BASE_KEYS : SURV_KEYS);
+    if (unknown) {
+        field_name(f, sizeof f, "%s.%s", field, unknown);
+        return bad(r, f, "unknown field (a file of another version of foh, or edited?)");
+    }
     if (!base) {
         json_t *path = json_object_get(v, "path");
         long value = 0;
@@ -264,8 +287,11 @@ static int read_cand(const reader *r, json_t *v, const char *field, int base, tu
     json_t *games = json_object_get(v, "games"), *sums = json_object_get(v, "sums");
     field_name(f, sizeof f, "%s.games", field);
     if (!json_is_array(games) || (long)json_array_size(games) != r->games)
-        return bad(r, f, "must list the %ld games of the run (%zu found: the file is cut?)", r->games,
-                   json_is_array(games) ? json_array_size(games) : (size_t)0);
+        return bad(r, f, "must list the %ld games of the run (%zu found: %s)", r->games,
+                   json_is_array(games) ? json_array_size(games) : (size_t)0,
+                   json_is_array(games) && (long)json_array_size(games) > r->games
+                       ? "more than the run's; the file may have been edited"
+                       : "the file is cut or was edited?");
     if (!tune_games_reserve(&c->rec, r->games))
         return bad(r, f, "out of memory");
     for (long g = 0; g < r->games; g++) {
@@ -287,6 +313,37 @@ static int read_cand(const reader *r, json_t *v, const char *field, int base, tu
            same_array(r, sums, f, "start_win_units", s->start_win_units, r->ncards) &&
            same_array(r, sums, f, "owned_n", s->owned_n, r->ncards) &&
            same_array(r, sums, f, "owned_win_units", s->owned_win_units, r->ncards);
+}
+
+/* Whether the run's players, card_count, impact and games (in R) fit the
+ * shape of the base's games (BASE, not yet read): a mismatch blames the
+ * run's field, not every game it describes. 0 (said) if not; a malformed
+ * base is left to read_cand. */
+static int run_fits_games(const reader *r, json_t *base)
+{
+    json_t *games = json_object_get(base, "games");
+    if (!json_is_array(games))
+        return 1;
+    size_t n = json_array_size(games);
+    if ((long)n != r->games && n > 0)
+        return bad(r, "run.games", "%ld, but the base has %zu games: the file may have been edited", r->games, n);
+    json_t *g = json_array_get(games, 0);
+    if (!json_is_array(g))
+        return 1;
+    size_t items = json_array_size(g);
+    if (items == 4 || items == 5) {
+        if ((items == 5) != r->impact)
+            return bad(r, "run.impact", "%s, but the base's games %s the gains (an impact target's): the file "
+                       "may have been edited", r->impact ? "true" : "false", r->impact ? "lack" : "hold");
+    }
+    json_t *win = json_array_get(g, 1), *owner = json_array_get(g, 3);
+    if (json_is_array(win) && (long)json_array_size(win) != r->players)
+        return bad(r, "run.players", "%d, but the base's first game has %zu seats: the file may have been edited",
+                   r->players, json_array_size(win));
+    if (json_is_array(owner) && (long)json_array_size(owner) != r->ncards)
+        return bad(r, "run.card_count", "%d, but the base's first game has owners of %zu cards: the file may have "
+                   "been edited", r->ncards, json_array_size(owner));
+    return 1;
 }
 
 int tune_shard_read(const char *path, tune_shard *s)
@@ -311,6 +368,12 @@ int tune_shard_read(const char *path, tune_shard *s)
     json_t *surv = json_object_get(root, "survivors");
     if (!json_is_object(root) || !format || strcmp(format, TUNE_SHARD_FORMAT)) {
         bad(&r, "format", "not a shard file of foh tune of this version (format %s)", TUNE_SHARD_FORMAT);
+        goto done;
+    }
+    static const char *const TOP[] = {"format", "shard", "run", "spent", "base", "survivors", NULL};
+    const char *unknown = unknown_key(root, TOP);
+    if (unknown) {
+        bad(&r, unknown, "unknown field (a file of another version of foh, or edited?)");
         goto done;
     }
     if (!array_of(&r, shard, "shard", 2, "numbers [i, n]") ||
@@ -338,6 +401,8 @@ int tune_shard_read(const char *path, tune_shard *s)
         goto done;
     }
     r.impact = s->impact = json_is_true(json_object_get(run, "impact"));
+    if (!run_fits_games(&r, json_object_get(root, "base")))
+        goto done;
     if (!whole(&r, json_object_get(root, "spent"), "spent", 0, 100000000000L, &s->spent) ||
         !read_cand(&r, json_object_get(root, "base"), "base", 1, &s->base))
         goto done;

@@ -21,7 +21,10 @@
  * builds (whatever must agree between the shards of one run); the reader
  * requires in it "players" (1..FOH_MAX_PLAYERS), "games" (G, 1 or more),
  * "card_count" (1..FOH_MAX_CARDS) and "impact" (true: the
- * gains are kept). Every field is checked: a malformed, truncated or
+ * gains are kept), checked against the base's games before they are read
+ * (a mismatch names the run's field); the caller checks the run's other
+ * fields. Unknown fields (top level, base, survivors) are refused. Every
+ * field is checked: a malformed, truncated or
  * inconsistent file is refused with a message naming the file and the
  * field. */
 #ifndef FOH_TUNE_SHARD_H
