@@ -76,6 +76,14 @@ foreach(bad "--shard;1/2" "--save-shard;x.json" "--merge;--games;20" "--target;s
     message(FATAL_ERROR "foh tune ${bad}: exit ${rc}, expected 2 with a message\n${err}")
   endif()
 endforeach()
+# --help describes tune's --games, --shard and --save-shard, not foh sim's.
+execute_process(COMMAND ${FOH} tune --help OUTPUT_VARIABLE help ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR help MATCHES "equal parts of the G games|'foh merge' adds shards|foh check: 12"
+   OR NOT help MATCHES "\n  --games G +games of one full evaluation"
+   OR NOT help MATCHES "\n  --shard i/n +screen only the i-th share of the single changes"
+   OR NOT help MATCHES "\n  --save-shard FILE +write the shard's base and surviving single changes")
+  message(FATAL_ERROR "foh tune --help: exit ${rc}, sim's or check's meaning of --games/--shard/--save-shard:\n${help}")
+endif()
 # Usage errors whose message must name what is wrong.
 foreach(case "--games;20;--target;impact-band=1000|--target 'impact-band=1000': impact-band is a number of points above 0 and at most 100"
              "--games;20;--target;impact-band=0|--target 'impact-band=0': impact-band is a number of points above 0"

@@ -52,9 +52,22 @@ static const cli_command TUNE = {
     "'foh tune --merge FILE...' (stage 2, patch notes, --out, verification).\n",
     TUNE_OPTIONS, NULL};
 
+/* TUNE as --help shows it: --games, --shard and --save-shard mean something
+ * else here than in foh sim (their shared help), so TUNE_OWN_HELP has them. */
+static const cli_option_id TUNE_HELP_OPTIONS[] = {OPT_PLAYERS, OPT_SEED, OPT_SEATS, OPT_THREADS,
+                                                  OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_CARDS,
+                                                  OPT_MODS, OPT_VARIANT, OPT_COUNT};
+
 /* tune's own options, taken out of the arguments before the common ones are parsed. */
 static const char TUNE_OWN_HELP[] =
-    "\ntune's own options:\n"
+    "\ntune's own options, and what --games, --shard and --save-shard mean here:\n"
+    "  --games G             games of one full evaluation: the base and every candidate that\n"
+    "                        reaches the last round play the same G seeds (default 1000, at\n"
+    "                        least 8)\n"
+    "  --shard i/n           screen only the i-th share of the single changes (numbers i, i+n,\n"
+    "                        ... of the relevance order); needs --save-shard\n"
+    "  --save-shard FILE     write the shard's base and surviving single changes for\n"
+    "                        'foh tune --merge' (not 'foh merge')\n"
     "  --target NAME=VALUE   a balance target; repeatable (default seat-spread=2,\n"
     "                        start-spread=3, length=100..200):\n"
     "                          seat-spread=P   seat win rates within P points (max - min)\n"
@@ -1202,7 +1215,9 @@ int cmd_tune(int argc, char **argv)
             status = CLI_USAGE;
         }
         if (status == CLI_OK && T->o.help) {
-            cli_help(&TUNE, stdout);
+            cli_command help = TUNE;
+            help.options = TUNE_HELP_OPTIONS;
+            cli_help(&help, stdout);
             fputs(TUNE_OWN_HELP, stdout);
         }
     }
