@@ -61,6 +61,39 @@ static void remove_variant(const char *dir)
     rmdir(dir);
 }
 
+/* WHY (LEN bytes) from the loader's message MSG on removing the N cards
+ * IDS: "LOCATION: FIELD: unknown card 'ID'" means a game file names the
+ * card (game.yaml's setup.deck_bottom names The Future): say so, as such a
+ * card cannot be removed; else MSG. */
+static void explain(const char *msg, const char *const *ids, int n, char *why, size_t len)
+{
+    for (int i = 0; i < n; i++) {
+        char tail[128];
+        snprintf(tail, sizeof tail, ": unknown card '%s'", ids[i]);
+        const char *at = strstr(msg, tail);
+        if (!at || at[strlen(tail)] != '\0')
+            continue;
+        /* The field is the text between the last ": " before AT and AT. */
+        const char *field = NULL;
+        for (const char *p = msg; p < at; p++)
+            if (p[0] == ':' && p[1] == ' ')
+                field = p + 2;
+        const char *file = msg, *slash = NULL;
+        for (const char *p = msg; field && p < field; p++)
+            if (*p == '/')
+                slash = p + 1;
+        if (slash)
+            file = slash;
+        if (field && field > msg + 2)
+            snprintf(why, len, "the card '%s' cannot be removed: %.*s names it (%.*s; %.*s)", ids[i],
+                     (int)(strcspn(file, ":")), file, (int)(at - field), field, (int)(field - 2 - msg), msg);
+        else
+            snprintf(why, len, "the card '%s' cannot be removed: the game files name it (%s)", ids[i], msg);
+        return;
+    }
+    snprintf(why, len, "%s", msg);
+}
+
 /* Load O's card set with one more variant removing the N cards IDS; the
  * card set, or NULL with the reason in WHY. */
 static foh_cardset *load_without(const cli_options *o, const char *const *ids, int n, char *why, size_t len)
@@ -88,7 +121,7 @@ static foh_cardset *load_without(const cli_options *o, const char *const *ids, i
     foh_cardset *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search,
                                             src.nsearch, &err);
     if (!cs)
-        snprintf(why, len, "%s", err.msg);
+        explain(err.msg, ids, n, why, len);
     remove_variant(dir);
     free(o2);
     return cs;
@@ -228,8 +261,12 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         foh_cardset_card(cs, c, &ci);
         r->card = c;
         fprintf(stderr, "ablation: %d/%d without %s\n", c + 1, ncards, ci.id);
-        const char *ids[1] = {ci.id};
-        foh_cardset *without = load_without(o, ids, 1, r->why, sizeof r->why);
+        /* The cards of --without stay out: the baseline is played without them. */
+        const char *ids[CLI_MAX_VARIANTS + 1];
+        for (int i = 0; i < o->nwithout; i++)
+            ids[i] = o->without[i];
+        ids[o->nwithout] = ci.id;
+        foh_cardset *without = load_without(o, ids, o->nwithout + 1, r->why, sizeof r->why);
         const char *note;
         if (without && !foh_cardset_allows_players(without, o->players, &note)) {
             snprintf(r->why, sizeof r->why, "%d players are not allowed without it", o->players);
@@ -256,8 +293,15 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
                "with its 95%% CI (score: the players' mean; winner's score: the winners' mean); '*' where it\n"
                "excludes 0; sorted by the largest |change|/SE of length, score and winner's score\n",
                base->games);
-        printf("with every card: length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread "
-               "%.1f points\n",
+        if (o->nwithout) {
+            printf("with every card but");
+            for (int i = 0; i < o->nwithout; i++)
+                printf("%s %s", i ? "," : "", o->without[i]);
+            printf(" (--without):");
+        } else {
+            printf("with every card:");
+        }
+        printf(" length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread %.1f points\n",
                bf[0].value, bf[1].value, bf[2].value, bf[3].value, seat_spread(base, o->players));
         qsort(rows, (size_t)ncards, sizeof *rows, by_key);
         printf("%-24s %23s %23s %23s %20s %7s\n", "without", "length (turns)", "score (VP)", "winner's score",
