@@ -520,6 +520,12 @@ int cmd_sim(int argc, char **argv)
             cli_help(&SIM, stdout);
         return st;
     }
+    for (int k = OPT_LADDER_FROM; !o.skill_ladder && k <= OPT_LADDER_RUNGS; k++)
+        if (o.given >> k & 1) {
+            cli_error("sim", "--%s needs --skill-ladder (without it the option would be ignored)",
+                      k == OPT_LADDER_FROM ? "ladder-from" : "ladder-rungs");
+            return CLI_USAGE;
+        }
     if (o.skill_ladder)
         return ladder_main(&o);
     foh_cardset *cs;
