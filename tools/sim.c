@@ -332,6 +332,25 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
     return status;
 }
 
+int sim_players_allowed(const char *command, const foh_cardset *cs, int players)
+{
+    const char *note;
+    if (foh_cardset_allows_players(cs, players, &note))
+        return 1;
+    char counts[64] = "";
+    int least = 0;
+    for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+        if (foh_cardset_allows_players(cs, p, NULL)) {
+            least = least ? least : p;
+            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", counts[0] ? ", " : "", p);
+        }
+    /* The note says how to play with fewer players than the card set allows. */
+    int hint = note && note[0] && players < least;
+    cli_error(command, "%d players are not allowed: this card set is played with %s players%s%s", players,
+              counts[0] ? counts : "no number of", hint ? ". " : "", hint ? note : "");
+    return 0;
+}
+
 /* The report's first line; foh merge prints the same for merged shards. */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
 {
@@ -553,9 +572,7 @@ int cmd_sim(int argc, char **argv)
             return why;
         cs = without;
     }
-    const char *note;
-    if (!foh_cardset_allows_players(cs, o.players, &note)) {
-        cli_error("sim", "%d players are not allowed. %s", o.players, note);
+    if (!sim_players_allowed("sim", cs, o.players)) {
         foh_cardset_free(cs);
         return CLI_USAGE;
     }
