@@ -85,7 +85,14 @@ endif()
 
 # 3. --ablation lists every card of the set, once, the same with 1 and 2
 #    threads (its changes are paired on the seeds, summed in game order).
-execute_process(COMMAND ${FOH} sim --games 6 --ablation OUTPUT_VARIABLE out ERROR_QUIET RESULT_VARIABLE rc)
+execute_process(COMMAND ${FOH} sim --games 6 --ablation OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+# The decision-time block is printed once (the first run's), not once per card;
+# the spread column names its unit.
+string(REGEX MATCHALL "decision time per seat" blocks "${err}")
+list(LENGTH blocks nblocks)
+if(NOT nblocks EQUAL 1 OR NOT err MATCHES "ablation: [0-9]+ runs of 6 games in" OR NOT out MATCHES "spread \\(pts of %\\)\n")
+  message(FATAL_ERROR "--ablation: ${nblocks} decision-time blocks on stderr, or no unit for the spread:\n${out}")
+endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "foh sim --ablation exited with ${rc}")
 endif()

@@ -248,7 +248,15 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
     ablation_row *rows = calloc((size_t)ncards, sizeof *rows);
     sim_outcome *with = calloc((size_t)(games > 0 ? games : 1), sizeof *with);
     sim_outcome *without_out = calloc((size_t)(games > 0 ? games : 1), sizeof *without_out);
-    int ok = base && st && rows && with && without_out;
+    /* The card runs leave out the decision-time block: the first run's is
+     * printed, then the time of all the runs. */
+    cli_options *quiet = malloc(sizeof *quiet);
+    double start = cli_now_s();
+    int ok = base && st && rows && with && without_out && quiet;
+    if (quiet) {
+        *quiet = *o;
+        quiet->quiet_timing = 1;
+    }
     int status = ok ? sim_run_outcomes(o, cs, base, NULL, with) : CLI_DATA;
     if (!ok)
         cli_error("sim", "out of memory");
@@ -276,7 +284,7 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         if (!without)
             continue;
         memset(st, 0, sizeof *st);
-        if (sim_run_outcomes(o, without, st, NULL, without_out) != CLI_OK || !st->games) {
+        if (sim_run_outcomes(quiet, without, st, NULL, without_out) != CLI_OK || !st->games) {
             snprintf(r->why, sizeof r->why, "its games stop with an error without it (on stderr above)");
             foh_cardset_free(without);
             continue;
@@ -286,6 +294,8 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         paired_change(with, without_out, games, o->players, r);
         r->spread = seat_spread(st, o->players) - seat_spread(base, o->players);
     }
+    if (status == CLI_OK)
+        fprintf(stderr, "ablation: %d runs of %ld games in %.1f s\n", 1 + ncards, games, cli_now_s() - start);
     if (status == CLI_OK) {
         sim_print_header(stdout, base->games, o, cs);
         printf("ablation: the same %ld game seeds played once more without each card (a variant removing it);\n"
@@ -304,8 +314,8 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         printf(" length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread %.1f points\n",
                bf[0].value, bf[1].value, bf[2].value, bf[3].value, seat_spread(base, o->players));
         qsort(rows, (size_t)ncards, sizeof *rows, by_key);
-        printf("%-24s %23s %23s %23s %20s %7s\n", "without", "length (turns)", "score (VP)", "winner's score",
-               "stalled (pts of %)", "spread");
+        printf("%-24s %23s %23s %23s %20s %17s\n", "without", "length (turns)", "score (VP)", "winner's score",
+               "stalled (pts of %)", "spread (pts of %)");
         for (int i = 0; i < ncards; i++) {
             const ablation_row *r = &rows[i];
             foh_card_info ci;
@@ -320,7 +330,7 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
                 printf(k == 3 ? " %+5.1f [%+5.1f,%+5.1f]%s" : " %+5.2f [%+5.2f,%+5.2f]%s", r->diff[k],
                        r->diff[k] - r->half[k], r->diff[k] + r->half[k], sig ? "*" : " ");
             }
-            printf(" %+6.1f\n", r->spread);
+            printf(" %+17.1f\n", r->spread);
         }
     }
     free(base);
@@ -328,5 +338,6 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
     free(rows);
     free(with);
     free(without_out);
+    free(quiet);
     return status;
 }

@@ -86,6 +86,7 @@ typedef struct {
     uint64_t given; /* bit OPT_X: the option was on the command line */
     int nargs;      /* positional arguments */
     char **args;
+    int quiet_timing; /* not an option: no decision-time block on stderr (foh sim --ablation's card runs) */
 } cli_options;
 
 /* Parse ARGV (the words after the command name) for command CMD into O.

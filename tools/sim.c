@@ -476,7 +476,7 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
     }
     if (tty && status == CLI_OK)
         cli_progress(last - first, last - first, cli_now_s() - start, 1, 1);
-    if (status == CLI_OK) {
+    if (status == CLI_OK && !o->quiet_timing) {
         /* Timing goes to stderr: it varies by machine and must not change the report. */
         fprintf(stderr, "decision time per seat (wall clock, %d thread%s): mean of all decisions / mean of those "
                         "with a choice / longest\n", nthreads, nthreads == 1 ? "" : "s");
