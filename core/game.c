@@ -108,9 +108,16 @@ foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     const char *note = "";
     if (!opt || !foh_cardset_allows_players(cs, opt->players, &note)) {
         char counts[64] = "";
+        int least = 0;
         for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
-            if (foh_cardset_allows_players(cs, p, NULL))
+            if (foh_cardset_allows_players(cs, p, NULL)) {
+                least = least ? least : p;
                 snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", counts[0] ? ", " : "", p);
+            }
+        /* The note (game.yaml players.note) says how to play with fewer
+         * players than allowed: not said for too many. */
+        if (opt && opt->players > least)
+            note = "";
         foh_error_set(err, FOH_ERR_USAGE, "this game is played with %s players, not %d%s%s", counts,
                       opt ? opt->players : 0, note[0] ? ". " : "", note);
         return NULL;

@@ -66,10 +66,33 @@ execute_process(COMMAND ${FOH} sim --games 5 --without no_such_card ERROR_VARIAB
 if(NOT rc EQUAL 2 OR NOT err MATCHES "no card 'no_such_card'")
   message(FATAL_ERROR "--without no_such_card: ${rc} ${err}")
 endif()
+# A card given twice is a usage error naming the option; a card game.yaml
+# names cannot be removed, and the message says so; with --ablation the
+# baseline is labelled as played without the --without cards.
+execute_process(COMMAND ${FOH} sim --games 5 --without archers --without archers ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--without archers is given twice")
+  message(FATAL_ERROR "--without archers twice: ${rc} ${err}")
+endif()
+execute_process(COMMAND ${FOH} sim --games 5 --without the_future ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "the card 'the_future' cannot be removed: game.yaml names it \\(setup.deck_bottom")
+  message(FATAL_ERROR "--without the_future: ${rc} ${err}")
+endif()
+execute_process(COMMAND ${FOH} sim --games 2 --seats random --without archers --ablation OUTPUT_VARIABLE out
+                ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\nwith every card but archers \\(--without\\): length" OR out MATCHES "\nArchers ")
+  message(FATAL_ERROR "--without archers --ablation: ${rc}\n${out}")
+endif()
 
 # 3. --ablation lists every card of the set, once, the same with 1 and 2
 #    threads (its changes are paired on the seeds, summed in game order).
-execute_process(COMMAND ${FOH} sim --games 6 --ablation OUTPUT_VARIABLE out ERROR_QUIET RESULT_VARIABLE rc)
+execute_process(COMMAND ${FOH} sim --games 6 --ablation OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+# The decision-time block is printed once (the first run's), not once per card;
+# the spread column names its unit.
+string(REGEX MATCHALL "decision time per seat" blocks "${err}")
+list(LENGTH blocks nblocks)
+if(NOT nblocks EQUAL 1 OR NOT err MATCHES "ablation: [0-9]+ runs of 6 games in" OR NOT out MATCHES "spread \\(pts of %\\)\n")
+  message(FATAL_ERROR "--ablation: ${nblocks} decision-time blocks on stderr, or no unit for the spread:\n${out}")
+endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "foh sim --ablation exited with ${rc}")
 endif()

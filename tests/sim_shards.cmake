@@ -102,3 +102,47 @@ execute_process(COMMAND ${FOH} merge ${OUT}/ishard1.json ${OUT}/bad-ishard.json 
 if(NOT rc EQUAL 1 OR NOT err MATCHES "bad-ishard.json: 'impact.card_games' must be an array of 128 whole numbers")
   message(FATAL_ERROR "foh merge of a damaged impact field: exit ${rc}: ${err}")
 endif()
+# Hand-edited sums no run could have written are refused, naming the file
+# and the field: more games than the part's share, impact games that are not
+# the shard's, no rows, a negative sum of squares. A shard whose --impact
+# sums overflowed is named.
+file(READ ${OUT}/shard2.json shard)
+string(JSON g GET "${shard}" sums 0)
+math(EXPR g "${g} + 7")
+string(JSON edited SET "${shard}" sums 0 ${g})
+file(WRITE ${OUT}/more-games.json "${edited}")
+execute_process(COMMAND ${FOH} merge ${OUT}/shard1.json ${OUT}/more-games.json ${OUT}/shard3.json OUTPUT_QUIET
+                ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "more-games.json: holds 27 games and 0 skipped [^\n]*part 2 of 3 of the run's 60 games has 20")
+  message(FATAL_ERROR "foh merge of a shard with 7 games added: exit ${rc}: ${err}")
+endif()
+file(READ ${OUT}/ishard2.json ishard)
+set(edits "impact games 0 21" "impact rows 0 0" "impact card_sq 0 -1" "impact overflow true")
+set(expect "bad-impact.json: 'impact.games' is 21, while the shard holds 20 games"
+           "bad-impact.json: 'impact.rows' is 0, while 'impact.all'.0. counts"
+           "bad-impact.json: 'impact.card_sq'.0. is a sum of squares, and negative"
+           "warning: [^\n]*bad-impact.json: its --impact sums overflowed")
+foreach(i 0 1 2 3)
+  list(GET edits ${i} e)
+  list(GET expect ${i} x)
+  string(REPLACE " " ";" e "${e}")
+  string(JSON edited SET "${ishard}" ${e})
+  file(WRITE ${OUT}/bad-impact.json "${edited}")
+  execute_process(COMMAND ${FOH} merge ${OUT}/ishard1.json ${OUT}/bad-impact.json ${OUT}/ishard3.json OUTPUT_QUIET
+                  ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(i EQUAL 3)
+    set(want 0)
+  else()
+    set(want 1)
+  endif()
+  if(NOT rc EQUAL want OR NOT err MATCHES "${x}")
+    message(FATAL_ERROR "foh merge of a shard edited (${e}): exit ${rc}: ${err}")
+  endif()
+endforeach()
+# A foh tune shard is named as one, with the command that merges it.
+string(REPLACE "foh-sim-shard/5" "foh-tune-shard/1" tuneshard "${shard}")
+file(WRITE ${OUT}/tune-shard.json "${tuneshard}")
+execute_process(COMMAND ${FOH} merge ${OUT}/tune-shard.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "tune-shard.json: a shard of foh tune [^\n]*foh tune --merge")
+  message(FATAL_ERROR "foh merge of a foh tune shard: exit ${rc}: ${err}")
+endif()

@@ -59,3 +59,10 @@ execute_process(COMMAND ${FOH} sim --skill-ladder --seats greedy --games 1 RESUL
 if(NOT rc EQUAL 2 OR NOT err MATCHES "climbs ismcts")
   message(FATAL_ERROR "--skill-ladder --seats greedy: status ${rc}, ${err}")
 endif()
+# The ladder's options without --skill-ladder are refused, not ignored.
+foreach(opt ladder-rungs ladder-from)
+  execute_process(COMMAND ${FOH} sim --games 1 --${opt} 2 OUTPUT_QUIET RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--${opt} needs --skill-ladder")
+    message(FATAL_ERROR "--${opt} without --skill-ladder: status ${rc}, ${err}")
+  endif()
+endforeach()

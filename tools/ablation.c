@@ -61,6 +61,39 @@ static void remove_variant(const char *dir)
     rmdir(dir);
 }
 
+/* WHY (LEN bytes) from the loader's message MSG on removing the N cards
+ * IDS: "LOCATION: FIELD: unknown card 'ID'" means a game file names the
+ * card (game.yaml's setup.deck_bottom names The Future): say so, as such a
+ * card cannot be removed; else MSG. */
+static void explain(const char *msg, const char *const *ids, int n, char *why, size_t len)
+{
+    for (int i = 0; i < n; i++) {
+        char tail[128];
+        snprintf(tail, sizeof tail, ": unknown card '%s'", ids[i]);
+        const char *at = strstr(msg, tail);
+        if (!at || at[strlen(tail)] != '\0')
+            continue;
+        /* The field is the text between the last ": " before AT and AT. */
+        const char *field = NULL;
+        for (const char *p = msg; p < at; p++)
+            if (p[0] == ':' && p[1] == ' ')
+                field = p + 2;
+        const char *file = msg, *slash = NULL;
+        for (const char *p = msg; field && p < field; p++)
+            if (*p == '/')
+                slash = p + 1;
+        if (slash)
+            file = slash;
+        if (field && field > msg + 2)
+            snprintf(why, len, "the card '%s' cannot be removed: %.*s names it (%.*s; %.*s)", ids[i],
+                     (int)(strcspn(file, ":")), file, (int)(at - field), field, (int)(field - 2 - msg), msg);
+        else
+            snprintf(why, len, "the card '%s' cannot be removed: the game files name it (%s)", ids[i], msg);
+        return;
+    }
+    snprintf(why, len, "%s", msg);
+}
+
 /* Load O's card set with one more variant removing the N cards IDS; the
  * card set, or NULL with the reason in WHY. */
 static foh_cardset *load_without(const cli_options *o, const char *const *ids, int n, char *why, size_t len)
@@ -88,7 +121,7 @@ static foh_cardset *load_without(const cli_options *o, const char *const *ids, i
     foh_cardset *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search,
                                             src.nsearch, &err);
     if (!cs)
-        snprintf(why, len, "%s", err.msg);
+        explain(err.msg, ids, n, why, len);
     remove_variant(dir);
     free(o2);
     return cs;
@@ -215,7 +248,15 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
     ablation_row *rows = calloc((size_t)ncards, sizeof *rows);
     sim_outcome *with = calloc((size_t)(games > 0 ? games : 1), sizeof *with);
     sim_outcome *without_out = calloc((size_t)(games > 0 ? games : 1), sizeof *without_out);
-    int ok = base && st && rows && with && without_out;
+    /* The card runs leave out the decision-time block: the first run's is
+     * printed, then the time of all the runs. */
+    cli_options *quiet = malloc(sizeof *quiet);
+    double start = cli_now_s();
+    int ok = base && st && rows && with && without_out && quiet;
+    if (quiet) {
+        *quiet = *o;
+        quiet->quiet_timing = 1;
+    }
     int status = ok ? sim_run_outcomes(o, cs, base, NULL, with) : CLI_DATA;
     if (!ok)
         cli_error("sim", "out of memory");
@@ -228,8 +269,12 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         foh_cardset_card(cs, c, &ci);
         r->card = c;
         fprintf(stderr, "ablation: %d/%d without %s\n", c + 1, ncards, ci.id);
-        const char *ids[1] = {ci.id};
-        foh_cardset *without = load_without(o, ids, 1, r->why, sizeof r->why);
+        /* The cards of --without stay out: the baseline is played without them. */
+        const char *ids[CLI_MAX_VARIANTS + 1];
+        for (int i = 0; i < o->nwithout; i++)
+            ids[i] = o->without[i];
+        ids[o->nwithout] = ci.id;
+        foh_cardset *without = load_without(o, ids, o->nwithout + 1, r->why, sizeof r->why);
         const char *note;
         if (without && !foh_cardset_allows_players(without, o->players, &note)) {
             snprintf(r->why, sizeof r->why, "%d players are not allowed without it", o->players);
@@ -239,7 +284,7 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         if (!without)
             continue;
         memset(st, 0, sizeof *st);
-        if (sim_run_outcomes(o, without, st, NULL, without_out) != CLI_OK || !st->games) {
+        if (sim_run_outcomes(quiet, without, st, NULL, without_out) != CLI_OK || !st->games) {
             snprintf(r->why, sizeof r->why, "its games stop with an error without it (on stderr above)");
             foh_cardset_free(without);
             continue;
@@ -249,6 +294,8 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
         paired_change(with, without_out, games, o->players, r);
         r->spread = seat_spread(st, o->players) - seat_spread(base, o->players);
     }
+    if (status == CLI_OK)
+        fprintf(stderr, "ablation: %d runs of %ld games in %.1f s\n", 1 + ncards, games, cli_now_s() - start);
     if (status == CLI_OK) {
         sim_print_header(stdout, base->games, o, cs);
         printf("ablation: the same %ld game seeds played once more without each card (a variant removing it);\n"
@@ -256,12 +303,19 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
                "with its 95%% CI (score: the players' mean; winner's score: the winners' mean); '*' where it\n"
                "excludes 0; sorted by the largest |change|/SE of length, score and winner's score\n",
                base->games);
-        printf("with every card: length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread "
-               "%.1f points\n",
+        if (o->nwithout) {
+            printf("with every card but");
+            for (int i = 0; i < o->nwithout; i++)
+                printf("%s %s", i ? "," : "", o->without[i]);
+            printf(" (--without):");
+        } else {
+            printf("with every card:");
+        }
+        printf(" length %.2f turns, score %.2f, winner's score %.2f, stalled %.1f%%, seat spread %.1f points\n",
                bf[0].value, bf[1].value, bf[2].value, bf[3].value, seat_spread(base, o->players));
         qsort(rows, (size_t)ncards, sizeof *rows, by_key);
-        printf("%-24s %23s %23s %23s %20s %7s\n", "without", "length (turns)", "score (VP)", "winner's score",
-               "stalled (pts of %)", "spread");
+        printf("%-24s %23s %23s %23s %20s %17s\n", "without", "length (turns)", "score (VP)", "winner's score",
+               "stalled (pts of %)", "spread (pts of %)");
         for (int i = 0; i < ncards; i++) {
             const ablation_row *r = &rows[i];
             foh_card_info ci;
@@ -276,7 +330,7 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
                 printf(k == 3 ? " %+5.1f [%+5.1f,%+5.1f]%s" : " %+5.2f [%+5.2f,%+5.2f]%s", r->diff[k],
                        r->diff[k] - r->half[k], r->diff[k] + r->half[k], sig ? "*" : " ");
             }
-            printf(" %+6.1f\n", r->spread);
+            printf(" %+17.1f\n", r->spread);
         }
     }
     free(base);
@@ -284,5 +338,6 @@ int sim_ablation(const cli_options *o, const foh_cardset *cs)
     free(rows);
     free(with);
     free(without_out);
+    free(quiet);
     return status;
 }

@@ -389,6 +389,11 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
             cli_error(c, "at most %d --without cards", CLI_MAX_VARIANTS);
             return 0;
         }
+        for (int i = 0; i < o->nwithout; i++)
+            if (!strcmp(o->without[i], v)) {
+                cli_error(c, "--without %s is given twice", v);
+                return 0;
+            }
         o->without[o->nwithout++] = v;
         return 1;
     case OPT_IMPACT: o->impact = 1; return 1;

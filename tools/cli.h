@@ -86,6 +86,7 @@ typedef struct {
     uint64_t given; /* bit OPT_X: the option was on the command line */
     int nargs;      /* positional arguments */
     char **args;
+    int quiet_timing; /* not an option: no decision-time block on stderr (foh sim --ablation's card runs) */
 } cli_options;
 
 /* Parse ARGV (the words after the command name) for command CMD into O.
@@ -214,6 +215,10 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
 
 /* The simulation report's first line (foh sim and foh merge print the same). */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs);
+/* 1 if CS allows PLAYERS players; else 0 after saying so as COMMAND, with
+ * the counts it allows, and the card set's note (game.yaml players.note,
+ * e.g. the variant that plays with 2) only for a count below the smallest. */
+int sim_players_allowed(const char *command, const foh_cardset *cs, int players);
 
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -57,6 +57,67 @@ json_t *impact_stats_to_json(const impact_stats *s)
     return root;
 }
 
+/* 0 with WHY naming the field if S holds sums no run could have summed:
+ * a negative count or square, or counts the other sums contradict (the
+ * first feature is the constant 1, so all[0][0] counts the rows,
+ * gain_all[0][0] the gains and card_sum[c][0] the gains of card c). A
+ * shard whose sums overflowed is not checked: its table is refused anyway. */
+static int impossible(const impact_stats *s, int players, char *why, size_t len)
+{
+    long gains = 0;
+    if (s->overflow)
+        return 1;
+    long want;
+    if (__builtin_mul_overflow(s->games, (long)players, &want) || s->player_games != want) {
+        snprintf(why, len, "'impact.player_games' is %ld, not games x players = %ld x %d", s->player_games, s->games,
+                 players);
+        return 0;
+    }
+    if (s->rows != s->all[0][0]) {
+        snprintf(why, len, "'impact.rows' is %ld, while 'impact.all'[0] counts %ld rows", s->rows, s->all[0][0]);
+        return 0;
+    }
+    if (s->win_units < 0) {
+        snprintf(why, len, "'impact.win_units' is negative (%ld)", s->win_units);
+        return 0;
+    }
+    for (int i = 0; i < IMPACT_D; i++)
+        if (s->all[i][i] < 0 || s->gain_all[i][i] < 0) {
+            snprintf(why, len, "'impact.%s'[%d] is a sum of squares, and negative (%ld)",
+                     s->all[i][i] < 0 ? "all" : "gain_all", i * IMPACT_D + i,
+                     s->all[i][i] < 0 ? s->all[i][i] : s->gain_all[i][i]);
+            return 0;
+        }
+    for (int c = 0; c < FOH_MAX_CARDS; c++) {
+        static const char *const count[] = {"card_games", "owned_n", "owned_win"};
+        const long v[] = {s->card_games[c], s->owned_n[c], s->owned_win[c]};
+        for (int f = 0; f < 3; f++)
+            if (v[f] < 0 || (f < 2 && v[f] > s->games)) {
+                snprintf(why, len, "'impact.%s'[%d] is %ld, outside 0 to the %ld games", count[f], c, v[f], s->games);
+                return 0;
+            }
+        for (int i = 0; i < IMPACT_D; i++)
+            if (s->card_sq[c][i][i] < 0) {
+                snprintf(why, len, "'impact.card_sq'[%d] is a sum of squares, and negative (%ld)",
+                         (c * IMPACT_D + i) * IMPACT_D + i, s->card_sq[c][i][i]);
+                return 0;
+            }
+        if (s->card_sum[c][0] < s->card_games[c] || s->card_sq[c][0][0] < s->card_sum[c][0]) {
+            snprintf(why, len, "'impact.card_sum'[%d] (%ld gains) and 'impact.card_sq'[%d] (%ld) do not fit the %ld "
+                     "games of 'impact.card_games'[%d]", c * IMPACT_D, s->card_sum[c][0],
+                     c * IMPACT_D * IMPACT_D, s->card_sq[c][0][0], s->card_games[c], c);
+            return 0;
+        }
+        gains += s->card_sum[c][0];
+    }
+    if (gains != s->gain_all[0][0]) {
+        snprintf(why, len, "'impact.gain_all'[0] counts %ld gains, while 'impact.card_sum' counts %ld",
+                 s->gain_all[0][0], gains);
+        return 0;
+    }
+    return 1;
+}
+
 int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *why, size_t len)
 {
     memset(s, 0, sizeof *s);
@@ -92,5 +153,5 @@ int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *
                            "exactly when no game was played");
         return 0;
     }
-    return 1;
+    return impossible(s, players, why, len);
 }

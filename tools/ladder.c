@@ -432,9 +432,7 @@ int ladder_main(const cli_options *o)
         return CLI_DATA;
     }
     foh_engine_free(eng); /* each worker makes its own */
-    const char *note;
-    if (!foh_cardset_allows_players(cs, o->players, &note)) {
-        cli_error("sim", "%d players are not allowed. %s", o->players, note);
+    if (!sim_players_allowed("sim", cs, o->players)) {
         foh_cardset_free(cs);
         free(rungs);
         return CLI_USAGE;

@@ -1,6 +1,7 @@
 /* foh merge: add `foh sim --shard i/k --save-shard FILE` outputs into the
  * report of the whole run (docs/scaling.md). */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,21 @@ int cmd_merge(int argc, char **argv)
     for (int i = 0; ok && i < opts.nargs; i++) {
         int part, parts;
         json_t *isums;
+        long games_before = total->games, skipped_before = total->skipped;
         ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, &part, &parts, &isums);
+        /* This part's games: [G (part - 1) / parts, G part / parts) of the
+         * run's G, as foh sim --shard plays them; it cannot hold more. */
+        long games = total->games - games_before, skipped = total->skipped - skipped_before;
+        long run = ok ? (long)json_integer_value(json_object_get(meta, "total_games")) : 0;
+        long share = ok && parts > 0 && run >= 0 && run <= LONG_MAX / parts
+                         ? run * part / parts - run * (part - 1) / parts
+                         : 0;
+        if (ok && (games < 0 || skipped < 0 || games > share || skipped > share - games)) {
+            cli_error("merge", "%s: holds %ld games and %ld skipped (sums[0] and sums[2]), while part %d of %d of the "
+                      "run's %ld games has %ld: the shard was edited or damaged", opts.args[i], games, skipped, part,
+                      parts, run, share);
+            ok = 0;
+        }
         if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
                                       !(part_impact = malloc(sizeof *part_impact)))) {
             cli_error("merge", "out of memory");
@@ -51,14 +66,28 @@ int cmd_merge(int argc, char **argv)
             ok = 0;
         }
         char why[200];
+        json_t *igames = json_array_get(json_object_get(isums, "games"), 0);
+        if (ok && json_is_integer(igames) && json_integer_value(igames) != games) {
+            cli_error("merge", "%s: 'impact.games' is %lld, while the shard holds %ld games (sums[0])", opts.args[i],
+                      (long long)json_integer_value(igames), games);
+            ok = 0;
+        }
         if (ok && isums &&
             !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), part_impact,
                                     why, sizeof why)) {
             cli_error("merge", "%s: %s", opts.args[i], why);
             ok = 0;
         }
-        if (ok && isums)
+        if (ok && isums && part_impact->overflow)
+            cli_error("merge", "warning: %s: its --impact sums overflowed 64 bits or memory ran out in foh sim: the "
+                      "merged run has no impact table", opts.args[i]);
+        if (ok && isums) {
+            int before = impact->overflow;
             impact_merge(impact, part_impact);
+            if (!before && !part_impact->overflow && impact->overflow)
+                cli_error("merge", "warning: adding the --impact sums of %s overflowed 64 bits: the merged run has no "
+                          "impact table (merge fewer games)", opts.args[i]);
+        }
         json_decref(isums);
         if (ok && !seen) {
             shards = parts;
@@ -110,8 +139,14 @@ int cmd_merge(int argc, char **argv)
     }
     if (status == CLI_OK) {
         long expected = (long)json_integer_value(json_object_get(meta, "total_games"));
-        if (total->games != expected)
+        if (total->games + total->skipped > expected) { /* each part is checked above: cannot happen */
+            cli_error("merge", "the shards hold %ld of the run's %ld games", total->games + total->skipped, expected);
+            status = CLI_DATA;
+            foh_cardset_free(cs);
+        } else if (total->games != expected)
             cli_error("merge", "warning: the shards hold %ld of the run's %ld games", total->games, expected);
+    }
+    if (status == CLI_OK) {
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, cs, o.players, o.seats);
         if (impact)

@@ -332,6 +332,25 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
     return status;
 }
 
+int sim_players_allowed(const char *command, const foh_cardset *cs, int players)
+{
+    const char *note;
+    if (foh_cardset_allows_players(cs, players, &note))
+        return 1;
+    char counts[64] = "";
+    int least = 0;
+    for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+        if (foh_cardset_allows_players(cs, p, NULL)) {
+            least = least ? least : p;
+            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", counts[0] ? ", " : "", p);
+        }
+    /* The note says how to play with fewer players than the card set allows. */
+    int hint = note && note[0] && players < least;
+    cli_error(command, "%d players are not allowed: this card set is played with %s players%s%s", players,
+              counts[0] ? counts : "no number of", hint ? ". " : "", hint ? note : "");
+    return 0;
+}
+
 /* The report's first line; foh merge prints the same for merged shards. */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
 {
@@ -457,7 +476,7 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
     }
     if (tty && status == CLI_OK)
         cli_progress(last - first, last - first, cli_now_s() - start, 1, 1);
-    if (status == CLI_OK) {
+    if (status == CLI_OK && !o->quiet_timing) {
         /* Timing goes to stderr: it varies by machine and must not change the report. */
         fprintf(stderr, "decision time per seat (wall clock, %d thread%s): mean of all decisions / mean of those "
                         "with a choice / longest\n", nthreads, nthreads == 1 ? "" : "s");
@@ -520,6 +539,12 @@ int cmd_sim(int argc, char **argv)
             cli_help(&SIM, stdout);
         return st;
     }
+    for (int k = OPT_LADDER_FROM; !o.skill_ladder && k <= OPT_LADDER_RUNGS; k++)
+        if (o.given >> k & 1) {
+            cli_error("sim", "--%s needs --skill-ladder (without it the option would be ignored)",
+                      k == OPT_LADDER_FROM ? "ladder-from" : "ladder-rungs");
+            return CLI_USAGE;
+        }
     if (o.skill_ladder)
         return ladder_main(&o);
     foh_cardset *cs;
@@ -547,9 +572,7 @@ int cmd_sim(int argc, char **argv)
             return why;
         cs = without;
     }
-    const char *note;
-    if (!foh_cardset_allows_players(cs, o.players, &note)) {
-        cli_error("sim", "%d players are not allowed. %s", o.players, note);
+    if (!sim_players_allowed("sim", cs, o.players)) {
         foh_cardset_free(cs);
         return CLI_USAGE;
     }

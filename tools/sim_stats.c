@@ -759,6 +759,12 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
     size_t n = sizeof *s / sizeof(long);
+    if (format && !strncmp(format, "foh-tune-shard/", 15)) {
+        cli_error("merge", "%s: a shard of foh tune (format %s), not of foh sim: merge it with foh tune --merge",
+                  path, format);
+        json_decref(root);
+        return 0;
+    }
     if (format && !strncmp(format, "foh-sim-shard/", 14) && strcmp(format, SHARD_FORMAT)) {
         cli_error("merge", "%s: format %s, written by another version of foh; this one reads %s only: run its "
                   "foh sim --save-shard again", path, format, SHARD_FORMAT);
