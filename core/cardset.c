@@ -987,3 +987,17 @@ int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **
         *note = cs->players_note;
     return players >= 1 && players <= FOH_MAX_PLAYERS && (cs->players_allowed >> players & 1);
 }
+
+const char *foh_cardset_players_hint(const foh_cardset *cs, int players, char *counts, size_t len)
+{
+    int least = 0;
+    if (len > 0)
+        counts[0] = '\0';
+    for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+        if (foh_cardset_allows_players(cs, p, NULL)) {
+            least = least ? least : p;
+            size_t used = strlen(counts);
+            snprintf(counts + used, len - used, "%s%d", used ? ", " : "", p);
+        }
+    return players < least ? cs->players_note : "";
+}

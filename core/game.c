@@ -105,18 +105,10 @@ static void setup(foh_game *g, const foh_options *opt)
 foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
 {
     const foh_cardset *cs = eng->cs;
-    const char *note = "";
-    if (!opt || !foh_cardset_allows_players(cs, opt->players, &note)) {
-        char counts[64] = "";
-        int least = 0;
-        for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
-            if (foh_cardset_allows_players(cs, p, NULL)) {
-                least = least ? least : p;
-                snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", counts[0] ? ", " : "", p);
-            }
-        /* The note (game.yaml players.note) says how to play with fewer
-         * players than allowed: not said for too many. */
-        if (opt && opt->players > least)
+    if (!opt || !foh_cardset_allows_players(cs, opt->players, NULL)) {
+        char counts[64];
+        const char *note = foh_cardset_players_hint(cs, opt ? opt->players : 0, counts, sizeof counts);
+        if (!opt)
             note = "";
         foh_error_set(err, FOH_ERR_USAGE, "this game is played with %s players, not %d%s%s", counts,
                       opt ? opt->players : 0, note[0] ? ". " : "", note);

@@ -334,18 +334,11 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
 
 int sim_players_allowed(const char *command, const foh_cardset *cs, int players)
 {
-    const char *note;
-    if (foh_cardset_allows_players(cs, players, &note))
+    if (foh_cardset_allows_players(cs, players, NULL))
         return 1;
-    char counts[64] = "";
-    int least = 0;
-    for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
-        if (foh_cardset_allows_players(cs, p, NULL)) {
-            least = least ? least : p;
-            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", counts[0] ? ", " : "", p);
-        }
-    /* The note says how to play with fewer players than the card set allows. */
-    int hint = note && note[0] && players < least;
+    char counts[64];
+    const char *note = foh_cardset_players_hint(cs, players, counts, sizeof counts);
+    int hint = note[0] != '\0';
     cli_error(command, "%d players are not allowed: this card set is played with %s players%s%s", players,
               counts[0] ? counts : "no number of", hint ? ". " : "", hint ? note : "");
     return 0;

@@ -86,6 +86,12 @@ FOH_API uint64_t foh_cardset_hash(const foh_cardset *cs);
 /* Whether a game of PLAYERS players is allowed; if not, NOTE (may be NULL)
  * gets the card set's hint (e.g. which variant plays with 2). */
 FOH_API int foh_cardset_allows_players(const foh_cardset *cs, int players, const char **note);
+/* For a refused game of PLAYERS players: the counts CS allows, as "3, 4,
+ * 5" ("" if none), into COUNTS (LEN bytes, cut to fit), and the hint to
+ * add: the card set's note (game.yaml players.note) when PLAYERS is fewer
+ * than the smallest allowed count, "" otherwise (no hint for too many).
+ * One wording for foh_game_new and the commands that check first. */
+FOH_API const char *foh_cardset_players_hint(const foh_cardset *cs, int players, char *counts, size_t len);
 
 /* Number of cards (indices 0..n-1, in load order). */
 FOH_API int foh_cardset_card_count(const foh_cardset *cs);
