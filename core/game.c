@@ -312,7 +312,6 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
 {
     if (g->st.over)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
-    foh_state saved = g->st;
     int was_pending = g->pending;
     foh_status s;
     if ((s = foh_game_check(g, a, err)) != FOH_OK)
@@ -336,11 +335,12 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
         return FOH_OK;
     }
     if (s != FOH_OK) {
-        /* Nothing of a failed action stays: back to the position before it. */
-        g->st = saved;
+        /* Nothing of a failed action stays: back to the position before it,
+         * which base holds (kept above for a new action; for an answer, the
+         * paused position is rebuilt from it). */
+        g->st = g->base;
         if (was_pending) {
             g->nanswers--;
-            g->st = g->base;
             run(g, &g->action, NULL); /* rebuild the paused position and choice */
         }
         foh_log_discard(g);
