@@ -524,4 +524,26 @@ long foh_game_card_placement(const foh_game *g, int card)
     return valid_card(g, card) && g->st.loc[card].zone == FOH_ZONE_NATION ? (long)g->st.loc[card].seq : -1;
 }
 
+int foh_game_placed_since(const foh_game *g, long since, int *out, int max)
+{
+    const foh_state *st = &g->st;
+    int n = 0;
+    if (since >= (long)st->next_seq)
+        return 0;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++) {
+        uint64_t any = 0; /* every Nation's cards of this word */
+        for (int p = 0; p < st->players; p++)
+            any |= st->owned[p][w];
+        for (; any; any &= any - 1) {
+            int c = w * 64 + __builtin_ctzll(any);
+            if ((long)st->loc[c].seq >= since) {
+                if (n < max)
+                    out[n] = c;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
 int foh_game_effect_fired(const foh_game *g, int card) { return valid_card(g, card) && g->st.loc[card].fired; }

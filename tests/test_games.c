@@ -2,7 +2,8 @@
  * with the invariants holding after every applied decision; a copy taken
  * mid-game and continued with the same actions ends identical; the same
  * seed gives the same game; score breakdowns add up; a game moved onto a
- * new load of its card set (foh_game_rebind) plays on, or is refused. */
+ * new load of its card set (foh_game_rebind) plays on, or is refused; the
+ * cards a decision placed (foh_game_placed_since) are those a scan finds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,21 @@ typedef struct {
     foh_action a[MAX_DECISIONS];
     long n;
 } action_log;
+
+/* foh_game_placed_since(G, SINCE) lists what a scan of every card's
+ * placement number finds, and says how many when the room is short. */
+static void check_placed_since(const foh_game *g, long since)
+{
+    int want[FOH_MAX_CARDS], nwant = 0, got[FOH_MAX_CARDS];
+    for (int c = 0; c < foh_cardset_card_count(foh_game_cardset(g)); c++)
+        if (foh_game_card_placement(g, c) >= since)
+            want[nwant++] = c;
+    assert_int_equal(foh_game_placed_since(g, since, got, FOH_MAX_CARDS), nwant);
+    for (int i = 0; i < nwant; i++)
+        assert_int_equal(got[i], want[i]);
+    assert_int_equal(foh_game_placed_since(g, since, got, 0), nwant);
+    assert_int_equal(foh_game_placed_since(g, foh_game_placements(g), got, FOH_MAX_CARDS), 0);
+}
 
 /* Play one game with random bots; when COPY_AT >= 0, clone the game after
  * that many decisions and replay the rest of the actions on the clone. */
@@ -45,9 +61,11 @@ static uint64_t play_on(foh_engine *eng, int players, uint64_t seed, long copy_a
         assert_true(n >= 1);
         int who = foh_game_to_act(g);
         int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0, NULL);
+        long since = foh_game_placements(g);
         if (foh_game_apply(g, &legal[pick], &err) != FOH_OK)
             fail_msg("seed %llu decision %ld: %s", (unsigned long long)seed, log->n, err.msg);
         t_invariants(g);
+        check_placed_since(g, since);
         log->a[log->n++] = legal[pick];
     }
     free(legal);

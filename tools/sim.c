@@ -153,16 +153,17 @@ static foh_status watch_after(void *ud, foh_game *g, const foh_decision *d, foh_
      * decisions place none). */
     if (foh_game_placements(g) == gw->placements)
         return FOH_OK;
-    for (int c = 0; c < foh_cardset_card_count(w->cs); c++)
-        if (foh_game_card_placement(g, c) >= gw->placements) {
-            int how = c == gw->root.card && gw->root.kind == FOH_ACT_COMPLETE ? GAIN_COMPLETE
-                      : c == gw->root.card && gw->root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
-                                                                              : GAIN_EFFECT;
-            r->gained_by[c] = how;
-            r->gain_turn[c] = gw->turn;
-            if (how != GAIN_EFFECT)
-                r->price[c] = gw->root_price;
-        }
+    int placed[FOH_MAX_CARDS], n = foh_game_placed_since(g, gw->placements, placed, FOH_MAX_CARDS);
+    for (int i = 0; i < n; i++) {
+        int c = placed[i];
+        int how = c == gw->root.card && gw->root.kind == FOH_ACT_COMPLETE ? GAIN_COMPLETE
+                  : c == gw->root.card && gw->root.kind == FOH_ACT_SNIPE  ? GAIN_SNIPE
+                                                                          : GAIN_EFFECT;
+        r->gained_by[c] = how;
+        r->gain_turn[c] = gw->turn;
+        if (how != GAIN_EFFECT)
+            r->price[c] = gw->root_price;
+    }
     return FOH_OK;
 }
 

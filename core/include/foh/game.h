@@ -223,6 +223,12 @@ FOH_API int foh_game_strength(foh_game *g, int player, int defending);
  * since a moment are those whose number is at least the count then. */
 FOH_API long foh_game_placements(const foh_game *g);
 FOH_API long foh_game_card_placement(const foh_game *g, int card);
+/* The cards placed into Nations since the count was SINCE (placement number
+ * at least SINCE) that are in a Nation now, in card order, into OUT (room
+ * for MAX; FOH_MAX_CARDS is always enough): how many there are, which may
+ * be more than MAX. The same as asking foh_game_card_placement of every
+ * card, without the scan of every card. */
+FOH_API int foh_game_placed_since(const foh_game *g, long since, int *out, int max);
 /* Whether card's Instant/Attack effect has fired this game. */
 FOH_API int foh_game_effect_fired(const foh_game *g, int card);
 
