@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,9 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     const cli_options *o = w->o;
     const foh_cardset *cs = w->cs;
     int ncards = foh_cardset_card_count(cs);
-    memset(r, 0, sizeof *r);
+    /* Everything but the choices, of which only the first nchoices are read
+     * (the array is most of the result's size). */
+    memset(r, 0, offsetof(game_result, choice));
     r->seed = foh_seed_for(o->seed, (uint64_t)i);
     r->players = o->players;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
