@@ -18,27 +18,39 @@ static int random_decide(foh_player *self, foh_game *g, const foh_action *legal,
     (void)err;
     /* Kind first, so that Invest's many token amounts do not crowd out the
      * other actions: the kinds in order of first appearance, each with its
-     * count, in one pass. */
+     * count, in one pass over the runs of one kind (a listing has each
+     * kind in one run; a kind found in two runs is counted all the same). */
     enum { KINDS = FOH_ACT_CUSTOM + 1 };
-    int kinds[KINDS], count[KINDS] = {0}, nkinds = 0;
-    for (int i = 0; i < n; i++) {
+    int kinds[KINDS], count[KINDS] = {0}, start[KINDS], split = 0, nkinds = 0;
+    for (int i = 0, j; i < n; i = j) {
         int k = (int)legal[i].kind;
-        if (k >= 0 && k < KINDS && count[k]++ == 0)
+        for (j = i + 1; j < n && (int)legal[j].kind == k;)
+            j++;
+        if (k < 0 || k >= KINDS)
+            continue;
+        if (count[k] == 0) {
             kinds[nkinds++] = k;
+            start[k] = i;
+        } else {
+            split |= 1 << k;
+        }
+        count[k] += j - i;
     }
     if (nkinds == 0)
         return 0;
     int kind = kinds[foh_rng_below(b->rng, (uint32_t)nkinds)];
-    int pick = (int)foh_rng_below(b->rng, (uint32_t)count[kind]);
-    for (int i = 0; i < n; i++)
-        if ((int)legal[i].kind == kind && pick-- == 0) {
-            if (why && whylen > 0) {
-                why[0] = '\0';
-                strncat(why, "random", whylen - 1);
-            }
-            return i;
-        }
-    return 0;
+    int pick = (int)foh_rng_below(b->rng, (uint32_t)count[kind]), at = -1;
+    if (!(split >> kind & 1))
+        at = start[kind] + pick; /* its one run */
+    else
+        for (int i = 0; at < 0; i++)
+            if ((int)legal[i].kind == kind && pick-- == 0)
+                at = i;
+    if (why && whylen > 0) {
+        why[0] = '\0';
+        strncat(why, "random", whylen - 1);
+    }
+    return at;
 }
 
 static void random_free(foh_player *self) { free(self); }

@@ -1,5 +1,6 @@
-/* Bots: they see only what a player sees, they are reproducible, and the
- * greedy bot is competent. */
+/* Bots: they see only what a player sees, they are reproducible, the
+ * greedy bot is competent, and the random bot picks by its rule (a kind,
+ * then one of its actions) whatever the order of the listing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,50 @@ static void test_determinize_keeps_public_information(void **state)
 
 /* One greedy bot against three random ones wins most fixed-seed games
  * (docs/bots.md measures it over 1,000 games). */
+/* The random bot's rule (a kind among those listed, in order of first
+ * appearance, then one of its actions in list order) does not depend on
+ * how the listing orders the kinds: on a list and on the same list with
+ * each kind's actions brought together, bots of one seed pick the same
+ * action, decision after decision. */
+static void test_random_bot_rule(void **state)
+{
+    (void)state;
+    foh_player *lists = foh_bot_random_new(7); /* makes the lists */
+    foh_action legal[64], grouped[64], one = {.kind = FOH_ACT_HARVEST, .card = 0, .tokens = 0, .option = -1};
+    for (int trial = 0; trial < 2000; trial++) {
+        int n = 1, m = 0;
+        for (int i = 0; i < 64; i++) /* how many: the pick of a random bot among 64 */
+            legal[i] = one;
+        n += lists->decide(lists, NULL, legal, 64, NULL, 0, NULL);
+        for (int i = 0; i < n; i++) {
+            foh_action kinds[8];
+            for (int k = 0; k < 8; k++)
+                kinds[k] = (foh_action){.kind = (foh_action_kind)k, .card = -1, .tokens = 0, .option = -1};
+            legal[i] = kinds[lists->decide(lists, NULL, kinds, 8, NULL, 0, NULL)];
+            legal[i].card = i; /* names the action */
+        }
+        for (int first = 0; first < n; first++) { /* each kind at its first appearance */
+            int k = (int)legal[first].kind, seen = 0;
+            for (int i = 0; i < first; i++)
+                seen |= (int)legal[i].kind == k;
+            for (int i = first; i < n && !seen; i++)
+                if ((int)legal[i].kind == k)
+                    grouped[m++] = legal[i];
+        }
+        assert_int_equal(m, n);
+        uint64_t seed = 1000 + (uint64_t)trial;
+        foh_player *a = foh_bot_random_new(seed), *b = foh_bot_random_new(seed);
+        for (int d = 0; d < 3; d++) {
+            int i = a->decide(a, NULL, legal, n, NULL, 0, NULL), j = b->decide(b, NULL, grouped, n, NULL, 0, NULL);
+            assert_true(i >= 0 && i < n && j >= 0 && j < n);
+            assert_int_equal(legal[i].card, grouped[j].card);
+        }
+        foh_player_free(a);
+        foh_player_free(b);
+    }
+    foh_player_free(lists);
+}
+
 static void test_greedy_beats_random(void **state)
 {
     (void)state;
@@ -168,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_bots_cannot_see_the_top_card),
         cmocka_unit_test(test_bots_are_reproducible),
         cmocka_unit_test(test_greedy_beats_random),
+        cmocka_unit_test(test_random_bot_rule),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }
