@@ -125,11 +125,18 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
             n++;                                                                                                      \
         }                                                                                                             \
     } while (0)
-    if (st->investment[p] < 0 && st->tokens[p] > 0)
-        for (int i = 0; i < st->nmarket; i++)
-            if (st->loc[st->market[i]].investor < 0)
-                for (int t = 1; t <= st->tokens[p]; t++)
-                    PUSH(.kind = FOH_ACT_INVEST, .card = st->market[i], .tokens = t, .option = -1);
+    if (st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1))
+        for (int i = 0; i < st->nmarket; i++) {
+            int c = st->market[i], tokens = st->tokens[p];
+            if (st->loc[c].investor >= 0)
+                continue;
+            /* Every amount, 1 to all the player's tokens, as many as fit. */
+            int fit = n >= max ? 0 : tokens < max - n ? tokens : max - n;
+            foh_action *o = out + n;
+            for (int t = 1; t <= fit; t++, o++)
+                *o = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = t, .option = -1};
+            n += tokens;
+        }
     if (st->investment[p] >= 0)
         PUSH(.kind = FOH_ACT_COMPLETE, .card = st->investment[p], .tokens = 0, .option = -1);
     for (int i = 0; i < st->nmarket; i++) {
@@ -137,15 +144,17 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
         if (q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested)
             PUSH(.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1);
     }
-    for (int c = foh_nation_next(st, p, 0); c >= 0; c = foh_nation_next(st, p, c + 1)) {
-        if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
-            continue;
-        int ok = 0;
-        if (foh_lua_can_activate(g, c, p, &ok, err) != FOH_OK)
-            return -1;
-        if (ok)
-            PUSH(.kind = FOH_ACT_ACTIVATE, .card = c, .tokens = 0, .option = -1);
-    }
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        for (uint64_t bits = st->owned[p][w]; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
+                continue;
+            int ok = 0;
+            if (foh_lua_can_activate(g, c, p, &ok, err) != FOH_OK)
+                return -1;
+            if (ok)
+                PUSH(.kind = FOH_ACT_ACTIVATE, .card = c, .tokens = 0, .option = -1);
+        }
     PUSH(.kind = FOH_ACT_HARVEST, .card = -1, .tokens = 0, .option = -1);
     for (int i = 0; i < cs->nactions; i++) {
         int ok = 0;

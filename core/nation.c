@@ -8,32 +8,6 @@
 
 static const foh_cardset *cs_of(const foh_game *g) { return g->eng->cs; }
 
-int foh_nation_next(const foh_state *st, int player, int from)
-{
-    for (int w = from >> 6; w < FOH_OWNED_WORDS; w++) {
-        uint64_t bits = st->owned[player][w];
-        if (w == from >> 6)
-            bits &= ~0ull << (from & 63);
-        if (bits)
-            return w * 64 + __builtin_ctzll(bits);
-    }
-    return -1;
-}
-
-int foh_nation_top(const foh_game *g, int player, int type)
-{
-    return g->st.top[player][type];
-}
-
-int foh_nation_visible(const foh_game *g, int card)
-{
-    const foh_card_loc *l = &g->st.loc[card];
-    if (l->zone != FOH_ZONE_NATION)
-        return 0;
-    int type = cs_of(g)->card[card].type;
-    return cs_of(g)->type[type].place == FOH_PLACE_SIDE || g->st.top[l->owner][type] == card;
-}
-
 int foh_nation_count(const foh_game *g, int player, int type)
 {
     const foh_cardset *cs = cs_of(g);

@@ -7,12 +7,30 @@
 /* The first card of PLAYER's Nation at index FROM or above, -1 for none:
  * for (c = foh_nation_next(st, p, 0); c >= 0; c = foh_nation_next(st, p, c + 1))
  * visits the Nation in card order. */
-int foh_nation_next(const foh_state *st, int player, int from);
+static inline int foh_nation_next(const foh_state *st, int player, int from)
+{
+    for (int w = from >> 6; w < FOH_OWNED_WORDS; w++) {
+        uint64_t bits = st->owned[player][w];
+        if (w == from >> 6)
+            bits &= ~0ull << (from & 63);
+        if (bits)
+            return w * 64 + __builtin_ctzll(bits);
+    }
+    return -1;
+}
 /* Top (newest) card of PLAYER's pile of TYPE, or -1. */
-int foh_nation_top(const foh_game *g, int player, int type);
+static inline int foh_nation_top(const foh_game *g, int player, int type) { return g->st.top[player][type]; }
 /* Whether a card's effect is active: in a Nation and on top of its pile,
  * or of a side-by-side type. */
-int foh_nation_visible(const foh_game *g, int card);
+static inline int foh_nation_visible(const foh_game *g, int card)
+{
+    const foh_card_loc *l = &g->st.loc[card];
+    if (l->zone != FOH_ZONE_NATION)
+        return 0;
+    const foh_cardset *cs = g->eng->cs;
+    int type = cs->card[card].type;
+    return cs->type[type].place == FOH_PLACE_SIDE || g->st.top[l->owner][type] == card;
+}
 /* Cards of TYPE (covered included) in PLAYER's Nation. */
 int foh_nation_count(const foh_game *g, int player, int type);
 /* All cards in PLAYER's Nation (tie-break 1). */
