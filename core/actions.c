@@ -202,6 +202,8 @@ static foh_status complete(foh_game *g, int p, foh_error *err)
     foh_status s = foh_nation_gain(g, p, card, "complete", err);
     if (s != FOH_OK)
         return s;
+    if (!FOH_EVENT_WANTED(cs, FOH_EV_COMPLETE))
+        return FOH_OK;
     foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
                            {"card", FOH_EVF_CARD, card, NULL},
                            {"tokens", FOH_EVF_INT, under, NULL},
@@ -224,7 +226,7 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
                 foh_card_name(g, card), q - FOH_NEUTRAL_INVESTOR + 1, price, price);
         foh_market_take(g, card);
         foh_status s = foh_nation_gain(g, p, card, "snipe", err);
-        if (s != FOH_OK)
+        if (s != FOH_OK || !FOH_EVENT_WANTED(cs, FOH_EV_SNIPE))
             return s;
         foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
                                {"card", FOH_EVF_CARD, card, NULL},
@@ -247,7 +249,7 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
             p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first,
             cs->snipe_icon >= 0 ? cs->icon[cs->snipe_icon] : "no Trade step", half, cs->snipe_share_text);
     foh_market_take(g, card);
-    if ((s = foh_nation_gain(g, p, card, "snipe", err)) != FOH_OK)
+    if ((s = foh_nation_gain(g, p, card, "snipe", err)) != FOH_OK || !FOH_EVENT_WANTED(cs, FOH_EV_SNIPE))
         return s;
     foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL}, {"card", FOH_EVF_CARD, card, NULL},
                            {"investor", FOH_EVF_PLAYER, q, NULL}, {"price", FOH_EVF_INT, price, NULL},
@@ -285,6 +287,8 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
                 from_reserve);
     else if (from_supply || from_reserve)
         foh_log(g, "  tops up to %d tokens: %d from the Supply, %d from the Reserve", age, from_supply, from_reserve);
+    if (!FOH_EVENT_WANTED(cs, FOH_EV_HARVEST))
+        return FOH_OK;
     foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
                            {"tokens", FOH_EVF_INT, h, NULL},
                            {"took", FOH_EVF_INT, half, NULL},
@@ -303,12 +307,13 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
         st->loc[a->card].invested = a->tokens;
         st->investment[p] = (int8_t)a->card;
         foh_log(g, "P%d invests %d tokens in %s", p + 1, a->tokens, foh_card_name(g, a->card));
-        {
+        if (FOH_EVENT_WANTED(cs_of(g), FOH_EV_INVEST)) {
             foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
                                    {"card", FOH_EVF_CARD, a->card, NULL},
                                    {"tokens", FOH_EVF_INT, a->tokens, NULL}};
             return foh_lua_event(g, FOH_EV_INVEST, f, 3, err);
         }
+        return FOH_OK;
     case FOH_ACT_COMPLETE:
         return complete(g, p, err);
     case FOH_ACT_SNIPE:

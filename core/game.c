@@ -180,15 +180,18 @@ static foh_status drain(foh_game *g, int *head, foh_error *err)
 /* Variant hooks at POINT, then the effects they queued. */
 static foh_status hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int *head, foh_error *err)
 {
-    foh_status s = foh_lua_hooks(g, point, player, kind, err);
+    foh_status s = g->eng->cs->nhooks ? foh_lua_hooks(g, point, player, kind, err) : FOH_OK;
     return s == FOH_OK ? drain(g, head, err) : s;
 }
 
 /* EVENT {player: P}, then the effects its reactions queued. */
 static foh_status player_event(foh_game *g, int event, int p, int *head, foh_error *err)
 {
-    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL}};
-    foh_status s = foh_lua_event(g, event, f, 1, err);
+    foh_status s = FOH_OK;
+    if (FOH_EVENT_WANTED(g->eng->cs, event)) {
+        foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL}};
+        s = foh_lua_event(g, event, f, 1, err);
+    }
     return s == FOH_OK ? drain(g, head, err) : s;
 }
 
@@ -196,7 +199,7 @@ static foh_status player_event(foh_game *g, int event, int p, int *head, foh_err
  * only counted when something reacts to it. */
 static foh_status age_event(foh_game *g, int *age, int *head, foh_error *err)
 {
-    if (!(g->eng->cs->event_mask >> FOH_EV_AGE & 1))
+    if (!FOH_EVENT_WANTED(g->eng->cs, FOH_EV_AGE))
         return FOH_OK;
     int now = foh_market_current_age(g);
     if (now == *age)
@@ -277,7 +280,7 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     st->in_bonus = st->bonus_mask != 0;
     st->bonus_mask = 0;
     const char *kind = KIND_NAMES[a->kind];
-    int age = g->eng->cs->event_mask >> FOH_EV_AGE & 1 ? foh_market_current_age(g) : 0;
+    int age = FOH_EVENT_WANTED(g->eng->cs, FOH_EV_AGE) ? foh_market_current_age(g) : 0;
     foh_status s = st->in_bonus ? FOH_OK : player_event(g, FOH_EV_TURN_START, p, &head, err);
     if (s == FOH_OK)
         s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);

@@ -89,6 +89,9 @@ typedef enum {
 #define FOH_MAX_EVENTS 32
 #define FOH_MAX_EVENT_DEPTH 8 /* reactions firing events inside reactions (refused beyond) */
 extern const char *const foh_event_names[FOH_EV_BUILTIN];
+/* Whether a card or variant reacts to EVENT (cs->event_mask): firing the
+ * others does nothing, so the engine skips even building their fields. */
+#define FOH_EVENT_WANTED(cs, event) ((cs)->event_mask >> (event) & 1)
 
 /* How cards of a type are placed in a Nation (rulebook "Card Stacking"). */
 typedef enum {

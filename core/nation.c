@@ -118,7 +118,7 @@ foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, f
                                {"how", FOH_EVF_TEXT, 0, "replaced"}};
         s = foh_lua_event(g, FOH_EV_LEAVE, f, 3, err);
     }
-    if (s == FOH_OK) {
+    if (s == FOH_OK && FOH_EVENT_WANTED(cs, FOH_EV_GAIN)) {
         foh_event_field f[] = {{"player", FOH_EVF_PLAYER, player, NULL},
                                {"card", FOH_EVF_CARD, card, NULL},
                                {"how", FOH_EVF_TEXT, 0, how}};
