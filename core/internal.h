@@ -295,6 +295,12 @@ typedef struct {
     uint64_t owned[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* bit c: card c is in the player's Nation */
     int8_t top[FOH_MAX_PLAYERS][FOH_MAX_TYPES];       /* newest card of each pile, -1 for none */
     uint8_t nation_age[FOH_MAX_AGES];                  /* cards in all Nations, per age (index) */
+    /* Each Nation's counts outside final scoring, kept by the same writers
+     * and checked the same way, so that counting icons scans no card: */
+    int32_t base_icons[FOH_MAX_PLAYERS][FOH_MAX_ICONS];     /* stripes and constant Permanent icons on */
+    uint64_t plain[FOH_MAX_PLAYERS][FOH_OWNED_WORDS];       /* cards whose rule a count exercises: no effect, or a
+                                                             * constant Permanent effect on */
+    uint64_t counting_on[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* counting Permanent effects on */
     uint64_t rng[4];
 } foh_state;
 

@@ -37,16 +37,56 @@ static int find_top(const foh_game *g, int player, int type)
     return top;
 }
 
+/* Add (SIGN 1) or take away (-1) CARD's Permanent effect, on in PLAYER's
+ * Nation, to or from the Nation's kept counts (foh_state.base_icons). */
+static void effect_on(foh_state *st, const foh_cardset *cs, int player, int card, int sign)
+{
+    const foh_card_def *d = &cs->card[card];
+    if (cs->timing[d->timing].fire != FOH_FIRE_PERMANENT)
+        return;
+    for (int i = 0; i < cs->nicons; i++)
+        st->base_icons[player][i] += sign * d->provides[i];
+    uint64_t *bits = d->counting ? st->counting_on[player] : st->plain[player];
+    if (sign > 0)
+        bits[card >> 6] |= 1ull << (card & 63);
+    else
+        bits[card >> 6] &= ~(1ull << (card & 63));
+}
+
+/* Add or take away CARD's stripe (and, for a card without effect, its
+ * rule) to or from PLAYER's kept counts. */
+static void stripe_in(foh_state *st, const foh_cardset *cs, int player, int card, int sign)
+{
+    const foh_card_def *d = &cs->card[card];
+    for (int i = 0; i < cs->nicons; i++)
+        st->base_icons[player][i] += sign * d->stripe[i];
+    if (cs->timing[d->timing].fire != FOH_FIRE_NEVER)
+        return;
+    if (sign > 0)
+        st->plain[player][card >> 6] |= 1ull << (card & 63);
+    else
+        st->plain[player][card >> 6] &= ~(1ull << (card & 63));
+}
+
 void foh_nation_remove(foh_game *g, int card)
 {
     foh_state *st = &g->st;
     foh_card_loc *l = &st->loc[card];
     if (l->zone == FOH_ZONE_NATION) {
-        const foh_card_def *d = &cs_of(g)->card[card];
-        st->owned[l->owner][card >> 6] &= ~(1ull << (card & 63));
+        const foh_cardset *cs = cs_of(g);
+        const foh_card_def *d = &cs->card[card];
+        int q = l->owner, side = cs->type[d->type].place == FOH_PLACE_SIDE, was_top = st->top[q][d->type] == card;
+        if (side || was_top)
+            effect_on(st, cs, q, card, -1);
+        stripe_in(st, cs, q, card, -1);
+        st->owned[q][card >> 6] &= ~(1ull << (card & 63));
         st->nation_age[d->age]--;
-        if (st->top[l->owner][d->type] == card)
-            st->top[l->owner][d->type] = (int8_t)find_top(g, l->owner, d->type);
+        if (was_top) {
+            int top = find_top(g, q, d->type);
+            st->top[q][d->type] = (int8_t)top;
+            if (!side && top >= 0) /* uncovered: its effect is on */
+                effect_on(st, cs, q, top, 1);
+        }
     }
     l->zone = FOH_ZONE_REMOVED;
     l->investor = -1;
@@ -69,6 +109,9 @@ void foh_nation_place(foh_game *g, int player, int card)
     foh_card_loc *l = &st->loc[card];
     if (l->zone == FOH_ZONE_NATION) /* moved from a Nation: out of its index first */
         foh_nation_remove(g, card);
+    int covered = st->top[player][type];
+    if (cs->type[type].place != FOH_PLACE_SIDE && covered >= 0) /* covered: its effect is off */
+        effect_on(st, cs, player, covered, -1);
     l->zone = FOH_ZONE_NATION;
     l->owner = (uint8_t)player;
     l->seq = st->next_seq++;
@@ -77,6 +120,38 @@ void foh_nation_place(foh_game *g, int player, int card)
     st->owned[player][card >> 6] |= 1ull << (card & 63);
     st->nation_age[cs->card[card].age]++;
     st->top[player][type] = (int8_t)card; /* the newest card of its pile */
+    stripe_in(st, cs, player, card, 1);
+    effect_on(st, cs, player, card, 1); /* on top of its pile, or side by side */
+}
+
+void foh_nation_reindex(foh_game *g)
+{
+    const foh_cardset *cs = cs_of(g);
+    foh_state *st = &g->st;
+    memset(st->nation_age, 0, sizeof st->nation_age);
+    memset(st->top, -1, sizeof st->top);
+    memset(st->base_icons, 0, sizeof st->base_icons);
+    memset(st->plain, 0, sizeof st->plain);
+    memset(st->counting_on, 0, sizeof st->counting_on);
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_loc *l = &st->loc[c];
+        if (l->zone != FOH_ZONE_NATION)
+            continue;
+        const foh_card_def *d = &cs->card[c];
+        int8_t *top = &st->top[l->owner][d->type];
+        st->nation_age[d->age]++;
+        if (*top < 0 || l->seq > st->loc[*top].seq)
+            *top = (int8_t)c;
+    }
+    for (int c = 0; c < cs->ncards; c++) {
+        const foh_card_loc *l = &st->loc[c];
+        if (l->zone != FOH_ZONE_NATION)
+            continue;
+        int type = cs->card[c].type;
+        stripe_in(st, cs, l->owner, c, 1);
+        if (cs->type[type].place == FOH_PLACE_SIDE || st->top[l->owner][type] == c)
+            effect_on(st, cs, l->owner, c, 1);
+    }
 }
 
 foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, foh_error *err)
@@ -159,6 +234,13 @@ static int permanent_on(const foh_game *g, int player, int card)
 void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS])
 {
     const foh_cardset *cs = cs_of(g);
+    if (!g->scoring) { /* the kept counts */
+        for (int i = 0; i < FOH_MAX_ICONS; i++)
+            icons[i] = i < cs->nicons ? g->st.base_icons[player][i] : 0;
+        foh_memo_exercise_all(g->eng, g->st.plain[player]);
+        return;
+    }
+    /* Final scoring turns obsolete effects off: every card is counted. */
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
     for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1)) {
         const foh_card_def *d = &cs->card[c];
@@ -184,6 +266,16 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
     if (cached && (e->icons_have >> player & 1)) {
         memcpy(icons, e->icons_of[player], sizeof(int) * FOH_MAX_ICONS);
         foh_memo_note_reads(e, &e->icons_reads[player]);
+        return FOH_OK;
+    }
+    uint64_t counting = 0;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        counting |= g->st.counting_on[player][w];
+    if (!cached && !g->scoring && !counting) {
+        /* No counting effect on: the kept counts are the answer, as the
+         * memo would give it (their reads noted, their cards exercised). */
+        foh_memo_note(e, 1u << player);
+        foh_nation_base_icons(g, player, icons);
         return FOH_OK;
     }
     foh_memo_reads outer, mine;

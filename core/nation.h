@@ -38,6 +38,10 @@ int foh_nation_total(const foh_game *g, int player);
 /* Put CARD into PLAYER's Nation by its type's placement rule; a Leader
  * (single placement) removes the previous one from the game. */
 void foh_nation_place(foh_game *g, int player, int card);
+/* The Nations' index of G's position (foh_state.top, nation_age and the
+ * kept counts) made again from where the cards are, after the card set
+ * changed under the game (foh_game_rebind); owned depends on places only. */
+void foh_nation_reindex(foh_game *g);
 /* Remove a card from wherever it is to the removed-from-game pile. */
 void foh_nation_remove(foh_game *g, int card);
 /* Gain CARD (already taken out of the Market or deck) HOW ("complete",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nation.h"
 
 /* The first difference between two lists of names (NA names from A, NB
  * from B, each STRIDE bytes after the one before), as "WHAT N was 'x', is
@@ -66,26 +67,6 @@ static int cards_differ(const foh_cardset *a, const foh_cardset *b, char *buf, s
     return 0;
 }
 
-/* The Nations' index of G's position (foh_state.top, nation_age) from
- * where the cards are and G's card set (owned depends on places only). */
-static void rebuild_index(foh_game *g)
-{
-    const foh_cardset *cs = g->eng->cs;
-    foh_state *st = &g->st;
-    memset(st->nation_age, 0, sizeof st->nation_age);
-    memset(st->top, -1, sizeof st->top);
-    for (int c = 0; c < cs->ncards; c++) {
-        const foh_card_loc *l = &st->loc[c];
-        if (l->zone != FOH_ZONE_NATION)
-            continue;
-        const foh_card_def *d = &cs->card[c];
-        int8_t *top = &st->top[l->owner][d->type];
-        st->nation_age[d->age]++;
-        if (*top < 0 || l->seq > st->loc[*top].seq)
-            *top = (int8_t)c;
-    }
-}
-
 foh_status foh_game_rebind(foh_game *g, foh_engine *eng, foh_error *err)
 {
     const foh_cardset *old = g->eng->cs, *cs = eng->cs;
@@ -103,7 +84,7 @@ foh_status foh_game_rebind(foh_game *g, foh_engine *eng, foh_error *err)
     if (!moved)
         return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
     moved->eng = eng;
-    rebuild_index(moved);
+    foh_nation_reindex(moved);
     moved->base = moved->st;
     foh_error broken;
     if (foh_game_check_invariants(moved, &broken) != FOH_OK) {

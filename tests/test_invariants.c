@@ -67,6 +67,14 @@ static void test_detects_broken_states(void **state)
     g->st.nmarket--; /* a Market slot empty while the deck has cards */
     g->st.loc[g->st.market[g->st.nmarket]].zone = FOH_ZONE_REMOVED;
     expect_broken(g, "while the deck");
+
+    g = fresh();
+    g->st.base_icons[0][1] += 1; /* a kept icon count the cards do not give */
+    expect_broken(g, "kept count of icon");
+
+    g = fresh();
+    g->st.counting_on[2][0] |= 1; /* a counting effect kept on, of a card not in the Nation */
+    expect_broken(g, "kept Permanent effects");
 }
 
 int main(void)
