@@ -5,6 +5,7 @@
  * the game keeps the position before the action (base), the action and the
  * answers given so far. Each answer re-runs the action from base with the
  * answers, so a paused game stays a plain value that can be memcpy'd. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,17 @@ static void shuffle(uint64_t rng[4], uint8_t *a, int n)
 }
 
 static foh_status run(foh_game *g, const foh_action *a, foh_error *err);
+
+_Static_assert(offsetof(foh_state, loc) + sizeof(((foh_state *)0)->loc) == sizeof(foh_state),
+               "foh_state.loc is its last field");
+
+/* Position SRC into DST, up to the places of the card set's NCARDS cards:
+ * the cards past them are in no game (their places stay as set up), so a
+ * position is copied for what it holds, not the room it keeps. */
+static void copy_state(foh_state *dst, const foh_state *src, int ncards)
+{
+    memcpy(dst, src, offsetof(foh_state, loc) + (size_t)ncards * sizeof src->loc[0]);
+}
 
 void foh_state_reset(foh_state *st, int players)
 {
@@ -324,10 +336,10 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
             return foh_error_set(err, FOH_ERR_SCRIPT, "%s: more than %d choices in one action",
                                  foh_card_name(g, g->choice.card), FOH_MAX_ANSWERS);
         g->answers[g->nanswers++] = (uint8_t)a->option;
-        g->st = g->base;
+        copy_state(&g->st, &g->base, g->eng->cs->ncards);
         s = run(g, &g->action, err);
     } else {
-        g->base = g->st;
+        copy_state(&g->base, &g->st, g->eng->cs->ncards);
         g->action = *a;
         g->nanswers = 0;
         s = run(g, a, err);
@@ -341,7 +353,7 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
         /* Nothing of a failed action stays: back to the position before it,
          * which base holds (kept above for a new action; for an answer, the
          * paused position is rebuilt from it). */
-        g->st = g->base;
+        copy_state(&g->st, &g->base, g->eng->cs->ncards);
         if (was_pending) {
             g->nanswers--;
             run(g, &g->action, NULL); /* rebuild the paused position and choice */

@@ -288,7 +288,6 @@ typedef struct {
     uint8_t ndeck, nmarket;
     uint8_t deck[FOH_MAX_CARDS];  /* deck[ndeck - 1] is the top card */
     uint8_t market[FOH_MAX_MARKET];
-    foh_card_loc loc[FOH_MAX_CARDS];
     /* An index of the Nations, kept up to date by foh_nation_place and
      * foh_nation_remove (the only writers of a Nation) so that no rule
      * scans every card; foh_game_check_invariants checks it against loc. */
@@ -302,6 +301,9 @@ typedef struct {
                                                              * constant Permanent effect on */
     uint64_t counting_on[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* counting Permanent effects on */
     uint64_t rng[4];
+    /* Last, so that a copy can stop at the card set's last card (the
+     * others stay in the box): */
+    foh_card_loc loc[FOH_MAX_CARDS];
 } foh_state;
 
 struct foh_game {

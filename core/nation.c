@@ -235,8 +235,8 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
 {
     const foh_cardset *cs = cs_of(g);
     if (!g->scoring) { /* the kept counts */
-        for (int i = 0; i < FOH_MAX_ICONS; i++)
-            icons[i] = i < cs->nicons ? g->st.base_icons[player][i] : 0;
+        for (int i = 0; i < FOH_MAX_ICONS; i++) /* kinds past nicons are kept at 0 */
+            icons[i] = g->st.base_icons[player][i];
         foh_memo_exercise_all(g->eng, g->st.plain[player]);
         return;
     }
