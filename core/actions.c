@@ -144,12 +144,9 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
         if (q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested)
             PUSH(.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1);
     }
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        for (uint64_t bits = st->owned[p][w]; bits; bits &= bits - 1) {
-            int c = w * 64 + __builtin_ctzll(bits);
-            if (cs->timing[cs->card[c].timing].fire != FOH_FIRE_TURN_ACTION || !foh_nation_visible(g, c))
-                continue;
-            int ok = 0;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++) /* the Nation's Turn Actions on, in card order */
+        for (uint64_t bits = st->actions_on[p][w]; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits), ok = 0;
             if (foh_lua_can_activate(g, c, p, &ok, err) != FOH_OK)
                 return -1;
             if (ok)

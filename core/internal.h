@@ -300,6 +300,7 @@ typedef struct {
     uint64_t plain[FOH_MAX_PLAYERS][FOH_OWNED_WORDS];       /* cards whose rule a count exercises: no effect, or a
                                                              * constant Permanent effect on */
     uint64_t counting_on[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* counting Permanent effects on */
+    uint64_t actions_on[FOH_MAX_PLAYERS][FOH_OWNED_WORDS];  /* Turn Action effects on (Activate) */
     uint64_t rng[4];
     /* Last, so that a copy can stop at the card set's last card (the
      * others stay in the box): */

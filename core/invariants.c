@@ -97,12 +97,12 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
                        t, top);
         }
 
-    /* The Nations' kept counts (foh_state.base_icons, plain, counting_on)
-     * against a count of every card: stripes, then the Permanent effects
-     * on (side by side, or on top of their pile). */
+    /* The Nations' kept counts (foh_state.base_icons, plain, counting_on,
+     * actions_on) against a count of every card: stripes, then the
+     * effects on (side by side, or on top of their pile). */
     for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
         int icons[FOH_MAX_ICONS] = {0};
-        uint64_t plain[FOH_OWNED_WORDS] = {0}, counting[FOH_OWNED_WORDS] = {0};
+        uint64_t plain[FOH_OWNED_WORDS] = {0}, counting[FOH_OWNED_WORDS] = {0}, actions[FOH_OWNED_WORDS] = {0};
         for (int c = 0; c < cs->ncards; c++) {
             if (st->loc[c].zone != FOH_ZONE_NATION || st->loc[c].owner != p)
                 continue;
@@ -112,18 +112,21 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
                 icons[i] += d->stripe[i];
             if (fire == FOH_FIRE_NEVER)
                 plain[c >> 6] |= 1ull << (c & 63);
-            if (fire == FOH_FIRE_PERMANENT && (cs->type[d->type].place == FOH_PLACE_SIDE || st->top[p][d->type] == c)) {
+            int on = cs->type[d->type].place == FOH_PLACE_SIDE || st->top[p][d->type] == c;
+            if (fire == FOH_FIRE_PERMANENT && on) {
                 for (int i = 0; i < cs->nicons; i++)
                     icons[i] += d->provides[i];
                 (d->counting ? counting : plain)[c >> 6] |= 1ull << (c & 63);
             }
+            if (fire == FOH_FIRE_TURN_ACTION && on)
+                actions[c >> 6] |= 1ull << (c & 63);
         }
         for (int i = 0; i < FOH_MAX_ICONS; i++)
             if (icons[i] != st->base_icons[p][i])
                 BROKEN("P%d's kept count of icon %d is %d, the cards give %d", p + 1, i, st->base_icons[p][i], icons[i]);
         for (int w = 0; w < FOH_OWNED_WORDS; w++)
-            if (plain[w] != st->plain[p][w] || counting[w] != st->counting_on[p][w])
-                BROKEN("P%d's kept Permanent effects and cards without effect are not the Nation's", p + 1);
+            if (plain[w] != st->plain[p][w] || counting[w] != st->counting_on[p][w] || actions[w] != st->actions_on[p][w])
+                BROKEN("P%d's kept Permanent effects, Turn Actions and cards without effect are not the Nation's", p + 1);
     }
 
     long total = st->supply + st->reserve;

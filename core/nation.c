@@ -37,16 +37,23 @@ static int find_top(const foh_game *g, int player, int type)
     return top;
 }
 
-/* Add (SIGN 1) or take away (-1) CARD's Permanent effect, on in PLAYER's
- * Nation, to or from the Nation's kept counts (foh_state.base_icons). */
+/* Add (SIGN 1) or take away (-1) CARD's effect, on in PLAYER's Nation, to
+ * or from the Nation's kept counts: a Permanent effect's icons and rule
+ * (foh_state.base_icons, plain, counting_on), a Turn Action (actions_on). */
 static void effect_on(foh_state *st, const foh_cardset *cs, int player, int card, int sign)
 {
     const foh_card_def *d = &cs->card[card];
-    if (cs->timing[d->timing].fire != FOH_FIRE_PERMANENT)
+    foh_fire fire = cs->timing[d->timing].fire;
+    uint64_t *bits;
+    if (fire == FOH_FIRE_TURN_ACTION) {
+        bits = st->actions_on[player];
+    } else if (fire == FOH_FIRE_PERMANENT) {
+        for (int i = 0; i < cs->nicons; i++)
+            st->base_icons[player][i] += sign * d->provides[i];
+        bits = d->counting ? st->counting_on[player] : st->plain[player];
+    } else {
         return;
-    for (int i = 0; i < cs->nicons; i++)
-        st->base_icons[player][i] += sign * d->provides[i];
-    uint64_t *bits = d->counting ? st->counting_on[player] : st->plain[player];
+    }
     if (sign > 0)
         bits[card >> 6] |= 1ull << (card & 63);
     else
@@ -133,6 +140,7 @@ void foh_nation_reindex(foh_game *g)
     memset(st->base_icons, 0, sizeof st->base_icons);
     memset(st->plain, 0, sizeof st->plain);
     memset(st->counting_on, 0, sizeof st->counting_on);
+    memset(st->actions_on, 0, sizeof st->actions_on);
     for (int c = 0; c < cs->ncards; c++) {
         const foh_card_loc *l = &st->loc[c];
         if (l->zone != FOH_ZONE_NATION)

@@ -75,6 +75,10 @@ static void test_detects_broken_states(void **state)
     g = fresh();
     g->st.counting_on[2][0] |= 1; /* a counting effect kept on, of a card not in the Nation */
     expect_broken(g, "kept Permanent effects");
+
+    g = fresh();
+    g->st.actions_on[0][1] |= 1; /* a Turn Action kept on, of a card not in the Nation */
+    expect_broken(g, "Turn Actions");
 }
 
 int main(void)
