@@ -52,13 +52,21 @@ void foh_market_replenish(foh_game *g)
     }
 }
 
-int foh_market_current_age(const foh_game *g)
+/* The highest age value among the cards in all Nations (0 for none). */
+static int nations_age(const foh_game *g)
 {
     const foh_cardset *cs = g->eng->cs;
     int age = 0;
     for (int a = 0; a < cs->nages; a++) /* the Nations' cards, counted by age */
         if (g->st.nation_age[a] && cs->age[a].value > age)
             age = cs->age[a].value;
+    return age;
+}
+
+int foh_market_current_age(const foh_game *g)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int age = nations_age(g);
     for (int i = 0; i < g->st.nmarket; i++) {
         int v = cs->age[cs->card[g->st.market[i]].age].value;
         if (v > age)
@@ -72,18 +80,23 @@ void foh_market_age_check(foh_game *g)
     const foh_cardset *cs = g->eng->cs;
     int discarded;
     do {
-        discarded = 0;
-        int limit = foh_market_current_age(g) - cs->age_check_gap;
-        for (int i = 0; i < g->st.nmarket;) {
-            int card = g->st.market[i];
-            if (g->st.loc[card].investor < 0 && cs->age[cs->card[card].age].value <= limit) {
-                foh_market_take(g, card);
-                foh_log(g, "  Age check: %s is discarded from the Market", foh_card_name(g, card));
-                discarded++;
-            } else {
-                i++;
-            }
+        /* The Market's cards and their ages, read once: the Current Age
+         * from them, then the discards, in Market order. */
+        int n = g->st.nmarket, age = nations_age(g), card[FOH_MAX_MARKET], value[FOH_MAX_MARKET];
+        for (int i = 0; i < n; i++) {
+            card[i] = g->st.market[i];
+            value[i] = cs->age[cs->card[card[i]].age].value;
+            if (value[i] > age)
+                age = value[i];
         }
+        int limit = age - cs->age_check_gap;
+        discarded = 0;
+        for (int i = 0; i < n; i++)
+            if (value[i] <= limit && g->st.loc[card[i]].investor < 0) {
+                foh_market_take(g, card[i]);
+                foh_log(g, "  Age check: %s is discarded from the Market", foh_card_name(g, card[i]));
+                discarded++;
+            }
         foh_market_replenish(g);
     } while (discarded && cs->age_check_repeat); /* a house rule repeats it */
 }
