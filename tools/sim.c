@@ -61,6 +61,7 @@ typedef struct {
     int status;
     char error[1000];
     int timing_index[FOH_MAX_CARDS]; /* each card's sim_timing_index, found once */
+    const char *card_name[FOH_MAX_CARDS]; /* each card's name (the card set's), found once */
 } worker;
 
 /* What one game's observer keeps: the result being filled and, between
@@ -90,11 +91,9 @@ static void record_choice(game_watch *gw, const foh_game *g, const foh_decision 
     int pick = PICK_OTHER, n = foh_game_players(g), who;
     if (label[0] == 'P' && sscanf(label + 1, "%d", &who) == 1 && who >= 1 && who <= n)
         pick = PICK_PLAYER + (who - 1 - ch->player + n) % n;
-    for (int c = 0; pick == PICK_OTHER && c < foh_cardset_card_count(gw->w->cs); c++) {
-        foh_card_info ci;
-        if (foh_cardset_card(gw->w->cs, c, &ci) == FOH_OK && !strcmp(ci.name, label))
+    for (int c = 0, ncards = foh_cardset_card_count(gw->w->cs); pick == PICK_OTHER && c < ncards; c++)
+        if (!strcmp(gw->w->card_name[c], label))
             pick = c;
-    }
     int row = ch->card >= 0 && ch->card < FOH_MAX_CARDS ? ch->card : FOH_MAX_CARDS;
     r->choice[r->nchoices].row = (short)row;
     r->choice[r->nchoices].pick = (short)pick;
@@ -272,6 +271,7 @@ static void *work(void *arg)
         foh_card_info ci;
         foh_cardset_card(w->cs, c, &ci);
         w->timing_index[c] = sim_timing_index(w->cs, ci.timing);
+        w->card_name[c] = ci.name;
     }
     game_result r;
     for (long i = w->from; i < w->to && !atomic_load(w->stop); i++) {
