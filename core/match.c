@@ -1,4 +1,5 @@
 /* match: the one game loop (see foh/match.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +9,24 @@
 #include "internal.h"
 #include "rng.h"
 
+/* Room for the legal actions of most positions, so that a new buffer is
+ * not listed into twice (the first time only to learn the count). */
+#define LEGAL_START 256
+
 int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err)
 {
+    if (*cap < LEGAL_START) {
+        foh_action *room = realloc(*buf, LEGAL_START * sizeof *room);
+        if (!room) {
+            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+            return -1;
+        }
+        *buf = room;
+        *cap = LEGAL_START;
+    }
     int n = foh_game_legal_actions(g, *buf, *cap, err);
     if (n > *cap) {
-        int want = n + 64;
+        int want = n > INT_MAX / 2 ? n : 2 * n;
         foh_action *grown = realloc(*buf, (size_t)want * sizeof *grown);
         if (!grown) {
             foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
