@@ -24,7 +24,10 @@ static int random_decide(foh_player *self, foh_game *g, const foh_action *legal,
     int kinds[KINDS], count[KINDS] = {0}, start[KINDS], split = 0, nkinds = 0;
     for (int i = 0, j; i < n; i = j) {
         int k = (int)legal[i].kind;
-        for (j = i + 1; j < n && (int)legal[j].kind == k;)
+        for (j = i + 1; j + 4 <= n && (int)legal[j].kind == k && (int)legal[j + 1].kind == k &&
+                        (int)legal[j + 2].kind == k && (int)legal[j + 3].kind == k;)
+            j += 4; /* long runs (Invest's amounts) four at a time */
+        while (j < n && (int)legal[j].kind == k)
             j++;
         if (k < 0 || k >= KINDS)
             continue;
