@@ -33,8 +33,9 @@ _Static_assert(offsetof(foh_state, loc) + sizeof(((foh_state *)0)->loc) == sizeo
                "foh_state.loc is its last field");
 
 /* Position SRC into DST, up to the places of the card set's NCARDS cards:
- * the cards past them are in no game (their places stay as set up), so a
- * position is copied for what it holds, not the room it keeps. */
+ * the places past them belong to no card (nothing reads them; the game's
+ * own stay as set up), so a position is copied for what it holds, not the
+ * room it keeps. */
 static void copy_state(foh_state *dst, const foh_state *src, int ncards)
 {
     memcpy(dst, src, offsetof(foh_state, loc) + (size_t)ncards * sizeof src->loc[0]);
