@@ -120,6 +120,12 @@ static int count_arg(lua_State *L, int i)
 
 static void push_card(lua_State *L, int card) { lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->card_id_ref[card]); }
 
+/* The kinds of card list the API returns, and their names in messages (a
+ * refused write: "cannot change game.market()[1]"). */
+enum { LIST_NATION, LIST_ACTIVE, LIST_ACTIVE_WITH, LIST_MARKET };
+static const char *const list_name[FOH_LUA_LISTS] = {"game.nation()", "game.active()", "game.active_with()",
+                                                     "game.market()"};
+
 /* A set of card types from an optional list argument (all if absent). */
 static uint32_t types_arg(lua_State *L, int i)
 {
@@ -210,6 +216,11 @@ static int card_info(lua_State *L)
         foh_lua_readonly(L, -1, "game.card()");
         e->card_info_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    for (int k = 0; k < FOH_LUA_LISTS; k++) {
+        lua_createtable(L, 0, 0);
+        foh_lua_readonly_list(L, -1, list_name[k]);
+        e->empty_list_ref[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return 0;
 }
 
@@ -252,7 +263,11 @@ static int api_strength(lua_State *L)
     int p = player_arg(L, 1);
     reads_nation(L, p);
     static const char *const roles[] = {"attacker", "defender", NULL};
-    int role = luaL_checkoption(L, 2, NULL, roles);
+    const char *s = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    /* The engine's own strings of the roles first (as name_index). */
+    int role = s == foh_lua_engine_of(L)->role_name[0] ? 0
+               : s == foh_lua_engine_of(L)->role_name[1] ? 1
+                                                          : luaL_checkoption(L, 2, NULL, roles);
     int icons[FOH_MAX_ICONS];
     foh_error err;
     if (foh_nation_icons(g, p, icons, &err) != FOH_OK)
@@ -283,15 +298,21 @@ static int api_top(lua_State *L)
     return 1;
 }
 
-/* Push the N cards LIST as the read-only list of ids NAME returns. */
-static void push_card_list(lua_State *L, const int *list, int n, const char *name)
+/* Push the N cards LIST as the read-only list of ids that API function
+ * KIND (list_name) returns. An empty one is the kind's one empty list,
+ * made with the engine: read-only, it can be shared. */
+static void push_card_list(lua_State *L, const int *list, int n, int kind)
 {
+    if (n == 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->empty_list_ref[kind]);
+        return;
+    }
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         push_card(L, list[i]);
         lua_rawseti(L, -2, i + 1);
     }
-    foh_lua_readonly_list(L, -1, name);
+    foh_lua_readonly_list(L, -1, list_name[kind]);
 }
 
 static int api_nation(lua_State *L)
@@ -305,7 +326,7 @@ static int api_nation(lua_State *L)
     for (int t = 0; t < cs->ntypes; t++)
         if (types & (1u << t))
             n += foh_game_nation_cards(g, p, t, list + n, FOH_MAX_CARDS - n);
-    push_card_list(L, list, n, "game.nation()");
+    push_card_list(L, list, n, LIST_NATION);
     return 1;
 }
 
@@ -317,31 +338,71 @@ static int api_active(lua_State *L)
     for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1))
         if (foh_nation_visible(g, c))
             list[n++] = c;
-    push_card_list(L, list, n, "game.active()");
+    push_card_list(L, list, n, LIST_ACTIVE);
     return 1;
+}
+
+/* Whether card C's effect table has a true field: the key at stack index
+ * 2 (read through the read-only proxy, as game.effect(id)[field] would). */
+static int has_field(lua_State *L, const foh_engine *e, int c)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
+    int has = 0;
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, 2);
+        has = lua_gettable(L, -2) != LUA_TNIL && lua_toboolean(L, -1);
+    }
+    lua_settop(L, 2);
+    return has;
+}
+
+/* The cards (bit set, FOH_OWNED_WORDS words) whose effect table has a true
+ * FIELD (LEN bytes; the string at stack index 2), from E's cache; NULL if
+ * it cannot be cached (the cache is full or the name too long). The effect
+ * tables are frozen, and their proxies read nothing but them: the answer,
+ * worked out once, never changes. Working it out makes no Lua value. */
+static const uint64_t *field_cards(lua_State *L, foh_engine *e, const char *field, size_t len)
+{
+    for (int k = 0; k < e->nfields; k++)
+        if (e->field[k].len == len && memcmp(e->field[k].name, field, len) == 0)
+            return e->field[k].cards;
+    if (e->nfields == FOH_LUA_FIELDS || len >= FOH_LUA_FIELD_NAME)
+        return NULL;
+    uint64_t cards[FOH_OWNED_WORDS] = {0};
+    for (int c = 0; c < e->cs->ncards; c++)
+        if (has_field(L, e, c))
+            cards[c / 64] |= 1ull << (c % 64);
+    /* Only now: an error raised above leaves no half-made entry. */
+    int k = e->nfields++;
+    e->field[k].len = len;
+    memcpy(e->field[k].name, field, len);
+    e->field[k].name[len] = '\0';
+    memcpy(e->field[k].cards, cards, sizeof cards);
+    return e->field[k].cards;
 }
 
 /* game.active_with(p, field): the active cards of P whose effect table has
  * a true FIELD, in card order. One call where a script would walk
  * game.active(p) and read game.effect(id)[field] for each card: the attack
- * helpers ask it per opponent on every attack (docs/performance.md). */
+ * helpers ask it per opponent on every attack (docs/performance.md). Which
+ * cards have the field is known once per field (field_cards). */
 static int api_active_with(lua_State *L)
 {
     foh_game *g = game_reading(L);
     foh_engine *e = foh_lua_engine_of(L);
     int p = player_arg(L, 1), n = 0, list[FOH_MAX_CARDS];
-    const char *field = luaL_checkstring(L, 2);
+    size_t len;
+    const char *field = luaL_checklstring(L, 2, &len);
+    lua_settop(L, 2);
     reads_nation(L, p); /* and the effect tables, which never change */
+    const uint64_t *cards = field_cards(L, e, field, len);
     for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1)) {
-        if (!foh_nation_visible(g, c))
+        if (cards ? !(cards[c / 64] >> (c % 64) & 1) : !has_field(L, e, c))
             continue;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
-        int has = lua_istable(L, -1) && lua_getfield(L, -1, field) != LUA_TNIL && lua_toboolean(L, -1);
-        lua_settop(L, 2);
-        if (has)
+        if (foh_nation_visible(g, c))
             list[n++] = c;
     }
-    push_card_list(L, list, n, "game.active_with()");
+    push_card_list(L, list, n, LIST_ACTIVE_WITH);
     return 1;
 }
 
@@ -433,7 +494,7 @@ static int api_market(lua_State *L)
         if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type)))
             list[n++] = c;
     }
-    push_card_list(L, list, n, "game.market()");
+    push_card_list(L, list, n, LIST_MARKET);
     return 1;
 }
 
@@ -736,16 +797,13 @@ static int api_fire(lua_State *L)
     const foh_cardset *cs = e->cs;
     const char *name = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
-    int ev = -1;
-    for (int i = 0; i < cs->nevents && ev < 0; i++)
-        if (!strcmp(cs->event[i], name))
-            ev = i;
+    int ev = name_index(name, e->event_name, cs->event[0], sizeof cs->event[0], cs->nevents);
     if (ev < 0)
         return luaL_error(L, "game.fire: unknown event '%s' (declare it in game.yaml's events)", name);
     if (ev < FOH_EV_BUILTIN)
         return luaL_error(L, "game.fire: '%s' is one of the engine's events: only the engine fires it", name);
     lua_settop(L, 2);
-    lua_pushstring(L, name);
+    lua_pushvalue(L, 1);
     lua_setfield(L, 2, "name");
     if (cs->event_mask >> ev & 1) {
         foh_error err;

@@ -1,6 +1,7 @@
 /* Card effects (Lua) through the engine: attacks and military strength,
  * Mahatma Gandhi, Genghis Khan, Attack All, Communism, counting Permanent
- * effects, The Future drawn by an effect, Turn Action costs. */
+ * effects, The Future drawn by an effect, Turn Action costs; game.active_with
+ * and its cache. */
 #include <string.h>
 
 #include "support.h"
@@ -227,6 +228,119 @@ static void test_john_lennon(void **state)
     foh_game_free(g);
 }
 
+/* ---- game.active_with and its per-engine cache of effect fields ---- */
+
+#define LONG_FIELD "a_field_name_far_longer_than_the_cache_keeps_for_one_field_x"
+
+/* Cards whose effect tables carry fields (fa, fb, fc: Permanent, in this
+ * card-set order: Wonders, always visible; fd a Knowledge card, visible
+ * only on top of its stack), and probes (Instant) whose on_gain checks
+ * game.active_with against what it should answer; a wrong answer is a
+ * script error naming the field, the answer and the expected one. fc has
+ * 20 more fields f1..f20: asked for, they overflow the cache (16 fields),
+ * so fields past it take the uncached path. */
+static const char ACTIVE_WITH_CARDS[] =
+    "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+    "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+    "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+    "- id: fa\n  name: Fa\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, flag_a = true, flag_c = 0, " LONG_FIELD " = true }\n"
+    "- id: fb\n  name: Fb\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, flag_a = false, flag_b = 'yes' }\n"
+    "- id: fc\n  name: Fc\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: |\n"
+    "    local t = { provides = {}, flag_a = true, flag_b = true }\n"
+    "    for i = 1, 20 do t['f' .. i] = true end\n"
+    "    return t\n"
+    "- id: fd\n  name: Fd\n  age: I\n  type: knowledge\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, flag_a = true }\n"
+    "- id: fe\n  name: Fe\n  age: I\n  type: knowledge\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {} }\n"
+    "- id: probe1\n  name: Probe1\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: |\n"
+    "    local function expect(p, field, want)\n"
+    "      local got = {}\n"
+    "      for _, id in ipairs(game.active_with(p, field)) do got[#got + 1] = id end\n"
+    "      got = table.concat(got, ',')\n"
+    "      if got ~= want then error(field .. ' of P' .. p .. ': [' .. got .. '], not [' .. want .. ']') end\n"
+    "    end\n"
+    "    return { on_gain = function()\n"
+    "      expect(1, 'flag_a', 'fa,fc') expect(2, 'flag_a', '') expect(3, 'flag_a', '')\n"
+    "      expect(1, 'flag_b', 'fb,fc') expect(2, 'flag_b', '') expect(1, 'flag_c', 'fa')\n"
+    "      expect(1, 'nothing', '') expect(1, '" LONG_FIELD "', 'fa') expect(2, '" LONG_FIELD "', '')\n"
+    "      for i = 1, 20 do expect(1, 'f' .. i, 'fc') expect(3, 'f' .. i, '') end\n"
+    "      expect(1, 'flag' .. '_a', 'fa,fc') expect(3, 'flag_b', '')\n"
+    "    end }\n"
+    "- id: probe2\n  name: Probe2\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: |\n"
+    "    local function expect(p, field, want)\n"
+    "      local got = {}\n"
+    "      for _, id in ipairs(game.active_with(p, field)) do got[#got + 1] = id end\n"
+    "      got = table.concat(got, ',')\n"
+    "      if got ~= want then error(field .. ' of P' .. p .. ': [' .. got .. '], not [' .. want .. ']') end\n"
+    "    end\n"
+    "    return { on_gain = function()\n"
+    "      expect(1, 'flag_a', 'fd') expect(2, 'flag_a', 'fa,fc') expect(3, 'flag_a', '')\n"
+    "      expect(1, 'flag_b', 'fb') expect(2, 'flag_b', 'fc') expect(2, 'flag_c', 'fa')\n"
+    "      expect(2, '" LONG_FIELD "', 'fa') expect(1, '" LONG_FIELD "', '')\n"
+    "      for i = 1, 20 do expect(1, 'f' .. i, '') expect(2, 'f' .. i, 'fc') expect(3, 'f' .. i, '') end\n"
+    "    end }\n"
+    "- id: probe3\n  name: Probe3\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: return { on_gain = function(p) game.active_with(p, 'nothing')[1] = 'fa' end }\n";
+
+/* P1 of a 3-player game on engine E, whose Nations hold NATION[p] (card
+ * ids, NULL-ended), gains PROBE; returns the status, the error in ERR. */
+static foh_status probe(foh_engine *e, const foh_cardset *cs, const char *const nation[3][5], const char *probe_id,
+                        foh_error *err)
+{
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; nation[p][i]; i++)
+            assert_int_equal(foh_position_put(g, foh_cardset_find(cs, nation[p][i]), FOH_ZONE_NATION, p, err),
+                             FOH_OK);
+    int card = foh_cardset_find(cs, probe_id);
+    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    foh_status s = foh_game_apply(g, &a, err);
+    foh_game_free(g);
+    return s;
+}
+
+/* game.active_with answers from the cache what the effect tables say, for
+ * each Nation, on a second game of the same engine (the cache filled by
+ * the first) as on the first; past the cache's 16 fields and for a name
+ * too long to keep, too. Its empty answer is read-only. */
+static void test_active_with(void **state)
+{
+    (void)state;
+    foh_error err = {0};
+    const char *dir = t_cardset_dir("active_with", "cards.yaml", ACTIVE_WITH_CARDS, (const char *)NULL);
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+        /* fd (knowledge) is covered by fe in the first game, on top in the second. */
+    static const char *const first[3][5] = {{"s1", "fa", "fb", "fc", NULL}, {"s2", NULL}, {"s3", "fd", "fe", NULL}};
+    static const char *const second[3][5] = {{"s1", "fb", "fd", NULL}, {"s2", "fa", "fc", NULL}, {"s3", "fe", NULL}};
+    for (int round = 0; round < 2; round++) {
+        if (probe(e, cs, first, "probe1", &err) != FOH_OK)
+            fail_msg("round %d, probe1: %s", round, err.msg);
+        if (probe(e, cs, second, "probe2", &err) != FOH_OK)
+            fail_msg("round %d, probe2: %s", round, err.msg);
+    }
+    assert_int_equal(probe(e, cs, first, "probe3", &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "cannot change game.active_with()[1]"))
+        fail_msg("%s", err.msg);
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_counting_effects),
         cmocka_unit_test(test_the_future_drawn_by_an_effect),
         cmocka_unit_test(test_john_lennon),
+        cmocka_unit_test(test_active_with),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }
