@@ -643,22 +643,180 @@ static int api_choose(lua_State *L)
     return lua_error(L);
 }
 
-/* game.log(text): one line of the game's log. Its copy (escaped, up to 4
- * bytes a byte) is work and memory outside Lua: charged, and bounded. */
+/* game.log(text) or game.log(format, value...): one line of the game's
+ * log. With values, each %s of FORMAT is the next value written as Lua's
+ * tostring writes a number or string; a list (a table) as its entries
+ * separated by ", ", an entry that is itself a list being {format,
+ * value...} formatted the same way; %% is a %. The line is checked,
+ * measured and charged the same with or without a log, and written only
+ * when the game keeps one (foh sim keeps none: a script passes the
+ * format and values, not a line it made). Its copy (escaped, up to 4 bytes
+ * a byte) is work and memory outside Lua: charged, and bounded. */
 #define LOG_LINE_MAX 1000
 #define LOG_ACTION_MAX (1 << 20)
+#define LOG_DEPTH 8 /* lists nested in a logged value */
+
+/* The line game.log is making: written into BUF (LOG_LINE_MAX bytes) only
+ * when the log is kept (else NULL); LEN counts every byte, even past
+ * LOG_LINE_MAX (the line is then refused). */
+typedef struct {
+    char *buf;
+    size_t len;
+} log_line;
+
+static void log_put(log_line *t, const char *s, size_t n)
+{
+    if (t->buf && n <= LOG_LINE_MAX && t->len <= LOG_LINE_MAX - n)
+        memcpy(t->buf + t->len, s, n);
+    t->len += n;
+}
+
+/* The number at stack index I as Lua writes it (lobject.c, tostringbuff):
+ * an integer in decimal, a float with LUA_NUMBER_FMT and ".0" if it would
+ * read as an integer. Counting an integer's digits needs no formatting. */
+static void log_number(lua_State *L, int i, log_line *t)
+{
+    char num[64];
+    size_t n;
+    if (lua_isinteger(L, i)) {
+        lua_Integer v = lua_tointeger(L, i);
+        if (!t->buf) {
+            lua_Unsigned u = v < 0 ? 0u - (lua_Unsigned)v : (lua_Unsigned)v;
+            n = v < 0; /* the sign */
+            do {
+                n++;
+                u /= 10;
+            } while (u > 0);
+            t->len += n;
+            return;
+        }
+        n = (size_t)snprintf(num, sizeof num, LUA_INTEGER_FMT, (LUAI_UACINT)v);
+    } else {
+        n = (size_t)lua_number2str(num, sizeof num - 2, (LUAI_UACNUMBER)lua_tonumber(L, i));
+        if (num[strspn(num, "-0123456789")] == '\0') {
+            num[n++] = '.';
+            num[n++] = '0';
+        }
+    }
+    log_put(t, num, n);
+}
+
+static void log_format(lua_State *L, const char *fmt, size_t flen, int first, int nargs, log_line *t, int depth);
+
+/* The number of %s in FORMAT (FLEN bytes), a bad % raising the error. */
+static int log_slots(lua_State *L, const char *fmt, size_t flen)
+{
+    int slots = 0;
+    for (const char *c = memchr(fmt, '%', flen); c; c = memchr(c, '%', flen - (size_t)(c - fmt))) {
+        size_t k = (size_t)(c - fmt);
+        char d = k + 1 < flen ? fmt[k + 1] : '\0';
+        if (d == 's')
+            slots++;
+        else if (d != '%')
+            luaL_error(L, "game.log: the format '%s' holds a %% that is not %%s or %%%%", fmt);
+        c += 2;
+        if (c >= fmt + flen)
+            break;
+    }
+    return slots;
+}
+
+/* The value at stack index I: a string, a number, or a table {format,
+ * value...}: FORMAT once per group of as many values as it has %s, the
+ * groups separated by ", ". */
+static void log_value(lua_State *L, int i, log_line *t, int depth)
+{
+    int type = lua_type(L, i);
+    if (type == LUA_TSTRING) {
+        size_t n;
+        const char *s = lua_tolstring(L, i, &n);
+        log_put(t, s, n);
+        return;
+    }
+    if (type == LUA_TNUMBER) {
+        log_number(L, i, t);
+        return;
+    }
+    if (type != LUA_TTABLE)
+        luaL_error(L, "game.log: a %s cannot be logged (strings, numbers and {format, value...} tables only)",
+                   luaL_typename(L, i));
+    if (depth >= LOG_DEPTH)
+        luaL_error(L, "game.log: {format, value...} tables nested more than %d deep", LOG_DEPTH);
+    lua_Integer n = luaL_len(L, i);
+    charge_list(L, n);
+    int top = lua_gettop(L);
+    if (lua_geti(L, i, 1) != LUA_TSTRING)
+        luaL_error(L, "game.log: a table must be {format, value...}, not start with a %s", luaL_typename(L, -1));
+    size_t flen;
+    const char *fmt = lua_tolstring(L, top + 1, &flen);
+    int slots = log_slots(L, fmt, flen);
+    lua_Integer values = n - 1;
+    if (values < 0 || (slots == 0 ? values != 0 : values % slots != 0))
+        luaL_error(L, "game.log: {format, value...} with %I values, not a multiple of the format's %d %%s ('%s')",
+                   values < 0 ? (lua_Integer)0 : values, slots, fmt);
+    luaL_checkstack(L, slots + 4, "game.log");
+    if (slots == 0)
+        log_format(L, fmt, flen, top + 2, 0, t, depth + 1); /* the format alone, once */
+    for (lua_Integer k = 2; slots > 0 && k <= n; k += slots) {
+        if (k > 2)
+            log_put(t, ", ", 2);
+        for (int a = 0; a < slots; a++)
+            lua_geti(L, i, k + a);
+        log_format(L, fmt, flen, top + 2, slots, t, depth + 1);
+        lua_settop(L, top + 1);
+    }
+    lua_settop(L, top);
+}
+
+/* FORMAT (FLEN bytes) with the NARGS values from stack index FIRST. */
+static void log_format(lua_State *L, const char *fmt, size_t flen, int first, int nargs, log_line *t, int depth)
+{
+    int used = 0;
+    size_t run = 0; /* start of the text not yet written */
+    for (const char *c = memchr(fmt, '%', flen); c; c = run < flen ? memchr(fmt + run, '%', flen - run) : NULL) {
+        size_t k = (size_t)(c - fmt);
+        log_put(t, fmt + run, k - run);
+        char d = k + 1 < flen ? fmt[k + 1] : '\0';
+        if (d == '%') {
+            log_put(t, "%", 1);
+        } else if (d == 's') {
+            if (used == nargs)
+                luaL_error(L, "game.log: the format '%s' asks for more than the %d values given", fmt, nargs);
+            log_value(L, first + used++, t, depth);
+        } else {
+            luaL_error(L, "game.log: the format '%s' holds a %% that is not %%s or %%%%", fmt);
+        }
+        run = k + 2;
+    }
+    log_put(t, fmt + run, flen - run);
+    if (used < nargs)
+        luaL_error(L, "game.log: the format '%s' takes %d values, not %d", fmt, used, nargs);
+}
+
 static int api_log(lua_State *L)
 {
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     foh_engine *e = foh_lua_engine_of(L);
-    if (len > LOG_LINE_MAX)
+    int nargs = lua_gettop(L) - 1;
+    char line[LOG_LINE_MAX + 1];
+    log_line t = {.buf = e->g && e->g->log ? line : NULL, .len = len};
+    if (nargs > 0) {
+        t.len = 0;
+        log_format(L, text, len, 2, nargs, &t, 0);
+    }
+    if (t.len > LOG_LINE_MAX)
         return luaL_error(L, "game.log: the text is %I bytes, longer than %d (the engine's limit for a log line)",
-                          (lua_Integer)len, LOG_LINE_MAX);
-    if (e->loglen + 4 * len > LOG_ACTION_MAX)
+                          (lua_Integer)t.len, LOG_LINE_MAX);
+    if (e->loglen + 4 * t.len > LOG_ACTION_MAX)
         return luaL_error(L, "game.log: one action may log at most %d bytes (the engine's limit)", LOG_ACTION_MAX);
-    foh_lua_charge(L, 1 + (long)(4 * len / FOH_LUA_BYTES_PER_UNIT));
-    foh_log(game_of(L), "  %s", text);
+    foh_lua_charge(L, 1 + (long)(4 * t.len / FOH_LUA_BYTES_PER_UNIT));
+    foh_game *g = game_of(L);
+    if (nargs > 0 && t.buf) {
+        line[t.len] = '\0';
+        text = line;
+    }
+    foh_log(g, "  %s", text);
     return 0;
 }
 

@@ -199,28 +199,38 @@ end
 -- reaction may set immune = true or change the two strengths.
 ---@param p foh.player the attacker
 ---@param card foh.card the attack's card
+---@param mine integer the attacker's strength
+---@param q foh.player the first opponent to compare (then each later seat)
+---@param n integer the number of players
+---@param targets foh.player[] where the weaker opponents are added
+---@return any ... for each opponent: seat, defence and a note for the log
+local function compare_from(p, card, mine, q, n, targets)
+  if q > n then return end
+  if q == p then return compare_from(p, card, mine, q + 1, n, targets) end
+  local ev = game.fire('attack', {
+    attacker = p, target = q, card = card, attack = mine,
+    defence = game.strength(q, 'defender'), immune = active_flag(q, 'immune_to_attacks'),
+  })
+  local note = ''
+  if ev.immune then
+    note = ' (immune)'
+  elseif ev.defence < ev.attack then
+    targets[#targets + 1] = q
+    note = ' (weaker)'
+  end
+  return q, ev.defence, note, compare_from(p, card, mine, q + 1, n, targets)
+end
+
+---@param p foh.player the attacker
+---@param card foh.card the attack's card
 ---@return foh.player[] targets in seat order
 local function weaker_opponents(p, card)
   local mine = game.strength(p, 'attacker')
-  local targets, seen = {}, {}
-  for q = 1, game.players() do
-    if q ~= p then
-      local ev = game.fire('attack', {
-        attacker = p, target = q, card = card, attack = mine,
-        defence = game.strength(q, 'defender'), immune = active_flag(q, 'immune_to_attacks'),
-      })
-      local note = ''
-      if ev.immune then
-        note = ' (immune)'
-      elseif ev.defence < ev.attack then
-        targets[#targets + 1] = q
-        note = ' (weaker)'
-      end
-      seen[#seen + 1] = 'P' .. q .. ' ' .. ev.defence .. note
-    end
-  end
-  game.log(game.card(card).name .. ': P' .. p .. ' attacks with strength ' .. mine ..
-           '; defenders: ' .. table.concat(seen, ', '))
+  local targets = {}
+  -- The log line is formatted by the engine, only when the game keeps a
+  -- log: P<seat> <defence><note> per opponent.
+  local seen = { 'P%s %s%s', compare_from(p, card, mine, 1, game.players(), targets) }
+  game.log('%s: P%s attacks with strength %s; defenders: %s', game.card(card).name, p, mine, seen)
   return targets
 end
 
@@ -242,7 +252,7 @@ end
 ---@return boolean attacks whether P's attacks are activated
 local function begin_attack(p, card)
   if active_flag(p, 'no_own_attacks') then
-    game.log(game.card(card).name .. ': P' .. p .. ' does not activate attacks')
+    game.log('%s: P%s does not activate attacks', game.card(card).name, p)
     return false
   end
   for _, id in ipairs(game.active_with(p, 'on_attack')) do

@@ -1,7 +1,8 @@
 /* Card effects (Lua) through the engine: attacks and military strength,
  * Mahatma Gandhi, Genghis Khan, Attack All, Communism, counting Permanent
  * effects, The Future drawn by an effect, Turn Action costs; game.active_with
- * and its cache. */
+ * and its cache; game.log with a format. */
+#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -341,6 +342,115 @@ static void test_active_with(void **state)
     foh_cardset_free(cs);
 }
 
+/* ---- game.log(format, value...) ---- */
+
+/* Instant cards (Wonders) l1.. whose on_gain runs BODIES[i], after three
+ * starting governments; the file in BUF. */
+static const char *log_cards(char *buf, size_t len, const char *const *bodies, int n)
+{
+    size_t at = (size_t)snprintf(buf, len, "%s",
+                                 "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+                                 "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+                                 "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n");
+    for (int i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at,
+                               "- id: l%d\n  name: L%d\n  age: I\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+                               "  effect: |\n    return { on_gain = function(p)\n      %s\n    end }\n",
+                               i + 1, i + 1, bodies[i]);
+    assert_true(at < len);
+    return buf;
+}
+
+static void collect_log(void *ud, const char *line)
+{
+    char *log = ud;
+    size_t n = strlen(log);
+    snprintf(log + n, 8192 - n, "%s\n", line);
+}
+
+/* P1 of a 3-player game on E gains CARD; with LOG (8 KiB) the game keeps a
+ * log, written there. */
+static foh_status gain_logged(foh_engine *e, int card, char *log, foh_error *err)
+{
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
+    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
+    if (log) {
+        log[0] = '\0';
+        foh_game_set_log(g, collect_log, log);
+    }
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    foh_status s = foh_game_apply(g, &a, err);
+    foh_game_free(g);
+    return s;
+}
+
+/* game.log with values writes each as Lua's tostring would (and a table
+ * {format, value...} once per group of values); a bad call is the same
+ * error with and without a log, naming the cause. */
+static void test_log_format(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *line; /* LINE: the line logged, or part of the error */
+        int fails;
+    } cases[] = {
+        {"game.log('100% sure')", "  100% sure\n", 0},
+        {"game.log('%s|%s|%s|%s|%s', 'a', 7, -12, 2.5, 0)", "  a|7|-12|2.5|0\n", 0},
+        {"game.log('%s %s %s %s', 3.0, 1e100, -0.0, math.mininteger)", "  3.0 1e+100 -0.0 -9223372036854775808\n", 0},
+        {"game.log('%s%% %s', 50, p .. '')", "  50% 1\n", 0},
+        {"game.log('x: %s.', {'P%s %s', 1, 'a', 2, 'b', 3, 4.5})", "  x: P1 a, P2 b, P3 4.5.\n", 0},
+        {"game.log('[%s][%s]', {'P%s'}, {'none'})", "  [][none]\n", 0},
+        {"game.log('%s', {'<%s>', {'%s-%s', 1, 2}, 'z'})", "  <1-2>, <z>\n", 0},
+        {"game.log('%s', 'a%sb')", "  a%sb\n", 0},
+        {"game.log('%d', 1)", "holds a % that is not %s or %%", 1},
+        {"game.log('trailing %', 1)", "holds a % that is not %s or %%", 1},
+        {"game.log('%s %s', 1)", "asks for more than the 1 values given", 1},
+        {"game.log('%s', 1, 2)", "takes 1 values, not 2", 1},
+        {"game.log('%s', true)", "a boolean cannot be logged", 1},
+        {"game.log('%s', nil)", "a nil cannot be logged", 1},
+        {"game.log('%s', {1, 2})", "a table must be {format, value...}, not start with a number", 1},
+        {"game.log('%s', {'%s %s', 1, 2, 3})", "with 3 values, not a multiple of the format's 2 %s", 1},
+        {"game.log('%s', {'x', 1})", "with 1 values, not a multiple of the format's 0 %s", 1},
+        {"game.log('%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', 1}}}}}}}}})",
+         "nested more than 8 deep", 1},
+        {"game.log('%s', string.rep('x', 1001))", "longer than 1000", 1},
+        {"game.log('%s', {'%s', string.rep('x', 600), string.rep('y', 600)})", "the text is 1202 bytes", 1},
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    const char *bodies[N];
+    for (int i = 0; i < N; i++)
+        bodies[i] = cases[i].body;
+    static char yaml[16384], log[8192];
+    const char *dir = t_cardset_dir("log_format", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, N),
+                                    (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+    for (int i = 0; i < N; i++) {
+        char id[8], logged[sizeof err.msg];
+        snprintf(id, sizeof id, "l%d", i + 1);
+        int card = foh_cardset_find(cs, id);
+        foh_status with = gain_logged(e, card, log, &err);
+        snprintf(logged, sizeof logged, "%s", err.msg);
+        foh_status without = gain_logged(e, card, NULL, &err);
+        if (with != without || (cases[i].fails && strcmp(logged, err.msg) != 0))
+            fail_msg("%s: with a log %d '%s', without %d '%s'", cases[i].body, with, logged, without, err.msg);
+        if (cases[i].fails ? with != FOH_ERR_SCRIPT || !strstr(err.msg, cases[i].line)
+                           : with != FOH_OK || !strstr(log, cases[i].line))
+            fail_msg("%s: status %d, '%s', log:\n%s", cases[i].body, with, err.msg, log);
+    }
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_the_future_drawn_by_an_effect),
         cmocka_unit_test(test_john_lennon),
         cmocka_unit_test(test_active_with),
+        cmocka_unit_test(test_log_format),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }

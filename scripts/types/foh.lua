@@ -256,9 +256,14 @@ function game.discard(id) end
 function game.choose(p, options, prompt) end
 
 ---Adds a line to the game log (control characters shown escaped). At most
----1,000 bytes a line, 1 MiB an action.
----@param text string
-function game.log(text) end
+---1,000 bytes a line, 1 MiB an action. With values, TEXT is a format:
+---each `%s` is the next value, `%%` a `%`; a value is a string, a number
+---(written as `tostring` writes it) or a table `{format, value...}`,
+---written as its format once per group of as many values as it has `%s`,
+---the groups separated by `, `. Formatted only when the game keeps a log.
+---@param text string the line, or its format when values follow
+---@param ... string|number|table the values of the format's `%s`
+function game.log(text, ...) end
 
 ---A whole number 1 .. N from the game's seeded generator (scripts have no
 ---`math.random`).
