@@ -970,6 +970,24 @@ static int api_fire(lua_State *L)
     return 1;
 }
 
+/* game.reacts(event): whether anything of the card set (a variant's
+ * reaction or a card's `on` field) reacts to EVENT (the engine's or a
+ * declared one), wherever it is: when nothing does, game.fire would return
+ * its table unchanged, so a script may skip making it. A fact of the card
+ * set, not of the game: nothing is read (memo.h). */
+static int api_reacts(lua_State *L)
+{
+    foh_engine *e = foh_lua_engine_of(L);
+    game_reading(L);
+    const foh_cardset *cs = e->cs;
+    const char *name = luaL_checkstring(L, 1);
+    int ev = name_index(name, e->event_name, cs->event[0], sizeof cs->event[0], cs->nevents);
+    if (ev < 0)
+        return luaL_error(L, "game.reacts: unknown event '%s' (declare it in game.yaml's events)", name);
+    lua_pushboolean(L, cs->event_mask >> ev & 1);
+    return 1;
+}
+
 /* Push the investment on Market card C: {card, tokens, investor | neutral}. */
 static void push_investment(lua_State *L, const foh_game *g, int c)
 {
@@ -1051,6 +1069,7 @@ static const luaL_Reg game_api[] = {
     {"grant_action", api_grant_action},
     {"to_box", api_to_box},
     {"fire", api_fire},
+    {"reacts", api_reacts},
     {"investments", api_investments},
     {"investment", api_investment},
     {NULL, NULL},

@@ -196,7 +196,8 @@ end
 -- strength; defender: attack + defense), not immune (default ruling 5).
 -- Before the comparison each opponent's cards and the variants react to the
 -- event 'attack' {attacker, target, card, attack, defence, immune}: a
--- reaction may set immune = true or change the two strengths.
+-- reaction may set immune = true or change the two strengths. (When nothing
+-- in the card set reacts to it, game.reacts, the table is not made.)
 ---@param p foh.player the attacker
 ---@param card foh.card the attack's card
 ---@param mine integer the attacker's strength
@@ -207,18 +208,21 @@ end
 local function compare_from(p, card, mine, q, n, targets)
   if q > n then return end
   if q == p then return compare_from(p, card, mine, q + 1, n, targets) end
-  local ev = game.fire('attack', {
-    attacker = p, target = q, card = card, attack = mine,
-    defence = game.strength(q, 'defender'), immune = active_flag(q, 'immune_to_attacks'),
-  })
+  local attack, defence, immune = mine, game.strength(q, 'defender'), active_flag(q, 'immune_to_attacks')
+  if game.reacts('attack') then -- else the event's table would come back unchanged
+    local ev = game.fire('attack', {
+      attacker = p, target = q, card = card, attack = attack, defence = defence, immune = immune,
+    })
+    attack, defence, immune = ev.attack, ev.defence, ev.immune
+  end
   local note = ''
-  if ev.immune then
+  if immune then
     note = ' (immune)'
-  elseif ev.defence < ev.attack then
+  elseif defence < attack then
     targets[#targets + 1] = q
     note = ' (weaker)'
   end
-  return q, ev.defence, note, compare_from(p, card, mine, q + 1, n, targets)
+  return q, defence, note, compare_from(p, card, mine, q + 1, n, targets)
 end
 
 ---@param p foh.player the attacker
@@ -242,7 +246,7 @@ end
 ---@param card foh.card the attack's card
 local function strike(hit, p, q, card)
   hit(p, q)
-  game.fire('attacked', { attacker = p, target = q, card = card })
+  if game.reacts('attacked') then game.fire('attacked', { attacker = p, target = q, card = card }) end
 end
 
 -- Start an attack: false if P's own attacks are suppressed; otherwise runs

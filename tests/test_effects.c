@@ -257,6 +257,8 @@ static const char ACTIVE_WITH_CARDS[] =
     "  effect: return { provides = {}, flag_a = true }\n"
     "- id: fe\n  name: Fe\n  age: I\n  type: knowledge\n  timing: permanent\n  stripe: {}\n  text: x\n"
     "  effect: return { provides = {} }\n"
+    "- id: fr\n  name: Fr\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, on = { attacked = function() end } }\n"
     "- id: probe1\n  name: Probe1\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
     "  effect: |\n"
     "    local function expect(p, field, want)\n"
@@ -271,6 +273,7 @@ static const char ACTIVE_WITH_CARDS[] =
     "      expect(1, 'nothing', '') expect(1, '" LONG_FIELD "', 'fa') expect(2, '" LONG_FIELD "', '')\n"
     "      for i = 1, 20 do expect(1, 'f' .. i, 'fc') expect(3, 'f' .. i, '') end\n"
     "      expect(1, 'flag' .. '_a', 'fa,fc') expect(3, 'flag_b', '')\n"
+    "      if game.reacts('attack') or not game.reacts('attacked') or game.reacts('gain') then error('reacts') end\n"
     "    end }\n"
     "- id: probe2\n  name: Probe2\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
     "  effect: |\n"
@@ -287,7 +290,9 @@ static const char ACTIVE_WITH_CARDS[] =
     "      for i = 1, 20 do expect(1, 'f' .. i, '') expect(2, 'f' .. i, 'fc') expect(3, 'f' .. i, '') end\n"
     "    end }\n"
     "- id: probe3\n  name: Probe3\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
-    "  effect: return { on_gain = function(p) game.active_with(p, 'nothing')[1] = 'fa' end }\n";
+    "  effect: return { on_gain = function(p) game.active_with(p, 'nothing')[1] = 'fa' end }\n"
+    "- id: probe4\n  name: Probe4\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: return { on_gain = function() game.reacts('nope') end }\n";
 
 /* P1 of a 3-player game on engine E, whose Nations hold NATION[p] (card
  * ids, NULL-ended), gains PROBE; returns the status, the error in ERR. */
@@ -315,7 +320,7 @@ static foh_status probe(foh_engine *e, const foh_cardset *cs, const char *const 
 /* game.active_with answers from the cache what the effect tables say, for
  * each Nation, on a second game of the same engine (the cache filled by
  * the first) as on the first; past the cache's 16 fields and for a name
- * too long to keep, too. Its empty answer is read-only. */
+ * too long to keep, too. Its empty answer is read-only. And game.reacts. */
 static void test_active_with(void **state)
 {
     (void)state;
@@ -337,6 +342,10 @@ static void test_active_with(void **state)
     }
     assert_int_equal(probe(e, cs, first, "probe3", &err), FOH_ERR_SCRIPT);
     if (!strstr(err.msg, "cannot change game.active_with()[1]"))
+        fail_msg("%s", err.msg);
+    /* game.reacts (probe1): fr, in the box, reacts to 'attacked' only. */
+    assert_int_equal(probe(e, cs, first, "probe4", &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "game.reacts: unknown event 'nope'"))
         fail_msg("%s", err.msg);
     foh_engine_free(e);
     foh_cardset_free(cs);

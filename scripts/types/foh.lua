@@ -304,6 +304,14 @@ function game.neutral_invest(k, id, from_supply, from_reserve) end
 ---@return E fields the same table, after the reactions
 function game.fire(event, fields) end
 
+---Whether anything of the card set (a variant's reaction, a card's `on`
+---field) reacts to EVENT (the engine's or a declared one), wherever it is.
+---When nothing does, `game.fire` returns its table unchanged: a script may
+---skip making it.
+---@param event string
+---@return boolean
+function game.reacts(event) end
+
 -- ---------------------------------------------------------------------
 -- params
 -- ---------------------------------------------------------------------
