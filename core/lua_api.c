@@ -396,12 +396,12 @@ static int api_active_with(lua_State *L)
     lua_settop(L, 2);
     reads_nation(L, p); /* and the effect tables, which never change */
     const uint64_t *cards = field_cards(L, e, field, len);
-    for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1)) {
-        if (cards ? !(cards[c / 64] >> (c % 64) & 1) : !has_field(L, e, c))
-            continue;
-        if (foh_nation_visible(g, c))
-            list[n++] = c;
-    }
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits); /* P's cards in card order */
+            if ((cards || has_field(L, e, c)) && foh_nation_visible(g, c))
+                list[n++] = c;
+        }
     push_card_list(L, list, n, LIST_ACTIVE_WITH);
     return 1;
 }
@@ -564,8 +564,9 @@ static int printable_text(const char *text)
 }
 
 /* Readable label of the option at the top of the stack: a card's name, a
- * player "P2", or the string itself. */
-static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
+ * player "P2", or the string itself. The option is checked the same with
+ * LABEL NULL (the label is not needed: nothing is written). */
+static void option_label(lua_State *L, char *label)
 {
     foh_engine *e = foh_lua_engine_of(L);
     if (lua_type(L, -1) == LUA_TSTRING) {
@@ -574,16 +575,19 @@ static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
         lua_rawget(L, -2);
         int is_card = lua_isinteger(L, -1);
         const char *text = is_card ? e->cs->card[lua_tointeger(L, -1)].name : lua_tostring(L, -3);
-        if (strlen(text) >= FOH_OPTION_LABEL)
+        size_t len = strlen(text);
+        if (len >= FOH_OPTION_LABEL)
             luaL_error(L, "game.choose: the option '%s' is longer than %d bytes (the engine's limit for a label)",
                        text, FOH_OPTION_LABEL - 1);
         if (!printable_text(text))
             luaL_error(L, "game.choose: an option holds a control character or is not UTF-8 text (labels are shown "
                           "on terminals and saved as JSON)");
-        snprintf(label, FOH_OPTION_LABEL, "%s", text);
+        if (label)
+            memcpy(label, text, len + 1);
         lua_pop(L, 2);
     } else if (lua_isinteger(L, -1)) {
-        snprintf(label, FOH_OPTION_LABEL, "P%d", (int)lua_tointeger(L, -1));
+        if (label)
+            snprintf(label, FOH_OPTION_LABEL, "P%d", (int)lua_tointeger(L, -1));
     } else {
         luaL_error(L, "game.choose: options must be card ids, strings or player numbers");
     }
@@ -623,8 +627,9 @@ static int api_choose(lua_State *L)
             return luaL_error(L, "game.choose: recorded answer %d is out of range", a);
         lua_geti(L, 2, a + 1);
         char label[FOH_OPTION_LABEL];
-        option_label(L, label);
-        foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
+        option_label(L, g->log ? label : NULL); /* checked either way; the label is for the log */
+        if (g->log)
+            foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
         return 1;
     }
     if (g->nanswers >= FOH_MAX_ANSWERS)
