@@ -335,6 +335,8 @@ typedef struct {
     uint64_t exercised[FOH_OWNED_WORDS]; /* cards whose rule took effect (foh_engine.exercised) */
 } foh_memo_reads;
 
+#define FOH_LUA_POOL_STEP 16   /* the Lua allocator's block sizes: multiples of this ... */
+#define FOH_LUA_POOL_MAX 256   /* ... up to this many bytes (larger blocks: malloc) */
 #define FOH_LUA_LISTS 4       /* kinds of card list the game API returns (lua_api.c) */
 #define FOH_LUA_FIELDS 16     /* effect fields game.active_with remembers */
 #define FOH_LUA_FIELD_NAME 48 /* bytes of a remembered field's name, with its terminating 0 */
@@ -345,6 +347,9 @@ struct foh_engine {
     const foh_cardset *cs;
     struct lua_State *L;
     size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
+    /* Free blocks of the Lua allocator, by size class (FOH_LUA_POOL_STEP
+     * bytes each step): Lua makes and frees many small objects a call. */
+    void *pool[FOH_LUA_POOL_MAX / FOH_LUA_POOL_STEP];
     long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
     int64_t time_limit_ns;        /* wall-clock time per action */
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */

@@ -21,6 +21,7 @@ static void engine_close(foh_engine *e)
     if (e->L)
         lua_close(e->L);
     e->L = NULL;
+    foh_lua_pool_free(e);
     free(e->logbuf);
     e->logbuf = NULL;
     foh_memo_free(e);

@@ -1,7 +1,7 @@
 /* Card effects (Lua) through the engine: attacks and military strength,
  * Mahatma Gandhi, Genghis Khan, Attack All, Communism, counting Permanent
  * effects, The Future drawn by an effect, Turn Action costs; game.active_with
- * and its cache; game.log with a format. */
+ * and its cache; game.log with a format; the Lua allocator's blocks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -460,6 +460,44 @@ static void test_log_format(void **state)
     foh_cardset_free(cs);
 }
 
+/* The Lua allocator's reused small blocks (core/lua_sandbox.c): tables
+ * and strings grown and shrunk through every size class and past it keep
+ * their contents, game after game on one engine. */
+static void test_allocator_blocks(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {
+        "local t, h = {}, {} "
+        "for i = 1, 300 do t[i] = i * 3 end "
+        "for i = 1, 60 do h['k' .. i] = { i, tostring(i) } end "
+        "local sum = 0 for i = 1, 300 do sum = sum + t[i] end "
+        "if sum ~= 135450 then error('array ' .. sum) end "
+        "for i = 1, 60 do if h['k' .. i][1] ~= i or h['k' .. i][2] ~= tostring(i) then error('hash ' .. i) end end "
+        "for n = 1, 400, 3 do local x = string.rep('ab', n) .. '!' "
+        "  if #x ~= 2 * n + 1 or x:sub(-3) ~= 'ab!' or x:sub(1, 2) ~= 'ab' then error('rep ' .. n) end end "
+        "for i = 1, 60 do h['k' .. i] = nil end "
+        "local parts = {} for i = 1, 50 do parts[#parts + 1] = string.rep('x', i) end "
+        "if #table.concat(parts) ~= 1275 then error('concat') end "
+        "game.log('%s', sum)",
+    };
+    static char yaml[8192], log[8192];
+    const char *dir = t_cardset_dir("alloc", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, 1), (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+    for (int round = 0; round < 5; round++) {
+        if (gain_logged(e, foh_cardset_find(cs, "l1"), log, &err) != FOH_OK)
+            fail_msg("round %d: %s", round, err.msg);
+        if (!strstr(log, "  135450\n"))
+            fail_msg("round %d: %s", round, log);
+    }
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_john_lennon),
         cmocka_unit_test(test_active_with),
         cmocka_unit_test(test_log_format),
+        cmocka_unit_test(test_allocator_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }
