@@ -374,6 +374,7 @@ struct foh_engine {
     int effect_ref[FOH_MAX_CARDS];       /* registry refs of the effect tables (the engine calls them) */
     int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
+    uint32_t hook_points;                /* bit P: some variant hook runs at hook point P */
     /* Made once per engine, so that the API pushes them instead of
      * building them per call: */
     int ids_ref;                         /* the table card id -> card index */

@@ -484,6 +484,9 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->nfields = 0;
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
         e->hook_ref[h] = LUA_NOREF;
+    e->hook_points = 0;
+    for (int h = 0; h < cs->nhooks; h++)
+        e->hook_points |= 1u << cs->hook[h].point;
     e->call_card = -1;
     e->react_card = e->react_hook = -1;
     if (!foh_lua_watchdog_start(e))

@@ -72,13 +72,7 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     return FOH_ERR_SCRIPT;
 }
 
-int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point)
-{
-    for (int h = 0; h < e->cs->nhooks; h++)
-        if (e->cs->hook[h].point == point)
-            return 1;
-    return 0;
-}
+int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point) { return e->hook_points >> point & 1; }
 
 /* Call every hook at POINT; with ICONS, sum their returned icon tables. */
 static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int icons[FOH_MAX_ICONS],
@@ -118,6 +112,8 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
 
 foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
 {
+    if (!(g->eng->hook_points >> point & 1)) /* most points of most games: no call at all */
+        return FOH_OK;
     return run_hooks(g, point, player, kind, NULL, NULL, err);
 }
 
