@@ -406,6 +406,28 @@ static int api_active_with(lua_State *L)
     return 1;
 }
 
+/* game.has_active(p, field): whether game.active_with(p, field) would list
+ * any card, without making the list (the attack helpers ask it per
+ * opponent on every attack). */
+static int api_has_active(lua_State *L)
+{
+    foh_game *g = game_reading(L);
+    foh_engine *e = foh_lua_engine_of(L);
+    int p = player_arg(L, 1), has = 0;
+    size_t len;
+    const char *field = luaL_checklstring(L, 2, &len);
+    lua_settop(L, 2);
+    reads_nation(L, p); /* and the effect tables, which never change */
+    const uint64_t *cards = field_cards(L, e, field, len);
+    for (int w = 0; w < FOH_OWNED_WORDS && !has; w++)
+        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits && !has; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            has = (cards || has_field(L, e, c)) && foh_nation_visible(g, c);
+        }
+    lua_pushboolean(L, has);
+    return 1;
+}
+
 static int api_owner(lua_State *L)
 {
     foh_game *g = game_reading(L);
@@ -1052,6 +1074,7 @@ static const luaL_Reg game_api[] = {
     {"nation", api_nation},
     {"active", api_active},
     {"active_with", api_active_with},
+    {"has_active", api_has_active},
     {"owner", api_owner},
     {"tokens", api_tokens},
     {"supply", api_supply},

@@ -184,14 +184,6 @@ function end_game_icons(icons)
   return { end_game = function() return icons end }
 end
 
--- Whether any active card of player P has effect field FIELD set.
----@param p foh.player
----@param field string a field of the effect table
----@return boolean
-local function active_flag(p, field)
-  return #game.active_with(p, field) > 0
-end
-
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack
 -- strength; defender: attack + defense), not immune (default ruling 5).
 -- Before the comparison each opponent's cards and the variants react to the
@@ -203,13 +195,14 @@ end
 ---@param mine integer the attacker's strength
 ---@param q foh.player the first opponent to compare (then each later seat)
 ---@param n integer the number of players
+---@param reacts boolean whether anything reacts to the event 'attack'
 ---@param targets foh.player[] where the weaker opponents are added
 ---@return any ... for each opponent: seat, defence and a note for the log
-local function compare_from(p, card, mine, q, n, targets)
+local function compare_from(p, card, mine, q, n, reacts, targets)
   if q > n then return end
-  if q == p then return compare_from(p, card, mine, q + 1, n, targets) end
-  local attack, defence, immune = mine, game.strength(q, 'defender'), active_flag(q, 'immune_to_attacks')
-  if game.reacts('attack') then -- else the event's table would come back unchanged
+  if q == p then return compare_from(p, card, mine, q + 1, n, reacts, targets) end
+  local attack, defence, immune = mine, game.strength(q, 'defender'), game.has_active(q, 'immune_to_attacks')
+  if reacts then -- else the event's table would come back unchanged
     local ev = game.fire('attack', {
       attacker = p, target = q, card = card, attack = attack, defence = defence, immune = immune,
     })
@@ -222,7 +215,7 @@ local function compare_from(p, card, mine, q, n, targets)
     targets[#targets + 1] = q
     note = ' (weaker)'
   end
-  return q, defence, note, compare_from(p, card, mine, q + 1, n, targets)
+  return q, defence, note, compare_from(p, card, mine, q + 1, n, reacts, targets)
 end
 
 ---@param p foh.player the attacker
@@ -233,7 +226,7 @@ local function weaker_opponents(p, card)
   local targets = {}
   -- The log line is formatted by the engine, only when the game keeps a
   -- log: P<seat> <defence><note> per opponent.
-  local seen = { 'P%s %s%s', compare_from(p, card, mine, 1, game.players(), targets) }
+  local seen = { 'P%s %s%s', compare_from(p, card, mine, 1, game.players(), game.reacts('attack'), targets) }
   game.log('%s: P%s attacks with strength %s; defenders: %s', game.card(card).name, p, mine, seen)
   return targets
 end
@@ -255,7 +248,7 @@ end
 ---@param card foh.card the attack's card
 ---@return boolean attacks whether P's attacks are activated
 local function begin_attack(p, card)
-  if active_flag(p, 'no_own_attacks') then
+  if game.has_active(p, 'no_own_attacks') then
     game.log('%s: P%s does not activate attacks', game.card(card).name, p)
     return false
   end

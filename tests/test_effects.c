@@ -266,6 +266,7 @@ static const char ACTIVE_WITH_CARDS[] =
     "      for _, id in ipairs(game.active_with(p, field)) do got[#got + 1] = id end\n"
     "      got = table.concat(got, ',')\n"
     "      if got ~= want then error(field .. ' of P' .. p .. ': [' .. got .. '], not [' .. want .. ']') end\n"
+    "      if game.has_active(p, field) ~= (want ~= '') then error('has_active ' .. field .. ' of P' .. p) end\n"
     "    end\n"
     "    return { on_gain = function()\n"
     "      expect(1, 'flag_a', 'fa,fc') expect(2, 'flag_a', '') expect(3, 'flag_a', '')\n"
@@ -282,6 +283,7 @@ static const char ACTIVE_WITH_CARDS[] =
     "      for _, id in ipairs(game.active_with(p, field)) do got[#got + 1] = id end\n"
     "      got = table.concat(got, ',')\n"
     "      if got ~= want then error(field .. ' of P' .. p .. ': [' .. got .. '], not [' .. want .. ']') end\n"
+    "      if game.has_active(p, field) ~= (want ~= '') then error('has_active ' .. field .. ' of P' .. p) end\n"
     "    end\n"
     "    return { on_gain = function()\n"
     "      expect(1, 'flag_a', 'fd') expect(2, 'flag_a', 'fa,fc') expect(3, 'flag_a', '')\n"
@@ -320,7 +322,8 @@ static foh_status probe(foh_engine *e, const foh_cardset *cs, const char *const 
 /* game.active_with answers from the cache what the effect tables say, for
  * each Nation, on a second game of the same engine (the cache filled by
  * the first) as on the first; past the cache's 16 fields and for a name
- * too long to keep, too. Its empty answer is read-only. And game.reacts. */
+ * too long to keep, too (and game.has_active the same). Its empty answer is
+ * read-only. And game.reacts. */
 static void test_active_with(void **state)
 {
     (void)state;

@@ -153,6 +153,13 @@ function game.active(p) end
 ---@return foh.card[] ids read-only
 function game.active_with(p, field) end
 
+---Whether `game.active_with(p, field)` would list any card (without making
+---the list).
+---@param p foh.player
+---@param field string a field of the effect table
+---@return boolean
+function game.has_active(p, field) end
+
 ---The player whose Nation holds card ID.
 ---@param id foh.card
 ---@return foh.player? owner nil if no Nation holds it
