@@ -133,13 +133,16 @@ static uint32_t types_arg(lua_State *L, int i)
         return ~0u;
     luaL_checktype(L, i, LUA_TTABLE);
     uint32_t mask = 0;
-    lua_Integer n = luaL_len(L, i);
+    foh_lua_push_real(L, i); /* a helper's list is read-only: read the list behind it */
+    int t = lua_gettop(L);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     charge_list(L, n);
     for (lua_Integer k = 1; k <= n; k++) {
-        lua_geti(L, i, k);
-        mask |= 1u << type_arg(L, lua_gettop(L));
+        lua_rawgeti(L, t, k);
+        mask |= 1u << type_arg(L, t + 1);
         lua_pop(L, 1);
     }
+    lua_pop(L, 1);
     return mask;
 }
 

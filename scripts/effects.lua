@@ -252,8 +252,10 @@ local function begin_attack(p, card)
     game.log('%s: P%s does not activate attacks', game.card(card).name, p)
     return false
   end
-  for _, id in ipairs(game.active_with(p, 'on_attack')) do
-    game.effect(id).on_attack(p, id)
+  if game.has_active(p, 'on_attack') then
+    for _, id in ipairs(game.active_with(p, 'on_attack')) do
+      game.effect(id).on_attack(p, id)
+    end
   end
   return true
 end
