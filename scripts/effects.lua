@@ -207,6 +207,8 @@ local function compare_from(p, card, mine, q, n, reacts, targets)
       attacker = p, target = q, card = card, attack = attack, defence = defence, immune = immune,
     })
     attack, defence, immune = ev.attack, ev.defence, ev.immune
+    -- The log line needs it (a nil would end the values early).
+    if defence == nil then error("a reaction to the event 'attack' left it no 'defence'") end
   end
   local note = ''
   if immune then

@@ -501,6 +501,49 @@ static void test_allocator_blocks(void **state)
     foh_cardset_free(cs);
 }
 
+/* A reaction to 'attack' that takes the defence away (and makes the target
+ * immune) stops the attack with an error naming it: the helper needs the
+ * defence for its log line (it used to fail concatenating it). */
+static void test_attack_reaction_without_defence(void **state)
+{
+    (void)state;
+    static const char cards[] =
+        "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: shield\n  name: Shield\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+        "  effect: |\n"
+        "    return { provides = {}, on = { attack = function(p, card, ev)\n"
+        "      if ev.target == p then ev.defence = nil ev.immune = true end\n"
+        "    end } }\n"
+        "- id: raid\n  name: Raid\n  age: A\n  type: military\n  timing: attack\n  stripe: {attack: 3}\n  text: x\n"
+        "  effect: return attack(take_tokens(1))\n";
+    const char *dir = t_cardset_dir("no_defence", "cards.yaml", cards, (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, &err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, &err), FOH_OK);
+    assert_int_equal(foh_position_put(g, foh_cardset_find(cs, "shield"), FOH_ZONE_NATION, 1, &err), FOH_OK);
+    int raid = foh_cardset_find(cs, "raid");
+    assert_int_equal(foh_position_put(g, raid, FOH_ZONE_MARKET, -1, &err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, &err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, raid, 2, &err), FOH_OK);
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    assert_int_equal(foh_game_apply(g, &a, &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "card 'raid'") || !strstr(err.msg, "effects.lua:") ||
+        !strstr(err.msg, "a reaction to the event 'attack' left it no 'defence'"))
+        fail_msg("%s", err.msg);
+    foh_game_free(g);
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_active_with),
         cmocka_unit_test(test_log_format),
         cmocka_unit_test(test_allocator_blocks),
+        cmocka_unit_test(test_attack_reaction_without_defence),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }
