@@ -347,12 +347,21 @@ typedef struct {
     uint64_t exercised[FOH_OWNED_WORDS]; /* cards whose rule took effect (foh_engine.exercised) */
 } foh_memo_reads;
 
+#define FOH_LUA_POOL_STEP 16   /* the Lua allocator's block sizes: multiples of this ... */
+#define FOH_LUA_POOL_MAX 256   /* ... up to this many bytes (larger blocks: malloc) */
+#define FOH_LUA_LISTS 4       /* kinds of card list the game API returns (lua_api.c) */
+#define FOH_LUA_FIELDS 16     /* effect fields game.active_with remembers */
+#define FOH_LUA_FIELD_NAME 48 /* bytes of a remembered field's name, with its terminating 0 */
+
 /* One per thread: the sandboxed Lua state and the context of the call in
  * progress. Games never point into it except through g->eng. */
 struct foh_engine {
     const foh_cardset *cs;
     struct lua_State *L;
     size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
+    /* Free blocks of the Lua allocator, by size class (FOH_LUA_POOL_STEP
+     * bytes each step): Lua makes and frees many small objects a call. */
+    void *pool[FOH_LUA_POOL_MAX / FOH_LUA_POOL_STEP];
     long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
     int64_t time_limit_ns;        /* wall-clock time per action */
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */
@@ -377,6 +386,7 @@ struct foh_engine {
     int effect_ref[FOH_MAX_CARDS];       /* registry refs of the effect tables (the engine calls them) */
     int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
+    uint32_t hook_points;                /* bit P: some variant hook runs at hook point P */
     /* Made once per engine, so that the API pushes them instead of
      * building them per call: */
     int ids_ref;                         /* the table card id -> card index */
@@ -387,6 +397,20 @@ struct foh_engine {
     const char *type_name[FOH_MAX_TYPES], *icon_name[FOH_MAX_ICONS];
     int card_id_ref[FOH_MAX_CARDS];      /* each card's id string */
     int card_info_ref[FOH_MAX_CARDS];    /* each card's game.card() table (read-only) */
+    /* The Lua strings (anchored in names_ref) of game.strength's roles
+     * ("attacker", "defender") and of the card set's event names. */
+    const char *role_name[2], *event_name[FOH_MAX_EVENTS];
+    int empty_list_ref[FOH_LUA_LISTS];   /* the one empty read-only list of each kind the API returns */
+    /* game.active_with's cache: for each effect field asked so far (the
+     * first FOH_LUA_FIELDS, names up to FOH_LUA_FIELD_NAME - 1 bytes; any
+     * other is looked up card by card), the cards whose effect table has
+     * it true. Effect tables are frozen: the answer never changes. */
+    int nfields;
+    struct {
+        size_t len;
+        char name[FOH_LUA_FIELD_NAME];
+        uint64_t cards[FOH_OWNED_WORDS];
+    } field[FOH_LUA_FIELDS];
     int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
     long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
     long lua_calls;                      /* protected calls into Lua (foh_engine_lua_calls) */

@@ -120,6 +120,12 @@ static int count_arg(lua_State *L, int i)
 
 static void push_card(lua_State *L, int card) { lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->card_id_ref[card]); }
 
+/* The kinds of card list the API returns, and their names in messages (a
+ * refused write: "cannot change game.market()[1]"). */
+enum { LIST_NATION, LIST_ACTIVE, LIST_ACTIVE_WITH, LIST_MARKET };
+static const char *const list_name[FOH_LUA_LISTS] = {"game.nation()", "game.active()", "game.active_with()",
+                                                     "game.market()"};
+
 /* A set of card types from an optional list argument (all if absent). */
 static uint32_t types_arg(lua_State *L, int i)
 {
@@ -127,13 +133,16 @@ static uint32_t types_arg(lua_State *L, int i)
         return ~0u;
     luaL_checktype(L, i, LUA_TTABLE);
     uint32_t mask = 0;
-    lua_Integer n = luaL_len(L, i);
+    foh_lua_push_real(L, i); /* a helper's list is read-only: read the list behind it */
+    int t = lua_gettop(L);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     charge_list(L, n);
     for (lua_Integer k = 1; k <= n; k++) {
-        lua_geti(L, i, k);
-        mask |= 1u << type_arg(L, lua_gettop(L));
+        lua_rawgeti(L, t, k);
+        mask |= 1u << type_arg(L, t + 1);
         lua_pop(L, 1);
     }
+    lua_pop(L, 1);
     return mask;
 }
 
@@ -210,6 +219,11 @@ static int card_info(lua_State *L)
         foh_lua_readonly(L, -1, "game.card()");
         e->card_info_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    for (int k = 0; k < FOH_LUA_LISTS; k++) {
+        lua_createtable(L, 0, 0);
+        foh_lua_readonly_list(L, -1, list_name[k]);
+        e->empty_list_ref[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return 0;
 }
 
@@ -252,7 +266,11 @@ static int api_strength(lua_State *L)
     int p = player_arg(L, 1);
     reads_nation(L, p);
     static const char *const roles[] = {"attacker", "defender", NULL};
-    int role = luaL_checkoption(L, 2, NULL, roles);
+    const char *s = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    /* The engine's own strings of the roles first (as name_index). */
+    int role = s == foh_lua_engine_of(L)->role_name[0] ? 0
+               : s == foh_lua_engine_of(L)->role_name[1] ? 1
+                                                          : luaL_checkoption(L, 2, NULL, roles);
     int icons[FOH_MAX_ICONS];
     foh_error err;
     if (foh_nation_icons(g, p, icons, &err) != FOH_OK)
@@ -283,15 +301,21 @@ static int api_top(lua_State *L)
     return 1;
 }
 
-/* Push the N cards LIST as the read-only list of ids NAME returns. */
-static void push_card_list(lua_State *L, const int *list, int n, const char *name)
+/* Push the N cards LIST as the read-only list of ids that API function
+ * KIND (list_name) returns. An empty one is the kind's one empty list,
+ * made with the engine: read-only, it can be shared. */
+static void push_card_list(lua_State *L, const int *list, int n, int kind)
 {
+    if (n == 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, foh_lua_engine_of(L)->empty_list_ref[kind]);
+        return;
+    }
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         push_card(L, list[i]);
         lua_rawseti(L, -2, i + 1);
     }
-    foh_lua_readonly_list(L, -1, name);
+    foh_lua_readonly_list(L, -1, list_name[kind]);
 }
 
 static int api_nation(lua_State *L)
@@ -305,7 +329,7 @@ static int api_nation(lua_State *L)
     for (int t = 0; t < cs->ntypes; t++)
         if (types & (1u << t))
             n += foh_game_nation_cards(g, p, t, list + n, FOH_MAX_CARDS - n);
-    push_card_list(L, list, n, "game.nation()");
+    push_card_list(L, list, n, LIST_NATION);
     return 1;
 }
 
@@ -317,31 +341,93 @@ static int api_active(lua_State *L)
     for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1))
         if (foh_nation_visible(g, c))
             list[n++] = c;
-    push_card_list(L, list, n, "game.active()");
+    push_card_list(L, list, n, LIST_ACTIVE);
     return 1;
+}
+
+/* Whether card C's effect table has a true field: the key at stack index
+ * 2 (read through the read-only proxy, as game.effect(id)[field] would). */
+static int has_field(lua_State *L, const foh_engine *e, int c)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
+    int has = 0;
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, 2);
+        has = lua_gettable(L, -2) != LUA_TNIL && lua_toboolean(L, -1);
+    }
+    lua_settop(L, 2);
+    return has;
+}
+
+/* The cards (bit set, FOH_OWNED_WORDS words) whose effect table has a true
+ * FIELD (LEN bytes; the string at stack index 2), from E's cache; NULL if
+ * it cannot be cached (the cache is full or the name too long). The effect
+ * tables are frozen, and their proxies read nothing but them: the answer,
+ * worked out once, never changes. Working it out makes no Lua value. */
+static const uint64_t *field_cards(lua_State *L, foh_engine *e, const char *field, size_t len)
+{
+    for (int k = 0; k < e->nfields; k++)
+        if (e->field[k].len == len && memcmp(e->field[k].name, field, len) == 0)
+            return e->field[k].cards;
+    if (e->nfields == FOH_LUA_FIELDS || len >= FOH_LUA_FIELD_NAME)
+        return NULL;
+    uint64_t cards[FOH_OWNED_WORDS] = {0};
+    for (int c = 0; c < e->cs->ncards; c++)
+        if (has_field(L, e, c))
+            cards[c / 64] |= 1ull << (c % 64);
+    /* Only now: an error raised above leaves no half-made entry. */
+    int k = e->nfields++;
+    e->field[k].len = len;
+    memcpy(e->field[k].name, field, len);
+    e->field[k].name[len] = '\0';
+    memcpy(e->field[k].cards, cards, sizeof cards);
+    return e->field[k].cards;
 }
 
 /* game.active_with(p, field): the active cards of P whose effect table has
  * a true FIELD, in card order. One call where a script would walk
  * game.active(p) and read game.effect(id)[field] for each card: the attack
- * helpers ask it per opponent on every attack (docs/performance.md). */
+ * helpers ask it per opponent on every attack (docs/performance.md). Which
+ * cards have the field is known once per field (field_cards). */
 static int api_active_with(lua_State *L)
 {
     foh_game *g = game_reading(L);
     foh_engine *e = foh_lua_engine_of(L);
     int p = player_arg(L, 1), n = 0, list[FOH_MAX_CARDS];
-    const char *field = luaL_checkstring(L, 2);
+    size_t len;
+    const char *field = luaL_checklstring(L, 2, &len);
+    lua_settop(L, 2);
     reads_nation(L, p); /* and the effect tables, which never change */
-    for (int c = foh_nation_next(&g->st, p, 0); c >= 0; c = foh_nation_next(&g->st, p, c + 1)) {
-        if (!foh_nation_visible(g, c))
-            continue;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
-        int has = lua_istable(L, -1) && lua_getfield(L, -1, field) != LUA_TNIL && lua_toboolean(L, -1);
-        lua_settop(L, 2);
-        if (has)
-            list[n++] = c;
-    }
-    push_card_list(L, list, n, "game.active_with()");
+    const uint64_t *cards = field_cards(L, e, field, len);
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits); /* P's cards in card order */
+            if ((cards || has_field(L, e, c)) && foh_nation_visible(g, c))
+                list[n++] = c;
+        }
+    push_card_list(L, list, n, LIST_ACTIVE_WITH);
+    return 1;
+}
+
+/* game.has_active(p, field): whether game.active_with(p, field) would list
+ * any card, without making the list (the attack helpers ask it per
+ * opponent on every attack). */
+static int api_has_active(lua_State *L)
+{
+    foh_game *g = game_reading(L);
+    foh_engine *e = foh_lua_engine_of(L);
+    int p = player_arg(L, 1), has = 0;
+    size_t len;
+    const char *field = luaL_checklstring(L, 2, &len);
+    lua_settop(L, 2);
+    reads_nation(L, p); /* and the effect tables, which never change */
+    const uint64_t *cards = field_cards(L, e, field, len);
+    for (int w = 0; w < FOH_OWNED_WORDS && !has; w++)
+        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits && !has; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            has = (cards || has_field(L, e, c)) && foh_nation_visible(g, c);
+        }
+    lua_pushboolean(L, has);
     return 1;
 }
 
@@ -433,7 +519,7 @@ static int api_market(lua_State *L)
         if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type)))
             list[n++] = c;
     }
-    push_card_list(L, list, n, "game.market()");
+    push_card_list(L, list, n, LIST_MARKET);
     return 1;
 }
 
@@ -503,8 +589,9 @@ static int printable_text(const char *text)
 }
 
 /* Readable label of the option at the top of the stack: a card's name, a
- * player "P2", or the string itself. */
-static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
+ * player "P2", or the string itself. The option is checked the same with
+ * LABEL NULL (the label is not needed: nothing is written). */
+static void option_label(lua_State *L, char *label)
 {
     foh_engine *e = foh_lua_engine_of(L);
     if (lua_type(L, -1) == LUA_TSTRING) {
@@ -513,16 +600,19 @@ static void option_label(lua_State *L, char label[FOH_OPTION_LABEL])
         lua_rawget(L, -2);
         int is_card = lua_isinteger(L, -1);
         const char *text = is_card ? e->cs->card[lua_tointeger(L, -1)].name : lua_tostring(L, -3);
-        if (strlen(text) >= FOH_OPTION_LABEL)
+        size_t len = strlen(text);
+        if (len >= FOH_OPTION_LABEL)
             luaL_error(L, "game.choose: the option '%s' is longer than %d bytes (the engine's limit for a label)",
                        text, FOH_OPTION_LABEL - 1);
         if (!printable_text(text))
             luaL_error(L, "game.choose: an option holds a control character or is not UTF-8 text (labels are shown "
                           "on terminals and saved as JSON)");
-        snprintf(label, FOH_OPTION_LABEL, "%s", text);
+        if (label)
+            memcpy(label, text, len + 1);
         lua_pop(L, 2);
     } else if (lua_isinteger(L, -1)) {
-        snprintf(label, FOH_OPTION_LABEL, "P%d", (int)lua_tointeger(L, -1));
+        if (label)
+            snprintf(label, FOH_OPTION_LABEL, "P%d", (int)lua_tointeger(L, -1));
     } else {
         luaL_error(L, "game.choose: options must be card ids, strings or player numbers");
     }
@@ -562,8 +652,9 @@ static int api_choose(lua_State *L)
             return luaL_error(L, "game.choose: recorded answer %d is out of range", a);
         lua_geti(L, 2, a + 1);
         char label[FOH_OPTION_LABEL];
-        option_label(L, label);
-        foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
+        option_label(L, g->log ? label : NULL); /* checked either way; the label is for the log */
+        if (g->log)
+            foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
         return 1;
     }
     if (g->nanswers >= FOH_MAX_ANSWERS)
@@ -582,22 +673,180 @@ static int api_choose(lua_State *L)
     return lua_error(L);
 }
 
-/* game.log(text): one line of the game's log. Its copy (escaped, up to 4
- * bytes a byte) is work and memory outside Lua: charged, and bounded. */
+/* game.log(text) or game.log(format, value...): one line of the game's
+ * log. With values, each %s of FORMAT is the next value written as Lua's
+ * tostring writes a number or string; a list (a table) as its entries
+ * separated by ", ", an entry that is itself a list being {format,
+ * value...} formatted the same way; %% is a %. The line is checked,
+ * measured and charged the same with or without a log, and written only
+ * when the game keeps one (foh sim keeps none: a script passes the
+ * format and values, not a line it made). Its copy (escaped, up to 4 bytes
+ * a byte) is work and memory outside Lua: charged, and bounded. */
 #define LOG_LINE_MAX 1000
 #define LOG_ACTION_MAX (1 << 20)
+#define LOG_DEPTH 8 /* lists nested in a logged value */
+
+/* The line game.log is making: written into BUF (LOG_LINE_MAX bytes) only
+ * when the log is kept (else NULL); LEN counts every byte, even past
+ * LOG_LINE_MAX (the line is then refused). */
+typedef struct {
+    char *buf;
+    size_t len;
+} log_line;
+
+static void log_put(log_line *t, const char *s, size_t n)
+{
+    if (t->buf && n <= LOG_LINE_MAX && t->len <= LOG_LINE_MAX - n)
+        memcpy(t->buf + t->len, s, n);
+    t->len += n;
+}
+
+/* The number at stack index I as Lua writes it (lobject.c, tostringbuff):
+ * an integer in decimal, a float with LUA_NUMBER_FMT and ".0" if it would
+ * read as an integer. Counting an integer's digits needs no formatting. */
+static void log_number(lua_State *L, int i, log_line *t)
+{
+    char num[64];
+    size_t n;
+    if (lua_isinteger(L, i)) {
+        lua_Integer v = lua_tointeger(L, i);
+        if (!t->buf) {
+            lua_Unsigned u = v < 0 ? 0u - (lua_Unsigned)v : (lua_Unsigned)v;
+            n = v < 0; /* the sign */
+            do {
+                n++;
+                u /= 10;
+            } while (u > 0);
+            t->len += n;
+            return;
+        }
+        n = (size_t)snprintf(num, sizeof num, LUA_INTEGER_FMT, (LUAI_UACINT)v);
+    } else {
+        n = (size_t)lua_number2str(num, sizeof num - 2, (LUAI_UACNUMBER)lua_tonumber(L, i));
+        if (num[strspn(num, "-0123456789")] == '\0') {
+            num[n++] = '.';
+            num[n++] = '0';
+        }
+    }
+    log_put(t, num, n);
+}
+
+static void log_format(lua_State *L, const char *fmt, size_t flen, int first, int nargs, log_line *t, int depth);
+
+/* The number of %s in FORMAT (FLEN bytes), a bad % raising the error. */
+static int log_slots(lua_State *L, const char *fmt, size_t flen)
+{
+    int slots = 0;
+    for (const char *c = memchr(fmt, '%', flen); c; c = memchr(c, '%', flen - (size_t)(c - fmt))) {
+        size_t k = (size_t)(c - fmt);
+        char d = k + 1 < flen ? fmt[k + 1] : '\0';
+        if (d == 's')
+            slots++;
+        else if (d != '%')
+            luaL_error(L, "game.log: the format '%s' holds a %% that is not %%s or %%%%", fmt);
+        c += 2;
+        if (c >= fmt + flen)
+            break;
+    }
+    return slots;
+}
+
+/* The value at stack index I: a string, a number, or a table {format,
+ * value...}: FORMAT once per group of as many values as it has %s, the
+ * groups separated by ", ". */
+static void log_value(lua_State *L, int i, log_line *t, int depth)
+{
+    int type = lua_type(L, i);
+    if (type == LUA_TSTRING) {
+        size_t n;
+        const char *s = lua_tolstring(L, i, &n);
+        log_put(t, s, n);
+        return;
+    }
+    if (type == LUA_TNUMBER) {
+        log_number(L, i, t);
+        return;
+    }
+    if (type != LUA_TTABLE)
+        luaL_error(L, "game.log: a %s cannot be logged (strings, numbers and {format, value...} tables only)",
+                   luaL_typename(L, i));
+    if (depth >= LOG_DEPTH)
+        luaL_error(L, "game.log: {format, value...} tables nested more than %d deep", LOG_DEPTH);
+    lua_Integer n = luaL_len(L, i);
+    charge_list(L, n);
+    int top = lua_gettop(L);
+    if (lua_geti(L, i, 1) != LUA_TSTRING)
+        luaL_error(L, "game.log: a table must be {format, value...}, not start with a %s", luaL_typename(L, -1));
+    size_t flen;
+    const char *fmt = lua_tolstring(L, top + 1, &flen);
+    int slots = log_slots(L, fmt, flen);
+    lua_Integer values = n - 1;
+    if (values < 0 || (slots == 0 ? values != 0 : values % slots != 0))
+        luaL_error(L, "game.log: {format, value...} with %I values, not a multiple of the format's %d %%s ('%s')",
+                   values < 0 ? (lua_Integer)0 : values, slots, fmt);
+    luaL_checkstack(L, slots + 4, "game.log");
+    if (slots == 0)
+        log_format(L, fmt, flen, top + 2, 0, t, depth + 1); /* the format alone, once */
+    for (lua_Integer k = 2; slots > 0 && k <= n; k += slots) {
+        if (k > 2)
+            log_put(t, ", ", 2);
+        for (int a = 0; a < slots; a++)
+            lua_geti(L, i, k + a);
+        log_format(L, fmt, flen, top + 2, slots, t, depth + 1);
+        lua_settop(L, top + 1);
+    }
+    lua_settop(L, top);
+}
+
+/* FORMAT (FLEN bytes) with the NARGS values from stack index FIRST. */
+static void log_format(lua_State *L, const char *fmt, size_t flen, int first, int nargs, log_line *t, int depth)
+{
+    int used = 0;
+    size_t run = 0; /* start of the text not yet written */
+    for (const char *c = memchr(fmt, '%', flen); c; c = run < flen ? memchr(fmt + run, '%', flen - run) : NULL) {
+        size_t k = (size_t)(c - fmt);
+        log_put(t, fmt + run, k - run);
+        char d = k + 1 < flen ? fmt[k + 1] : '\0';
+        if (d == '%') {
+            log_put(t, "%", 1);
+        } else if (d == 's') {
+            if (used == nargs)
+                luaL_error(L, "game.log: the format '%s' asks for more than the %d values given", fmt, nargs);
+            log_value(L, first + used++, t, depth);
+        } else {
+            luaL_error(L, "game.log: the format '%s' holds a %% that is not %%s or %%%%", fmt);
+        }
+        run = k + 2;
+    }
+    log_put(t, fmt + run, flen - run);
+    if (used < nargs)
+        luaL_error(L, "game.log: the format '%s' takes %d values, not %d", fmt, used, nargs);
+}
+
 static int api_log(lua_State *L)
 {
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     foh_engine *e = foh_lua_engine_of(L);
-    if (len > LOG_LINE_MAX)
+    int nargs = lua_gettop(L) - 1;
+    char line[LOG_LINE_MAX + 1];
+    log_line t = {.buf = e->g && e->g->log ? line : NULL, .len = len};
+    if (nargs > 0) {
+        t.len = 0;
+        log_format(L, text, len, 2, nargs, &t, 0);
+    }
+    if (t.len > LOG_LINE_MAX)
         return luaL_error(L, "game.log: the text is %I bytes, longer than %d (the engine's limit for a log line)",
-                          (lua_Integer)len, LOG_LINE_MAX);
-    if (e->loglen + 4 * len > LOG_ACTION_MAX)
+                          (lua_Integer)t.len, LOG_LINE_MAX);
+    if (e->loglen + 4 * t.len > LOG_ACTION_MAX)
         return luaL_error(L, "game.log: one action may log at most %d bytes (the engine's limit)", LOG_ACTION_MAX);
-    foh_lua_charge(L, 1 + (long)(4 * len / FOH_LUA_BYTES_PER_UNIT));
-    foh_log(game_of(L), "  %s", text);
+    foh_lua_charge(L, 1 + (long)(4 * t.len / FOH_LUA_BYTES_PER_UNIT));
+    foh_game *g = game_of(L);
+    if (nargs > 0 && t.buf) {
+        line[t.len] = '\0';
+        text = line;
+    }
+    foh_log(g, "  %s", text);
     return 0;
 }
 
@@ -736,21 +985,36 @@ static int api_fire(lua_State *L)
     const foh_cardset *cs = e->cs;
     const char *name = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
-    int ev = -1;
-    for (int i = 0; i < cs->nevents && ev < 0; i++)
-        if (!strcmp(cs->event[i], name))
-            ev = i;
+    int ev = name_index(name, e->event_name, cs->event[0], sizeof cs->event[0], cs->nevents);
     if (ev < 0)
         return luaL_error(L, "game.fire: unknown event '%s' (declare it in game.yaml's events)", name);
     if (ev < FOH_EV_BUILTIN)
         return luaL_error(L, "game.fire: '%s' is one of the engine's events: only the engine fires it", name);
     lua_settop(L, 2);
-    lua_pushstring(L, name);
+    lua_pushvalue(L, 1);
     lua_setfield(L, 2, "name");
     if (cs->event_mask >> ev & 1) {
         foh_error err;
         raise_status(L, foh_lua_dispatch(g, ev, 2, &err), &err);
     }
+    return 1;
+}
+
+/* game.reacts(event): whether anything of the card set (a variant's
+ * reaction or a card's `on` field) reacts to EVENT (the engine's or a
+ * declared one), wherever it is: when nothing does, game.fire would return
+ * its table unchanged, so a script may skip making it. A fact of the card
+ * set, not of the game: nothing is read (memo.h). */
+static int api_reacts(lua_State *L)
+{
+    foh_engine *e = foh_lua_engine_of(L);
+    game_reading(L);
+    const foh_cardset *cs = e->cs;
+    const char *name = luaL_checkstring(L, 1);
+    int ev = name_index(name, e->event_name, cs->event[0], sizeof cs->event[0], cs->nevents);
+    if (ev < 0)
+        return luaL_error(L, "game.reacts: unknown event '%s' (declare it in game.yaml's events)", name);
+    lua_pushboolean(L, cs->event_mask >> ev & 1);
     return 1;
 }
 
@@ -813,6 +1077,7 @@ static const luaL_Reg game_api[] = {
     {"nation", api_nation},
     {"active", api_active},
     {"active_with", api_active_with},
+    {"has_active", api_has_active},
     {"owner", api_owner},
     {"tokens", api_tokens},
     {"supply", api_supply},
@@ -835,6 +1100,7 @@ static const luaL_Reg game_api[] = {
     {"grant_action", api_grant_action},
     {"to_box", api_to_box},
     {"fire", api_fire},
+    {"reacts", api_reacts},
     {"investments", api_investments},
     {"investment", api_investment},
     {NULL, NULL},

@@ -21,6 +21,7 @@ static void engine_close(foh_engine *e)
     if (e->L)
         lua_close(e->L);
     e->L = NULL;
+    foh_lua_pool_free(e);
     free(e->logbuf);
     e->logbuf = NULL;
     foh_memo_free(e);
@@ -478,8 +479,14 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
     e->ids_ref = e->names_ref = LUA_NOREF;
+    for (int k = 0; k < FOH_LUA_LISTS; k++)
+        e->empty_list_ref[k] = LUA_NOREF;
+    e->nfields = 0;
     for (int h = 0; h < FOH_MAX_HOOKS; h++)
         e->hook_ref[h] = LUA_NOREF;
+    e->hook_points = 0;
+    for (int h = 0; h < cs->nhooks; h++)
+        e->hook_points |= 1u << cs->hook[h].point;
     e->call_card = -1;
     e->react_card = e->react_hook = -1;
     if (!foh_lua_watchdog_start(e))
@@ -506,6 +513,17 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
         lua_pushstring(L, cs->icon[i]);
         e->icon_name[i] = lua_tostring(L, -1);
         lua_rawseti(L, -2, FOH_MAX_TYPES + i + 1);
+    }
+    static const char *const roles[2] = {"attacker", "defender"};
+    for (int r = 0; r < 2; r++) {
+        lua_pushstring(L, roles[r]);
+        e->role_name[r] = lua_tostring(L, -1);
+        lua_rawseti(L, -2, FOH_MAX_TYPES + FOH_MAX_ICONS + r + 1);
+    }
+    for (int v = 0; v < cs->nevents; v++) {
+        lua_pushstring(L, cs->event[v]);
+        e->event_name[v] = lua_tostring(L, -1);
+        lua_rawseti(L, -2, FOH_MAX_TYPES + FOH_MAX_ICONS + 2 + v + 1);
     }
     e->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     if (!foh_lua_card_tables(e))

@@ -127,7 +127,10 @@ void foh_lua_readonly_list(lua_State *L, int idx, const char *name)
 void foh_lua_push_real(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) == LUA_TTABLE) {
+    /* A proxy has a metatable; a table a script made has none (scripts
+     * cannot set one): no lookup for it. */
+    if (lua_type(L, idx) == LUA_TTABLE && lua_getmetatable(L, idx)) {
+        lua_pop(L, 1);
         lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_REAL_KEY);
         lua_pushvalue(L, idx);
         if (lua_rawget(L, -2) == LUA_TTABLE) {

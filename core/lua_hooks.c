@@ -72,13 +72,7 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     return FOH_ERR_SCRIPT;
 }
 
-int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point)
-{
-    for (int h = 0; h < e->cs->nhooks; h++)
-        if (e->cs->hook[h].point == point)
-            return 1;
-    return 0;
-}
+int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point) { return e->hook_points >> point & 1; }
 
 /* Call every hook at POINT; with ICONS, sum their returned icon tables. */
 static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int icons[FOH_MAX_ICONS],
@@ -118,6 +112,8 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
 
 foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
 {
+    if (!(g->eng->hook_points >> point & 1)) /* most points of most games: no call at all */
+        return FOH_OK;
     return run_hooks(g, point, player, kind, NULL, NULL, err);
 }
 
@@ -130,9 +126,11 @@ foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICON
 
 /* Call HOOK of CARD's effect table as hook(player, card_id) with NRES
  * results left on the stack on success. COUNTING: 1 counting Permanent
- * effect (reads base icons), -1 read-only hook, 0 an effect that acts. */
+ * effect (reads base icons), -1 read-only hook, 0 an effect that acts.
+ * EXERCISES: whether the call uses the effect (foh_memo_exercise; asking
+ * can_activate about a cost does not). */
 static foh_status call_hook(foh_game *g, int card, int player, const char *hook, int nres, int counting,
-                            foh_error *err)
+                            int exercises, foh_error *err)
 {
     foh_engine *e = g->eng;
     lua_State *L = e->L;
@@ -146,21 +144,21 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
     }
     lua_remove(L, -2);
     lua_pushinteger(L, player + 1);
-    lua_pushstring(L, d->id);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->card_id_ref[card]);
     foh_status s = call_pushed(g, top, 2, nres, counting, card, hook, -1, err);
-    if (strcmp(hook, "can_activate") != 0 && s != FOH_ERR_SCRIPT) /* asking about a cost is not using the effect */
+    if (exercises && s != FOH_ERR_SCRIPT)
         foh_memo_exercise(e, card);
     return s;
 }
 
 foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
-    return call_hook(g, card, player, "on_gain", 0, 0, err);
+    return call_hook(g, card, player, "on_gain", 0, 0, 1, err);
 }
 
 foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
 {
-    return call_hook(g, card, player, "activate", 0, 0, err);
+    return call_hook(g, card, player, "activate", 0, 0, 1, err);
 }
 
 foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
@@ -174,7 +172,7 @@ foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_
     lua_settop(L, top);
     if (!has)
         return FOH_OK;
-    foh_status s = call_hook(g, card, player, "can_activate", 1, -1, err);
+    foh_status s = call_hook(g, card, player, "can_activate", 1, -1, 0, err);
     if (s != FOH_OK)
         return s;
     *ok = lua_toboolean(L, -1);
@@ -196,14 +194,14 @@ static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], f
 
 foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
-    foh_status s = call_hook(g, card, player, "provides", 1, 1, err);
+    foh_status s = call_hook(g, card, player, "provides", 1, 1, 1, err);
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
 }
 
 foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
-    foh_status s = call_hook(g, card, player, "end_game", 1, -1, err);
+    foh_status s = call_hook(g, card, player, "end_game", 1, -1, 1, err);
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
 }
 /* ---- Events ---- */
@@ -255,7 +253,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
             lua_replace(L, top + 1);
             lua_settop(L, top + 1);
             lua_pushinteger(L, q + 1);
-            lua_pushstring(L, cs->card[c].id);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, e->card_id_ref[c]);
             lua_pushvalue(L, ev);
             e->react_card = c;
             e->react_hook = -1;
@@ -287,7 +285,7 @@ foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, 
         if (f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_INT)
             lua_pushinteger(L, f->value + (f->kind == FOH_EVF_PLAYER));
         else if (f->kind == FOH_EVF_CARD)
-            lua_pushstring(L, cs->card[f->value].id);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, g->eng->card_id_ref[f->value]);
         else
             lua_pushstring(L, f->text);
         lua_setfield(L, -2, f->key);

@@ -49,6 +49,9 @@ void foh_lua_script_where(lua_State *L, char *buf, size_t len);
  * raises the instruction limit error, naming the script line, when the
  * budget is exhausted. Library functions call it for work the count hook
  * cannot see. */
+/* Free the blocks the engine's Lua allocator keeps for reuse (after the
+ * Lua state is closed: it frees its blocks into them). */
+void foh_lua_pool_free(foh_engine *e);
 /* Raise the memory limit error if BYTES more would not fit under the cap
  * (for a library call that knows its result's size before making it). */
 void foh_lua_memory_limit(lua_State *L, double bytes);

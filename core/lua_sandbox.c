@@ -53,13 +53,71 @@ void foh_lua_script_where(lua_State *L, char *buf, size_t len)
 
 /* ---- Limits ---- */
 
+/* The Lua allocator's small blocks (at most FOH_LUA_POOL_MAX bytes) come
+ * from per-engine free lists, one per size class (Lua says a block's size
+ * when it frees or resizes it): a free list push or pop instead of
+ * malloc and free for the many small objects of a call. Freed blocks stay
+ * in the lists until the engine closes (foh_lua_pool_free). */
+static size_t pool_class(size_t n) { return (n - 1) / FOH_LUA_POOL_STEP; }
+
+static void *pool_get(foh_engine *e, size_t n)
+{
+    size_t c = pool_class(n);
+    void *p = e->pool[c];
+    if (!p)
+        return malloc((c + 1) * FOH_LUA_POOL_STEP);
+    memcpy(&e->pool[c], p, sizeof p); /* the next free block */
+    return p;
+}
+
+static void pool_put(foh_engine *e, void *p, size_t n)
+{
+    size_t c = pool_class(n);
+    memcpy(p, &e->pool[c], sizeof p);
+    e->pool[c] = p;
+}
+
+void foh_lua_pool_free(foh_engine *e)
+{
+    for (size_t c = 0; c < sizeof e->pool / sizeof e->pool[0]; c++)
+        while (e->pool[c]) {
+            void *p = e->pool[c];
+            memcpy(&e->pool[c], p, sizeof p);
+            free(p);
+        }
+}
+
+/* Block PTR of OSIZE bytes (NULL: none) resized to NSIZE > 0 bytes. */
+static void *resize(foh_engine *e, void *ptr, size_t osize, size_t nsize)
+{
+    int osmall = osize > 0 && osize <= FOH_LUA_POOL_MAX, nsmall = nsize <= FOH_LUA_POOL_MAX;
+    if (!ptr)
+        return nsmall ? pool_get(e, nsize) : malloc(nsize);
+    if (osmall && nsmall && pool_class(osize) == pool_class(nsize))
+        return ptr;
+    if (!osmall && !nsmall)
+        return realloc(ptr, nsize);
+    void *p = nsmall ? pool_get(e, nsize) : malloc(nsize);
+    if (!p)
+        return NULL;
+    memcpy(p, ptr, osize < nsize ? osize : nsize);
+    if (osmall)
+        pool_put(e, ptr, osize);
+    else
+        free(ptr);
+    return p;
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     foh_engine *e = ud;
     if (!ptr)
         osize = 0;
     if (nsize == 0) {
-        free(ptr);
+        if (ptr && osize > 0 && osize <= FOH_LUA_POOL_MAX)
+            pool_put(e, ptr, osize);
+        else
+            free(ptr);
         e->mem_used -= osize;
         return NULL;
     }
@@ -70,7 +128,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
             foh_lua_script_where(e->L, e->mem_where, sizeof e->mem_where);
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
+    void *p = resize(e, ptr, osize, nsize);
     if (p) {
         e->mem_used += nsize - osize;
         /* Building big strings and tables is work the count hook does not

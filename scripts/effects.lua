@@ -184,43 +184,52 @@ function end_game_icons(icons)
   return { end_game = function() return icons end }
 end
 
--- Whether any active card of player P has effect field FIELD set.
----@param p foh.player
----@param field string a field of the effect table
----@return boolean
-local function active_flag(p, field)
-  return #game.active_with(p, field) > 0
-end
-
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack
 -- strength; defender: attack + defense), not immune (default ruling 5).
 -- Before the comparison each opponent's cards and the variants react to the
 -- event 'attack' {attacker, target, card, attack, defence, immune}: a
--- reaction may set immune = true or change the two strengths.
+-- reaction may set immune = true or change the two strengths. (When nothing
+-- in the card set reacts to it, game.reacts, the table is not made.)
+---@param p foh.player the attacker
+---@param card foh.card the attack's card
+---@param mine integer the attacker's strength
+---@param q foh.player the first opponent to compare (then each later seat)
+---@param n integer the number of players
+---@param reacts boolean whether anything reacts to the event 'attack'
+---@param targets foh.player[] where the weaker opponents are added
+---@return any ... for each opponent: seat, defence and a note for the log
+local function compare_from(p, card, mine, q, n, reacts, targets)
+  if q > n then return end
+  if q == p then return compare_from(p, card, mine, q + 1, n, reacts, targets) end
+  local attack, defence, immune = mine, game.strength(q, 'defender'), game.has_active(q, 'immune_to_attacks')
+  if reacts then -- else the event's table would come back unchanged
+    local ev = game.fire('attack', {
+      attacker = p, target = q, card = card, attack = attack, defence = defence, immune = immune,
+    })
+    attack, defence, immune = ev.attack, ev.defence, ev.immune
+    -- The log line needs it (a nil would end the values early).
+    if defence == nil then error("a reaction to the event 'attack' left it no 'defence'") end
+  end
+  local note = ''
+  if immune then
+    note = ' (immune)'
+  elseif defence < attack then
+    targets[#targets + 1] = q
+    note = ' (weaker)'
+  end
+  return q, defence, note, compare_from(p, card, mine, q + 1, n, reacts, targets)
+end
+
 ---@param p foh.player the attacker
 ---@param card foh.card the attack's card
 ---@return foh.player[] targets in seat order
 local function weaker_opponents(p, card)
   local mine = game.strength(p, 'attacker')
-  local targets, seen = {}, {}
-  for q = 1, game.players() do
-    if q ~= p then
-      local ev = game.fire('attack', {
-        attacker = p, target = q, card = card, attack = mine,
-        defence = game.strength(q, 'defender'), immune = active_flag(q, 'immune_to_attacks'),
-      })
-      local note = ''
-      if ev.immune then
-        note = ' (immune)'
-      elseif ev.defence < ev.attack then
-        targets[#targets + 1] = q
-        note = ' (weaker)'
-      end
-      seen[#seen + 1] = 'P' .. q .. ' ' .. ev.defence .. note
-    end
-  end
-  game.log(game.card(card).name .. ': P' .. p .. ' attacks with strength ' .. mine ..
-           '; defenders: ' .. table.concat(seen, ', '))
+  local targets = {}
+  -- The log line is formatted by the engine, only when the game keeps a
+  -- log: P<seat> <defence><note> per opponent.
+  local seen = { 'P%s %s%s', compare_from(p, card, mine, 1, game.players(), game.reacts('attack'), targets) }
+  game.log('%s: P%s attacks with strength %s; defenders: %s', game.card(card).name, p, mine, seen)
   return targets
 end
 
@@ -232,7 +241,7 @@ end
 ---@param card foh.card the attack's card
 local function strike(hit, p, q, card)
   hit(p, q)
-  game.fire('attacked', { attacker = p, target = q, card = card })
+  if game.reacts('attacked') then game.fire('attacked', { attacker = p, target = q, card = card }) end
 end
 
 -- Start an attack: false if P's own attacks are suppressed; otherwise runs
@@ -241,12 +250,14 @@ end
 ---@param card foh.card the attack's card
 ---@return boolean attacks whether P's attacks are activated
 local function begin_attack(p, card)
-  if active_flag(p, 'no_own_attacks') then
-    game.log(game.card(card).name .. ': P' .. p .. ' does not activate attacks')
+  if game.has_active(p, 'no_own_attacks') then
+    game.log('%s: P%s does not activate attacks', game.card(card).name, p)
     return false
   end
-  for _, id in ipairs(game.active_with(p, 'on_attack')) do
-    game.effect(id).on_attack(p, id)
+  if game.has_active(p, 'on_attack') then
+    for _, id in ipairs(game.active_with(p, 'on_attack')) do
+      game.effect(id).on_attack(p, id)
+    end
   end
   return true
 end

@@ -1,6 +1,8 @@
 /* Card effects (Lua) through the engine: attacks and military strength,
  * Mahatma Gandhi, Genghis Khan, Attack All, Communism, counting Permanent
- * effects, The Future drawn by an effect, Turn Action costs. */
+ * effects, The Future drawn by an effect, Turn Action costs; game.active_with
+ * and its cache; game.log with a format; the Lua allocator's blocks. */
+#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -227,6 +229,321 @@ static void test_john_lennon(void **state)
     foh_game_free(g);
 }
 
+/* ---- game.active_with and its per-engine cache of effect fields ---- */
+
+#define LONG_FIELD "a_field_name_far_longer_than_the_cache_keeps_for_one_field_x"
+
+/* Cards whose effect tables carry fields (fa, fb, fc: Permanent, in this
+ * card-set order: Wonders, always visible; fd a Knowledge card, visible
+ * only on top of its stack), and probes (Instant) whose on_gain checks
+ * game.active_with against what it should answer; a wrong answer is a
+ * script error naming the field, the answer and the expected one. fc has
+ * 20 more fields f1..f20: asked for, they overflow the cache (16 fields),
+ * so fields past it take the uncached path. */
+static const char ACTIVE_WITH_CARDS[] =
+    "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+    "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+    "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+    "- id: fa\n  name: Fa\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, flag_a = true, flag_c = 0, " LONG_FIELD " = true }\n"
+    "- id: fb\n  name: Fb\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, flag_a = false, flag_b = 'yes' }\n"
+    "- id: fc\n  name: Fc\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: |\n"
+    "    local t = { provides = {}, flag_a = true, flag_b = true }\n"
+    "    for i = 1, 20 do t['f' .. i] = true end\n"
+    "    return t\n"
+    "- id: fd\n  name: Fd\n  age: I\n  type: knowledge\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, flag_a = true }\n"
+    "- id: fe\n  name: Fe\n  age: I\n  type: knowledge\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {} }\n"
+    "- id: fr\n  name: Fr\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+    "  effect: return { provides = {}, on = { attacked = function() end } }\n"
+    "- id: probe1\n  name: Probe1\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: |\n"
+    "    local function expect(p, field, want)\n"
+    "      local got = {}\n"
+    "      for _, id in ipairs(game.active_with(p, field)) do got[#got + 1] = id end\n"
+    "      got = table.concat(got, ',')\n"
+    "      if got ~= want then error(field .. ' of P' .. p .. ': [' .. got .. '], not [' .. want .. ']') end\n"
+    "      if game.has_active(p, field) ~= (want ~= '') then error('has_active ' .. field .. ' of P' .. p) end\n"
+    "    end\n"
+    "    return { on_gain = function()\n"
+    "      expect(1, 'flag_a', 'fa,fc') expect(2, 'flag_a', '') expect(3, 'flag_a', '')\n"
+    "      expect(1, 'flag_b', 'fb,fc') expect(2, 'flag_b', '') expect(1, 'flag_c', 'fa')\n"
+    "      expect(1, 'nothing', '') expect(1, '" LONG_FIELD "', 'fa') expect(2, '" LONG_FIELD "', '')\n"
+    "      for i = 1, 20 do expect(1, 'f' .. i, 'fc') expect(3, 'f' .. i, '') end\n"
+    "      expect(1, 'flag' .. '_a', 'fa,fc') expect(3, 'flag_b', '')\n"
+    "      if game.reacts('attack') or not game.reacts('attacked') or game.reacts('gain') then error('reacts') end\n"
+    "    end }\n"
+    "- id: probe2\n  name: Probe2\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: |\n"
+    "    local function expect(p, field, want)\n"
+    "      local got = {}\n"
+    "      for _, id in ipairs(game.active_with(p, field)) do got[#got + 1] = id end\n"
+    "      got = table.concat(got, ',')\n"
+    "      if got ~= want then error(field .. ' of P' .. p .. ': [' .. got .. '], not [' .. want .. ']') end\n"
+    "      if game.has_active(p, field) ~= (want ~= '') then error('has_active ' .. field .. ' of P' .. p) end\n"
+    "    end\n"
+    "    return { on_gain = function()\n"
+    "      expect(1, 'flag_a', 'fd') expect(2, 'flag_a', 'fa,fc') expect(3, 'flag_a', '')\n"
+    "      expect(1, 'flag_b', 'fb') expect(2, 'flag_b', 'fc') expect(2, 'flag_c', 'fa')\n"
+    "      expect(2, '" LONG_FIELD "', 'fa') expect(1, '" LONG_FIELD "', '')\n"
+    "      for i = 1, 20 do expect(1, 'f' .. i, '') expect(2, 'f' .. i, 'fc') expect(3, 'f' .. i, '') end\n"
+    "    end }\n"
+    "- id: probe3\n  name: Probe3\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: return { on_gain = function(p) game.active_with(p, 'nothing')[1] = 'fa' end }\n"
+    "- id: probe4\n  name: Probe4\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+    "  effect: return { on_gain = function() game.reacts('nope') end }\n";
+
+/* P1 of a 3-player game on engine E, whose Nations hold NATION[p] (card
+ * ids, NULL-ended), gains PROBE; returns the status, the error in ERR. */
+static foh_status probe(foh_engine *e, const foh_cardset *cs, const char *const nation[3][5], const char *probe_id,
+                        foh_error *err)
+{
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; nation[p][i]; i++)
+            assert_int_equal(foh_position_put(g, foh_cardset_find(cs, nation[p][i]), FOH_ZONE_NATION, p, err),
+                             FOH_OK);
+    int card = foh_cardset_find(cs, probe_id);
+    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    foh_status s = foh_game_apply(g, &a, err);
+    foh_game_free(g);
+    return s;
+}
+
+/* game.active_with answers from the cache what the effect tables say, for
+ * each Nation, on a second game of the same engine (the cache filled by
+ * the first) as on the first; past the cache's 16 fields and for a name
+ * too long to keep, too (and game.has_active the same). Its empty answer is
+ * read-only. And game.reacts. */
+static void test_active_with(void **state)
+{
+    (void)state;
+    foh_error err = {0};
+    const char *dir = t_cardset_dir("active_with", "cards.yaml", ACTIVE_WITH_CARDS, (const char *)NULL);
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+        /* fd (knowledge) is covered by fe in the first game, on top in the second. */
+    static const char *const first[3][5] = {{"s1", "fa", "fb", "fc", NULL}, {"s2", NULL}, {"s3", "fd", "fe", NULL}};
+    static const char *const second[3][5] = {{"s1", "fb", "fd", NULL}, {"s2", "fa", "fc", NULL}, {"s3", "fe", NULL}};
+    for (int round = 0; round < 2; round++) {
+        if (probe(e, cs, first, "probe1", &err) != FOH_OK)
+            fail_msg("round %d, probe1: %s", round, err.msg);
+        if (probe(e, cs, second, "probe2", &err) != FOH_OK)
+            fail_msg("round %d, probe2: %s", round, err.msg);
+    }
+    assert_int_equal(probe(e, cs, first, "probe3", &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "cannot change game.active_with()[1]"))
+        fail_msg("%s", err.msg);
+    /* game.reacts (probe1): fr, in the box, reacts to 'attacked' only. */
+    assert_int_equal(probe(e, cs, first, "probe4", &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "game.reacts: unknown event 'nope'"))
+        fail_msg("%s", err.msg);
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
+/* ---- game.log(format, value...) ---- */
+
+/* Instant cards (Wonders) l1.. whose on_gain runs BODIES[i], after three
+ * starting governments; the file in BUF. */
+static const char *log_cards(char *buf, size_t len, const char *const *bodies, int n)
+{
+    size_t at = (size_t)snprintf(buf, len, "%s",
+                                 "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+                                 "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+                                 "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n");
+    for (int i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at,
+                               "- id: l%d\n  name: L%d\n  age: I\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
+                               "  effect: |\n    return { on_gain = function(p)\n      %s\n    end }\n",
+                               i + 1, i + 1, bodies[i]);
+    assert_true(at < len);
+    return buf;
+}
+
+static void collect_log(void *ud, const char *line)
+{
+    char *log = ud;
+    size_t n = strlen(log);
+    snprintf(log + n, 8192 - n, "%s\n", line);
+}
+
+/* P1 of a 3-player game on E gains CARD; with LOG (8 KiB) the game keeps a
+ * log, written there. */
+static foh_status gain_logged(foh_engine *e, int card, char *log, foh_error *err)
+{
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
+    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
+    if (log) {
+        log[0] = '\0';
+        foh_game_set_log(g, collect_log, log);
+    }
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    foh_status s = foh_game_apply(g, &a, err);
+    foh_game_free(g);
+    return s;
+}
+
+/* game.log with values writes each as Lua's tostring would (and a table
+ * {format, value...} once per group of values); a bad call is the same
+ * error with and without a log, naming the cause. */
+static void test_log_format(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *line; /* LINE: the line logged, or part of the error */
+        int fails;
+    } cases[] = {
+        {"game.log('100% sure')", "  100% sure\n", 0},
+        {"game.log('%s|%s|%s|%s|%s', 'a', 7, -12, 2.5, 0)", "  a|7|-12|2.5|0\n", 0},
+        {"game.log('%s %s %s %s', 3.0, 1e100, -0.0, math.mininteger)", "  3.0 1e+100 -0.0 -9223372036854775808\n", 0},
+        {"game.log('%s%% %s', 50, p .. '')", "  50% 1\n", 0},
+        {"game.log('x: %s.', {'P%s %s', 1, 'a', 2, 'b', 3, 4.5})", "  x: P1 a, P2 b, P3 4.5.\n", 0},
+        {"game.log('[%s][%s]', {'P%s'}, {'none'})", "  [][none]\n", 0},
+        {"game.log('%s', {'<%s>', {'%s-%s', 1, 2}, 'z'})", "  <1-2>, <z>\n", 0},
+        {"game.log('%s', 'a%sb')", "  a%sb\n", 0},
+        {"game.log('%d', 1)", "holds a % that is not %s or %%", 1},
+        {"game.log('trailing %', 1)", "holds a % that is not %s or %%", 1},
+        {"game.log('%s %s', 1)", "asks for more than the 1 values given", 1},
+        {"game.log('%s', 1, 2)", "takes 1 values, not 2", 1},
+        {"game.log('%s', true)", "a boolean cannot be logged", 1},
+        {"game.log('%s', nil)", "a nil cannot be logged", 1},
+        {"game.log('%s', {1, 2})", "a table must be {format, value...}, not start with a number", 1},
+        {"game.log('%s', {'%s %s', 1, 2, 3})", "with 3 values, not a multiple of the format's 2 %s", 1},
+        {"game.log('%s', {'x', 1})", "with 1 values, not a multiple of the format's 0 %s", 1},
+        {"game.log('%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', {'%s', 1}}}}}}}}})",
+         "nested more than 8 deep", 1},
+        {"game.log('%s', string.rep('x', 1001))", "longer than 1000", 1},
+        {"game.log('%s', {'%s', string.rep('x', 600), string.rep('y', 600)})", "the text is 1202 bytes", 1},
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    const char *bodies[N];
+    for (int i = 0; i < N; i++)
+        bodies[i] = cases[i].body;
+    static char yaml[16384], log[8192];
+    const char *dir = t_cardset_dir("log_format", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, N),
+                                    (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+    for (int i = 0; i < N; i++) {
+        char id[8], logged[sizeof err.msg];
+        snprintf(id, sizeof id, "l%d", i + 1);
+        int card = foh_cardset_find(cs, id);
+        foh_status with = gain_logged(e, card, log, &err);
+        snprintf(logged, sizeof logged, "%s", err.msg);
+        foh_status without = gain_logged(e, card, NULL, &err);
+        if (with != without || (cases[i].fails && strcmp(logged, err.msg) != 0))
+            fail_msg("%s: with a log %d '%s', without %d '%s'", cases[i].body, with, logged, without, err.msg);
+        if (cases[i].fails ? with != FOH_ERR_SCRIPT || !strstr(err.msg, cases[i].line)
+                           : with != FOH_OK || !strstr(log, cases[i].line))
+            fail_msg("%s: status %d, '%s', log:\n%s", cases[i].body, with, err.msg, log);
+    }
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
+/* The Lua allocator's reused small blocks (core/lua_sandbox.c): tables
+ * and strings grown and shrunk through every size class and past it keep
+ * their contents, game after game on one engine. */
+static void test_allocator_blocks(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {
+        "local t, h = {}, {} "
+        "for i = 1, 300 do t[i] = i * 3 end "
+        "for i = 1, 60 do h['k' .. i] = { i, tostring(i) } end "
+        "local sum = 0 for i = 1, 300 do sum = sum + t[i] end "
+        "if sum ~= 135450 then error('array ' .. sum) end "
+        "for i = 1, 60 do if h['k' .. i][1] ~= i or h['k' .. i][2] ~= tostring(i) then error('hash ' .. i) end end "
+        "for n = 1, 400, 3 do local x = string.rep('ab', n) .. '!' "
+        "  if #x ~= 2 * n + 1 or x:sub(-3) ~= 'ab!' or x:sub(1, 2) ~= 'ab' then error('rep ' .. n) end end "
+        "for i = 1, 60 do h['k' .. i] = nil end "
+        "local parts = {} for i = 1, 50 do parts[#parts + 1] = string.rep('x', i) end "
+        "if #table.concat(parts) ~= 1275 then error('concat') end "
+        "game.log('%s', sum)",
+    };
+    static char yaml[8192], log[8192];
+    const char *dir = t_cardset_dir("alloc", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, 1), (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+    for (int round = 0; round < 5; round++) {
+        if (gain_logged(e, foh_cardset_find(cs, "l1"), log, &err) != FOH_OK)
+            fail_msg("round %d: %s", round, err.msg);
+        if (!strstr(log, "  135450\n"))
+            fail_msg("round %d: %s", round, log);
+    }
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
+/* A reaction to 'attack' that takes the defence away (and makes the target
+ * immune) stops the attack with an error naming it: the helper needs the
+ * defence for its log line (it used to fail concatenating it). */
+static void test_attack_reaction_without_defence(void **state)
+{
+    (void)state;
+    static const char cards[] =
+        "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: shield\n  name: Shield\n  age: I\n  type: wonder\n  timing: permanent\n  stripe: {}\n  text: x\n"
+        "  effect: |\n"
+        "    return { provides = {}, on = { attack = function(p, card, ev)\n"
+        "      if ev.target == p then ev.defence = nil ev.immune = true end\n"
+        "    end } }\n"
+        "- id: raid\n  name: Raid\n  age: A\n  type: military\n  timing: attack\n  stripe: {attack: 3}\n  text: x\n"
+        "  effect: return attack(take_tokens(1))\n";
+    const char *dir = t_cardset_dir("no_defence", "cards.yaml", cards, (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    assert_non_null(e);
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, &err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, &err), FOH_OK);
+    assert_int_equal(foh_position_put(g, foh_cardset_find(cs, "shield"), FOH_ZONE_NATION, 1, &err), FOH_OK);
+    int raid = foh_cardset_find(cs, "raid");
+    assert_int_equal(foh_position_put(g, raid, FOH_ZONE_MARKET, -1, &err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, &err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, raid, 2, &err), FOH_OK);
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    assert_int_equal(foh_game_apply(g, &a, &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "card 'raid'") || !strstr(err.msg, "effects.lua:") ||
+        !strstr(err.msg, "a reaction to the event 'attack' left it no 'defence'"))
+        fail_msg("%s", err.msg);
+    foh_game_free(g);
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +557,10 @@ int main(void)
         cmocka_unit_test(test_counting_effects),
         cmocka_unit_test(test_the_future_drawn_by_an_effect),
         cmocka_unit_test(test_john_lennon),
+        cmocka_unit_test(test_active_with),
+        cmocka_unit_test(test_log_format),
+        cmocka_unit_test(test_allocator_blocks),
+        cmocka_unit_test(test_attack_reaction_without_defence),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }

@@ -153,6 +153,13 @@ function game.active(p) end
 ---@return foh.card[] ids read-only
 function game.active_with(p, field) end
 
+---Whether `game.active_with(p, field)` would list any card (without making
+---the list).
+---@param p foh.player
+---@param field string a field of the effect table
+---@return boolean
+function game.has_active(p, field) end
+
 ---The player whose Nation holds card ID.
 ---@param id foh.card
 ---@return foh.player? owner nil if no Nation holds it
@@ -256,9 +263,14 @@ function game.discard(id) end
 function game.choose(p, options, prompt) end
 
 ---Adds a line to the game log (control characters shown escaped). At most
----1,000 bytes a line, 1 MiB an action.
----@param text string
-function game.log(text) end
+---1,000 bytes a line, 1 MiB an action. With values, TEXT is a format:
+---each `%s` is the next value, `%%` a `%`; a value is a string, a number
+---(written as `tostring` writes it) or a table `{format, value...}`,
+---written as its format once per group of as many values as it has `%s`,
+---the groups separated by `, `. Formatted only when the game keeps a log.
+---@param text string the line, or its format when values follow
+---@param ... string|number|table the values of the format's `%s`
+function game.log(text, ...) end
 
 ---A whole number 1 .. N from the game's seeded generator (scripts have no
 ---`math.random`).
@@ -298,6 +310,14 @@ function game.neutral_invest(k, id, from_supply, from_reserve) end
 ---@param fields E
 ---@return E fields the same table, after the reactions
 function game.fire(event, fields) end
+
+---Whether anything of the card set (a variant's reaction, a card's `on`
+---field) reacts to EVENT (the engine's or a declared one), wherever it is.
+---When nothing does, `game.fire` returns its table unchanged: a script may
+---skip making it.
+---@param event string
+---@return boolean
+function game.reacts(event) end
 
 -- ---------------------------------------------------------------------
 -- params
