@@ -349,6 +349,7 @@ typedef struct {
 
 #define FOH_LUA_POOL_STEP 16   /* the Lua allocator's block sizes: multiples of this ... */
 #define FOH_LUA_POOL_MAX 256   /* ... up to this many bytes (larger blocks: malloc) */
+#define FOH_LUA_POOL_KEEP (1 << 20) /* free blocks kept, in bytes over all classes (more: free()) */
 #define FOH_LUA_LISTS 4       /* kinds of card list the game API returns (lua_api.c) */
 #define FOH_LUA_FIELDS 16     /* effect fields game.active_with remembers */
 #define FOH_LUA_FIELD_NAME 48 /* bytes of a remembered field's name, with its terminating 0 */
@@ -362,6 +363,7 @@ struct foh_engine {
     /* Free blocks of the Lua allocator, by size class (FOH_LUA_POOL_STEP
      * bytes each step): Lua makes and frees many small objects a call. */
     void *pool[FOH_LUA_POOL_MAX / FOH_LUA_POOL_STEP];
+    size_t pool_bytes; /* held in those lists; at most FOH_LUA_POOL_KEEP */
     long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
     int64_t time_limit_ns;        /* wall-clock time per action */
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */

@@ -57,7 +57,10 @@ void foh_lua_script_where(lua_State *L, char *buf, size_t len)
  * from per-engine free lists, one per size class (Lua says a block's size
  * when it frees or resizes it): a free list push or pop instead of
  * malloc and free for the many small objects of a call. Freed blocks stay
- * in the lists until the engine closes (foh_lua_pool_free). */
+ * in the lists until the engine closes (foh_lua_pool_free), up to
+ * FOH_LUA_POOL_KEEP bytes in all: past that they go back to free(), so that
+ * a script that fills the memory cap with blocks of one size and then of
+ * another cannot make the engine hold the cap once per size class. */
 static size_t pool_class(size_t n) { return (n - 1) / FOH_LUA_POOL_STEP; }
 
 static void *pool_get(foh_engine *e, size_t n)
@@ -67,14 +70,20 @@ static void *pool_get(foh_engine *e, size_t n)
     if (!p)
         return malloc((c + 1) * FOH_LUA_POOL_STEP);
     memcpy(&e->pool[c], p, sizeof p); /* the next free block */
+    e->pool_bytes -= (c + 1) * FOH_LUA_POOL_STEP;
     return p;
 }
 
 static void pool_put(foh_engine *e, void *p, size_t n)
 {
-    size_t c = pool_class(n);
+    size_t c = pool_class(n), bytes = (c + 1) * FOH_LUA_POOL_STEP;
+    if (e->pool_bytes + bytes > FOH_LUA_POOL_KEEP) {
+        free(p);
+        return;
+    }
     memcpy(p, &e->pool[c], sizeof p);
     e->pool[c] = p;
+    e->pool_bytes += bytes;
 }
 
 void foh_lua_pool_free(foh_engine *e)
@@ -85,6 +94,7 @@ void foh_lua_pool_free(foh_engine *e)
             memcpy(&e->pool[c], p, sizeof p);
             free(p);
         }
+    e->pool_bytes = 0;
 }
 
 /* Block PTR of OSIZE bytes (NULL: none) resized to NSIZE > 0 bytes. */
