@@ -31,7 +31,7 @@ static const cli_command BENCH = {
     "decisions per second, ISMCTS iterations per second and milliseconds per decision at\n"
     "its default budget, and the peak memory (RSS) of a long `foh sim` of random bots.\n"
     "--games sets the random games (default 20000). Wall-clock figures vary with the\n"
-    "machine and its load; scripts/callgrind.sh counts instructions instead.\n",
+    "machine and its load; tools/callgrind.sh counts instructions instead.\n",
     BENCH_OPTIONS, NULL};
 
 /* Positions sampled from random games, for the per-operation timings. */
