@@ -384,6 +384,37 @@ static const uint64_t *field_cards(lua_State *L, foh_engine *e, const char *fiel
     return e->field[k].cards;
 }
 
+/* The active cards of P whose effect table has a true field (the string at
+ * stack index 2; CARDS its field_cards, NULL when not cached), in card
+ * order, into LIST (FOH_MAX_CARDS); with LIST NULL, only whether there is
+ * one (0 or 1). Returns how many. */
+static int find_active_with(lua_State *L, foh_game *g, foh_engine *e, int p, const uint64_t *cards, int *list)
+{
+    int n = 0;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits); /* P's cards in card order */
+            if ((cards || has_field(L, e, c)) && foh_nation_visible(g, c)) {
+                if (!list)
+                    return 1;
+                list[n++] = c;
+            }
+        }
+    return n;
+}
+
+/* game.active_with(p, field) and game.has_active(p, field): P and the
+ * field's cards (field_cards), the field left at stack index 2. */
+static const uint64_t *active_args(lua_State *L, foh_engine *e, int *p)
+{
+    *p = player_arg(L, 1);
+    size_t len;
+    const char *field = luaL_checklstring(L, 2, &len);
+    lua_settop(L, 2);
+    reads_nation(L, *p); /* and the effect tables, which never change */
+    return field_cards(L, e, field, len);
+}
+
 /* game.active_with(p, field): the active cards of P whose effect table has
  * a true FIELD, in card order. One call where a script would walk
  * game.active(p) and read game.effect(id)[field] for each card: the attack
@@ -393,19 +424,9 @@ static int api_active_with(lua_State *L)
 {
     foh_game *g = game_reading(L);
     foh_engine *e = foh_lua_engine_of(L);
-    int p = player_arg(L, 1), n = 0, list[FOH_MAX_CARDS];
-    size_t len;
-    const char *field = luaL_checklstring(L, 2, &len);
-    lua_settop(L, 2);
-    reads_nation(L, p); /* and the effect tables, which never change */
-    const uint64_t *cards = field_cards(L, e, field, len);
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits; bits &= bits - 1) {
-            int c = w * 64 + __builtin_ctzll(bits); /* P's cards in card order */
-            if ((cards || has_field(L, e, c)) && foh_nation_visible(g, c))
-                list[n++] = c;
-        }
-    push_card_list(L, list, n, LIST_ACTIVE_WITH);
+    int p, list[FOH_MAX_CARDS];
+    const uint64_t *cards = active_args(L, e, &p);
+    push_card_list(L, list, find_active_with(L, g, e, p, cards, list), LIST_ACTIVE_WITH);
     return 1;
 }
 
@@ -416,18 +437,9 @@ static int api_has_active(lua_State *L)
 {
     foh_game *g = game_reading(L);
     foh_engine *e = foh_lua_engine_of(L);
-    int p = player_arg(L, 1), has = 0;
-    size_t len;
-    const char *field = luaL_checklstring(L, 2, &len);
-    lua_settop(L, 2);
-    reads_nation(L, p); /* and the effect tables, which never change */
-    const uint64_t *cards = field_cards(L, e, field, len);
-    for (int w = 0; w < FOH_OWNED_WORDS && !has; w++)
-        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits && !has; bits &= bits - 1) {
-            int c = w * 64 + __builtin_ctzll(bits);
-            has = (cards || has_field(L, e, c)) && foh_nation_visible(g, c);
-        }
-    lua_pushboolean(L, has);
+    int p;
+    const uint64_t *cards = active_args(L, e, &p);
+    lua_pushboolean(L, find_active_with(L, g, e, p, cards, NULL));
     return 1;
 }
 
@@ -993,7 +1005,7 @@ static int api_fire(lua_State *L)
     lua_settop(L, 2);
     lua_pushvalue(L, 1);
     lua_setfield(L, 2, "name");
-    if (cs->event_mask >> ev & 1) {
+    if (FOH_EVENT_WANTED(cs, ev)) {
         foh_error err;
         raise_status(L, foh_lua_dispatch(g, ev, 2, &err), &err);
     }
@@ -1014,7 +1026,7 @@ static int api_reacts(lua_State *L)
     int ev = name_index(name, e->event_name, cs->event[0], sizeof cs->event[0], cs->nevents);
     if (ev < 0)
         return luaL_error(L, "game.reacts: unknown event '%s' (declare it in game.yaml's events)", name);
-    lua_pushboolean(L, cs->event_mask >> ev & 1);
+    lua_pushboolean(L, FOH_EVENT_WANTED(cs, ev));
     return 1;
 }
 

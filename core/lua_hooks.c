@@ -271,7 +271,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
 foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
-    if (!(cs->event_mask >> event & 1))
+    if (!FOH_EVENT_WANTED(cs, event))
         return FOH_OK;
     lua_State *L = g->eng->L;
     int top = lua_gettop(L);

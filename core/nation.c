@@ -37,6 +37,15 @@ static int find_top(const foh_game *g, int player, int type)
     return top;
 }
 
+/* Set (SIGN 1) or clear (-1) CARD's bit in the card bit set BITS. */
+static void card_bit(uint64_t *bits, int card, int sign)
+{
+    if (sign > 0)
+        bits[card >> 6] |= 1ull << (card & 63);
+    else
+        bits[card >> 6] &= ~(1ull << (card & 63));
+}
+
 /* Add (SIGN 1) or take away (-1) CARD's effect, on in PLAYER's Nation, to
  * or from the Nation's kept counts: a Permanent effect's icons and rule
  * (foh_state.base_icons, plain, counting_on), a Turn Action (actions_on). */
@@ -54,10 +63,7 @@ static void effect_on(foh_state *st, const foh_cardset *cs, int player, int card
     } else {
         return;
     }
-    if (sign > 0)
-        bits[card >> 6] |= 1ull << (card & 63);
-    else
-        bits[card >> 6] &= ~(1ull << (card & 63));
+    card_bit(bits, card, sign);
 }
 
 /* Add or take away CARD's stripe (and, for a card without effect, its
@@ -67,12 +73,8 @@ static void stripe_in(foh_state *st, const foh_cardset *cs, int player, int card
     const foh_card_def *d = &cs->card[card];
     for (int i = 0; i < cs->nicons; i++)
         st->base_icons[player][i] += sign * d->stripe[i];
-    if (cs->timing[d->timing].fire != FOH_FIRE_NEVER)
-        return;
-    if (sign > 0)
-        st->plain[player][card >> 6] |= 1ull << (card & 63);
-    else
-        st->plain[player][card >> 6] &= ~(1ull << (card & 63));
+    if (cs->timing[d->timing].fire == FOH_FIRE_NEVER)
+        card_bit(st->plain[player], card, sign);
 }
 
 void foh_nation_remove(foh_game *g, int card)
@@ -86,7 +88,7 @@ void foh_nation_remove(foh_game *g, int card)
         if (side || was_top)
             effect_on(st, cs, q, card, -1);
         stripe_in(st, cs, q, card, -1);
-        st->owned[q][card >> 6] &= ~(1ull << (card & 63));
+        card_bit(st->owned[q], card, -1);
         st->nation_age[d->age]--;
         if (was_top) {
             int top = find_top(g, q, d->type);
@@ -124,7 +126,7 @@ void foh_nation_place(foh_game *g, int player, int card)
     l->seq = st->next_seq++;
     l->investor = -1;
     l->invested = 0;
-    st->owned[player][card >> 6] |= 1ull << (card & 63);
+    card_bit(st->owned[player], card, 1);
     st->nation_age[cs->card[card].age]++;
     st->top[player][type] = (int8_t)card; /* the newest card of its pile */
     stripe_in(st, cs, player, card, 1);
@@ -178,8 +180,8 @@ foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, f
     /* The card it covers (a stack) or replaces (a Leader), for the events. */
     foh_placement place = cs->type[d->type].place;
     int under = -1;
-    if ((place == FOH_PLACE_STACK && (cs->event_mask >> FOH_EV_COVERED & 1)) ||
-        (place == FOH_PLACE_SINGLE && (cs->event_mask >> FOH_EV_LEAVE & 1)))
+    if ((place == FOH_PLACE_STACK && FOH_EVENT_WANTED(cs, FOH_EV_COVERED)) ||
+        (place == FOH_PLACE_SINGLE && FOH_EVENT_WANTED(cs, FOH_EV_LEAVE)))
         under = foh_nation_top(g, player, d->type);
     foh_nation_place(g, player, card);
     foh_log(g, "  P%d gains %s (%s)", player + 1, d->name, cs->type[d->type].name);
@@ -214,7 +216,7 @@ foh_status foh_nation_discard(foh_game *g, int card, foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
     int owner = g->st.loc[card].owner, type = cs->card[card].type;
-    int was_top = cs->type[type].place == FOH_PLACE_STACK && (cs->event_mask >> FOH_EV_REVEALED & 1) &&
+    int was_top = cs->type[type].place == FOH_PLACE_STACK && FOH_EVENT_WANTED(cs, FOH_EV_REVEALED) &&
                   foh_nation_top(g, owner, type) == card;
     foh_nation_remove(g, card);
     foh_log(g, "  P%d's %s is removed from the game", owner + 1, foh_card_name(g, card));
