@@ -174,3 +174,38 @@ const char *t_cardset_dir(const char *tag, ...)
     }
     return dir;
 }
+
+void t_collect_log(void *ud, const char *line)
+{
+    char *log = ud;
+    size_t n = strlen(log);
+    snprintf(log + n, T_LOG_SIZE - n, "%s\n", line);
+}
+
+foh_status t_complete(foh_engine *e, const char *const (*nation)[5], int card, foh_game **out, char *log,
+                      foh_error *err)
+{
+    const foh_cardset *cs = foh_engine_cardset(e);
+    foh_options opt = {.players = 3, .seed = 5};
+    foh_game *g = foh_game_new(e, &opt, err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
+    for (int p = 0; nation && p < 3; p++)
+        for (int i = 0; nation[p][i]; i++)
+            assert_int_equal(foh_position_put(g, foh_cardset_find(cs, nation[p][i]), FOH_ZONE_NATION, p, err),
+                             FOH_OK);
+    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
+    if (log) {
+        log[0] = '\0';
+        foh_game_set_log(g, t_collect_log, log);
+    }
+    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
+    foh_status s = foh_game_apply(g, &a, err);
+    if (out)
+        *out = g;
+    else
+        foh_game_free(g);
+    return s;
+}

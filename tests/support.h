@@ -37,6 +37,17 @@ foh_action t_choose(int option);
 int t_option(const foh_game *g, const char *label);
 /* Fail the test if an invariant is broken. */
 void t_invariants(const foh_game *g);
+/* A log callback (foh_game_set_log): each line and "\n" appended to UD, a
+ * string of T_LOG_SIZE bytes (cut there). */
+#define T_LOG_SIZE 8192
+void t_collect_log(void *ud, const char *line);
+/* P1 of a 3-player game on E (seed 5, position cleared) Completes CARD,
+ * after investing 2 of its 5 tokens in it from the Market; with NATION,
+ * the card ids NATION[p] (NULL-ended) are put into P's Nation first. With
+ * LOG (T_LOG_SIZE bytes) the game keeps its log there. Returns the
+ * action's status (its error in ERR); the game in *OUT if OUT, else freed. */
+foh_status t_complete(foh_engine *e, const char *const (*nation)[5], int card, foh_game **out, char *log,
+                      foh_error *err);
 /* Create a card set folder under /tmp from files given as name, text
  * pairs (NULL-terminated); game.yaml defaults to the base one. Returns the
  * folder (static buffer). */

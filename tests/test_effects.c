@@ -297,29 +297,6 @@ static const char ACTIVE_WITH_CARDS[] =
     "- id: probe4\n  name: Probe4\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
     "  effect: return { on_gain = function() game.reacts('nope') end }\n";
 
-/* P1 of a 3-player game on engine E, whose Nations hold NATION[p] (card
- * ids, NULL-ended), gains PROBE; returns the status, the error in ERR. */
-static foh_status probe(foh_engine *e, const foh_cardset *cs, const char *const nation[3][5], const char *probe_id,
-                        foh_error *err)
-{
-    foh_options opt = {.players = 3, .seed = 5};
-    foh_game *g = foh_game_new(e, &opt, err);
-    assert_non_null(g);
-    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
-    for (int p = 0; p < 3; p++)
-        for (int i = 0; nation[p][i]; i++)
-            assert_int_equal(foh_position_put(g, foh_cardset_find(cs, nation[p][i]), FOH_ZONE_NATION, p, err),
-                             FOH_OK);
-    int card = foh_cardset_find(cs, probe_id);
-    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
-    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
-    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
-    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
-    foh_status s = foh_game_apply(g, &a, err);
-    foh_game_free(g);
-    return s;
-}
-
 /* game.active_with answers from the cache what the effect tables say, for
  * each Nation, on a second game of the same engine (the cache filled by
  * the first) as on the first; past the cache's 16 fields and for a name
@@ -339,16 +316,16 @@ static void test_active_with(void **state)
     static const char *const first[3][5] = {{"s1", "fa", "fb", "fc", NULL}, {"s2", NULL}, {"s3", "fd", "fe", NULL}};
     static const char *const second[3][5] = {{"s1", "fb", "fd", NULL}, {"s2", "fa", "fc", NULL}, {"s3", "fe", NULL}};
     for (int round = 0; round < 2; round++) {
-        if (probe(e, cs, first, "probe1", &err) != FOH_OK)
+        if (t_complete(e, first, foh_cardset_find(cs, "probe1"), NULL, NULL, &err) != FOH_OK)
             fail_msg("round %d, probe1: %s", round, err.msg);
-        if (probe(e, cs, second, "probe2", &err) != FOH_OK)
+        if (t_complete(e, second, foh_cardset_find(cs, "probe2"), NULL, NULL, &err) != FOH_OK)
             fail_msg("round %d, probe2: %s", round, err.msg);
     }
-    assert_int_equal(probe(e, cs, first, "probe3", &err), FOH_ERR_SCRIPT);
+    assert_int_equal(t_complete(e, first, foh_cardset_find(cs, "probe3"), NULL, NULL, &err), FOH_ERR_SCRIPT);
     if (!strstr(err.msg, "cannot change game.active_with()[1]"))
         fail_msg("%s", err.msg);
     /* game.reacts (probe1): fr, in the box, reacts to 'attacked' only. */
-    assert_int_equal(probe(e, cs, first, "probe4", &err), FOH_ERR_SCRIPT);
+    assert_int_equal(t_complete(e, first, foh_cardset_find(cs, "probe4"), NULL, NULL, &err), FOH_ERR_SCRIPT);
     if (!strstr(err.msg, "game.reacts: unknown event 'nope'"))
         fail_msg("%s", err.msg);
     foh_engine_free(e);
@@ -372,34 +349,6 @@ static const char *log_cards(char *buf, size_t len, const char *const *bodies, i
                                i + 1, i + 1, bodies[i]);
     assert_true(at < len);
     return buf;
-}
-
-static void collect_log(void *ud, const char *line)
-{
-    char *log = ud;
-    size_t n = strlen(log);
-    snprintf(log + n, 8192 - n, "%s\n", line);
-}
-
-/* P1 of a 3-player game on E gains CARD; with LOG (8 KiB) the game keeps a
- * log, written there. */
-static foh_status gain_logged(foh_engine *e, int card, char *log, foh_error *err)
-{
-    foh_options opt = {.players = 3, .seed = 5};
-    foh_game *g = foh_game_new(e, &opt, err);
-    assert_non_null(g);
-    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
-    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
-    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
-    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
-    if (log) {
-        log[0] = '\0';
-        foh_game_set_log(g, collect_log, log);
-    }
-    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
-    foh_status s = foh_game_apply(g, &a, err);
-    foh_game_free(g);
-    return s;
 }
 
 /* game.log with values writes each as Lua's tostring would (and a table
@@ -438,7 +387,7 @@ static void test_log_format(void **state)
     const char *bodies[N];
     for (int i = 0; i < N; i++)
         bodies[i] = cases[i].body;
-    static char yaml[16384], log[8192];
+    static char yaml[16384], log[T_LOG_SIZE];
     const char *dir = t_cardset_dir("log_format", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, N),
                                     (const char *)NULL);
     foh_error err = {0};
@@ -451,9 +400,9 @@ static void test_log_format(void **state)
         char id[8], logged[sizeof err.msg];
         snprintf(id, sizeof id, "l%d", i + 1);
         int card = foh_cardset_find(cs, id);
-        foh_status with = gain_logged(e, card, log, &err);
+        foh_status with = t_complete(e, NULL, card, NULL, log, &err);
         snprintf(logged, sizeof logged, "%s", err.msg);
-        foh_status without = gain_logged(e, card, NULL, &err);
+        foh_status without = t_complete(e, NULL, card, NULL, NULL, &err);
         if (with != without || (cases[i].fails && strcmp(logged, err.msg) != 0))
             fail_msg("%s: with a log %d '%s', without %d '%s'", cases[i].body, with, logged, without, err.msg);
         if (cases[i].fails ? with != FOH_ERR_SCRIPT || !strstr(err.msg, cases[i].line)
@@ -484,7 +433,7 @@ static void test_allocator_blocks(void **state)
         "if #table.concat(parts) ~= 1275 then error('concat') end "
         "game.log('%s', sum)",
     };
-    static char yaml[8192], log[8192];
+    static char yaml[8192], log[T_LOG_SIZE];
     const char *dir = t_cardset_dir("alloc", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, 1), (const char *)NULL);
     foh_error err = {0};
     foh_cardset *cs = foh_cardset_load(dir, &err);
@@ -493,7 +442,7 @@ static void test_allocator_blocks(void **state)
     foh_engine *e = foh_engine_new(cs, &err);
     assert_non_null(e);
     for (int round = 0; round < 5; round++) {
-        if (gain_logged(e, foh_cardset_find(cs, "l1"), log, &err) != FOH_OK)
+        if (t_complete(e, NULL, foh_cardset_find(cs, "l1"), NULL, log, &err) != FOH_OK)
             fail_msg("round %d: %s", round, err.msg);
         if (!strstr(log, "  135450\n"))
             fail_msg("round %d: %s", round, log);
@@ -517,7 +466,7 @@ static void test_allocator_keeps_little(void **state)
         "end "
         "game.log('%s', 'done')",
     };
-    static char yaml[8192], log[8192];
+    static char yaml[8192], log[T_LOG_SIZE];
     const char *dir = t_cardset_dir("alloc_keep", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, 1),
                                     (const char *)NULL);
     foh_error err = {0};
@@ -527,7 +476,7 @@ static void test_allocator_keeps_little(void **state)
     foh_engine *e = foh_engine_new(cs, &err);
     assert_non_null(e);
     size_t before = mallinfo2().uordblks;
-    if (gain_logged(e, foh_cardset_find(cs, "l1"), log, &err) != FOH_OK)
+    if (t_complete(e, NULL, foh_cardset_find(cs, "l1"), NULL, log, &err) != FOH_OK)
         fail_msg("%s", err.msg);
     assert_non_null(strstr(log, "  done\n"));
     size_t after = mallinfo2().uordblks;

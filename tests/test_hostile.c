@@ -59,35 +59,6 @@ static foh_cardset *loaded(const char *tag, const char *cards)
     return cs;
 }
 
-static void collect(void *ud, const char *line)
-{
-    char *log = ud;
-    size_t n = strlen(log);
-    snprintf(log + n, 8192 - n, "%s\n", line);
-}
-
-/* Gain CARD (Complete it) as P1 of a 3-player game on engine E; the log
- * (8 KiB) in LOG. Returns the status of the action; the game in *OUT. */
-static foh_status complete(foh_engine *e, int card, foh_game **out, char *log, foh_error *err)
-{
-    foh_options opt = {.players = 3, .seed = 5};
-    foh_game *g = foh_game_new(e, &opt, err);
-    assert_non_null(g);
-    assert_int_equal(foh_position_clear(g, 0, err), FOH_OK);
-    assert_int_equal(foh_position_put(g, card, FOH_ZONE_MARKET, -1, err), FOH_OK);
-    assert_int_equal(foh_position_set_tokens(g, 0, 5, err), FOH_OK);
-    assert_int_equal(foh_position_invest(g, 0, card, 2, err), FOH_OK);
-    log[0] = '\0';
-    foh_game_set_log(g, collect, log);
-    foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
-    foh_status s = foh_game_apply(g, &a, err);
-    if (out)
-        *out = g;
-    else
-        foh_game_free(g);
-    return s;
-}
-
 static void expect_in(const char *text, const char *part)
 {
     if (!strstr(text, part))
@@ -126,13 +97,13 @@ static void test_1_upvalue_counter_refused_at_load(void **state)
 static void test_1_captured_table_is_read_only(void **state)
 {
     (void)state;
-    char yaml[4096], where[64], log[8192];
+    char yaml[4096], where[64], log[T_LOG_SIZE];
     int line;
     foh_error err = {0};
     instant_card(yaml, sizeof yaml, "hoarder", "local seen = {}", "seen[#seen + 1] = p", &line);
     foh_cardset *cs = loaded("table", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "hoarder"), NULL, log, &err), FOH_ERR_SCRIPT);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "hoarder"), NULL, log, &err), FOH_ERR_SCRIPT);
     snprintf(where, sizeof where, "cards.yaml:%d:", line);
     expect_in(err.msg, "card 'hoarder'");
     expect_in(err.msg, where);
@@ -181,7 +152,7 @@ static void test_1_iterators_made_at_load_refused(void **state)
 static void test_1_sort_is_stable(void **state)
 {
     (void)state;
-    char yaml[4096], log[8192];
+    char yaml[4096], log[T_LOG_SIZE];
     foh_error err = {0};
     instant_card(yaml, sizeof yaml, "sorter", "",
                  "local t = {} for i = 1, 600 do t[i] = {k = (i * 7) % 3, i = i} end "
@@ -193,7 +164,7 @@ static void test_1_sort_is_stable(void **state)
                  NULL);
     foh_cardset *cs = loaded("sorter", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
-    if (complete(e, foh_cardset_find(cs, "sorter"), NULL, log, &err) != FOH_OK)
+    if (t_complete(e, NULL, foh_cardset_find(cs, "sorter"), NULL, log, &err) != FOH_OK)
         fail_msg("%s", err.msg);
     expect_in(log, "sorted 9 5 3 1");
     foh_engine_free(e);
@@ -203,7 +174,7 @@ static void test_1_sort_is_stable(void **state)
 static void test_1_no_addresses(void **state)
 {
     (void)state;
-    char yaml[4096], log[8192];
+    char yaml[4096], log[T_LOG_SIZE];
     foh_error err = {0};
     instant_card(yaml, sizeof yaml, "printer", "",
                  "game.log('a ' .. tostring({}) .. ' ' .. tostring(game) .. ' ' .. tostring(print) .. ' ' .."
@@ -211,7 +182,7 @@ static void test_1_no_addresses(void **state)
                  NULL);
     foh_cardset *cs = loaded("addr", yaml);
     foh_engine *e = foh_engine_new(cs, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "printer"), NULL, log, &err), FOH_OK);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "printer"), NULL, log, &err), FOH_OK);
     expect_in(log, "a table table nil table function function");
     assert_null(strstr(log, "0x"));
     foh_engine_free(e);
@@ -220,7 +191,7 @@ static void test_1_no_addresses(void **state)
     cs = load("addr2", yaml, &err);
     assert_non_null(cs);
     e = foh_engine_new(cs, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "pointer"), NULL, log, &err), FOH_ERR_SCRIPT);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "pointer"), NULL, log, &err), FOH_ERR_SCRIPT);
     expect_in(err.msg, "'%p' is not available to scripts");
     foh_engine_free(e);
     foh_cardset_free(cs);
@@ -234,7 +205,7 @@ static uint64_t greedy_game(foh_engine *e, uint64_t seed, char *log)
     foh_game *g = foh_game_new(e, &opt, &err);
     assert_non_null(g);
     log[0] = '\0';
-    foh_game_set_log(g, collect, log);
+    foh_game_set_log(g, t_collect_log, log);
     foh_player *seats[4];
     for (int p = 0; p < 4; p++)
         seats[p] = foh_bot_greedy_new(seed + (uint64_t)p);
@@ -294,14 +265,14 @@ static void test_2_effect_tables_are_read_only(void **state)
          "cannot change game.effect('victim').provides.defense"},
     };
     for (size_t i = 0; i < sizeof attempts / sizeof attempts[0]; i++) {
-        char yaml[8192], log[8192];
+        char yaml[8192], log[T_LOG_SIZE];
         foh_error err = {0};
         instant_card(yaml, sizeof yaml, "vandal", "", attempts[i][0], NULL);
         strcat(yaml, "- id: victim\n  name: Victim\n  age: I\n  type: military\n  timing: permanent\n  stripe: {}\n"
                      "  text: x\n  effect: return provide { defense = 2 }\n");
         foh_cardset *cs = loaded("vandal", yaml);
         foh_engine *e = foh_engine_new(cs, &err);
-        assert_int_equal(complete(e, foh_cardset_find(cs, "vandal"), NULL, log, &err), FOH_ERR_SCRIPT);
+        assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "vandal"), NULL, log, &err), FOH_ERR_SCRIPT);
         expect_in(err.msg, "card 'vandal'");
         expect_in(err.msg, attempts[i][1]);
         foh_engine_free(e);
@@ -385,7 +356,7 @@ static void test_4_library_calls_are_bounded(void **state)
         "local f = load('return {' .. ('1,'):rep(40000) .. '}')",
     };
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
-        char yaml[4096], log[8192];
+        char yaml[4096], log[T_LOG_SIZE];
         int line;
         foh_error err = {0};
         instant_card(yaml, sizeof yaml, "busy", "", bodies[i], &line);
@@ -393,7 +364,7 @@ static void test_4_library_calls_are_bounded(void **state)
         foh_script_limits limits = {.instructions = 5000000, .memory_bytes = (size_t)64 << 20, .time_ms = 20000};
         foh_engine *e = foh_engine_new_limited(cs, &limits, &err);
         time_t t0 = time(NULL);
-        assert_int_equal(complete(e, foh_cardset_find(cs, "busy"), NULL, log, &err), FOH_ERR_SCRIPT);
+        assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "busy"), NULL, log, &err), FOH_ERR_SCRIPT);
         /* Stopped by the budget, memory or a named limit, not by the 20 s clock. */
         if (time(NULL) - t0 > 10)
             fail_msg("%s: took %d s", bodies[i], (int)(time(NULL) - t0));
@@ -464,7 +435,7 @@ static void test_4_loading_is_bounded(void **state)
 static void test_4_wall_clock_limit_per_action(void **state)
 {
     (void)state;
-    char yaml[4096], log[8192], where[64];
+    char yaml[4096], log[T_LOG_SIZE], where[64];
     int line;
     foh_error err = {0};
     /* Comparing two long strings is one instruction: only the clock sees it. */
@@ -475,7 +446,7 @@ static void test_4_wall_clock_limit_per_action(void **state)
     assert_non_null(cs);
     foh_script_limits limits = {.instructions = 2000000000L, .time_ms = 300};
     foh_engine *e = foh_engine_new_limited(cs, &limits, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "slow"), NULL, log, &err), FOH_ERR_SCRIPT);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "slow"), NULL, log, &err), FOH_ERR_SCRIPT);
     snprintf(where, sizeof where, "cards.yaml:%d:", line);
     expect_in(err.msg, "card 'slow'");
     expect_in(err.msg, where);
@@ -507,7 +478,7 @@ static void test_5_forty_instant_effects_all_fire(void **state)
 {
     (void)state;
     static char yaml[65536];
-    char log[8192];
+    char log[T_LOG_SIZE];
     foh_error err = {0};
     many_instants(yaml, sizeof yaml, 45, "forty", "for i = 1, 40 do game.gain_top(p) end");
     foh_cardset *cs = loaded("forty", yaml);
@@ -525,7 +496,7 @@ static void test_5_forty_instant_effects_all_fire(void **state)
     assert_int_equal(foh_position_set_tokens(g, 0, 5, &err), FOH_OK);
     assert_int_equal(foh_position_invest(g, 0, forty, 2, &err), FOH_OK);
     log[0] = '\0';
-    foh_game_set_log(g, collect, log);
+    foh_game_set_log(g, t_collect_log, log);
     foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
     if (foh_game_apply(g, &a, &err) != FOH_OK)
         fail_msg("%s", err.msg);
@@ -570,7 +541,7 @@ static void test_5_every_end_game_effect_scores(void **state)
 static void test_5_many_answers_and_the_limit(void **state)
 {
     (void)state;
-    char yaml[4096], log[8192];
+    char yaml[4096], log[T_LOG_SIZE];
     foh_error err = {0};
     instant_card(yaml, sizeof yaml, "asker", "",
                  "for i = 1, 60 do if game.choose(p, {'a', 'b'}, 'pick') == 'b' then game.take_from_reserve(p, 1) end "
@@ -580,7 +551,7 @@ static void test_5_many_answers_and_the_limit(void **state)
     assert_non_null(cs);
     foh_engine *e = foh_engine_new(cs, &err);
     foh_game *g;
-    assert_int_equal(complete(e, foh_cardset_find(cs, "asker"), &g, log, &err), FOH_OK);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "asker"), &g, log, &err), FOH_OK);
     for (int i = 0; i < 60; i++) {
         assert_non_null(foh_game_choice(g));
         foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = 1};
@@ -596,7 +567,7 @@ static void test_5_many_answers_and_the_limit(void **state)
     instant_card(yaml, sizeof yaml, "endless", "", "for i = 1, 1000 do game.choose(p, {'a', 'b'}) end", NULL);
     cs = load("endless", yaml, &err);
     e = foh_engine_new(cs, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "endless"), &g, log, &err), FOH_OK);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "endless"), &g, log, &err), FOH_OK);
     foh_status s = FOH_OK;
     for (int i = 0; i < 1000 && s == FOH_OK && foh_game_choice(g); i++) {
         foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = 0};
@@ -628,11 +599,11 @@ static void test_5_token_counts_do_not_overflow(void **state)
     t_invariants(g);
     foh_game_free(g);
     /* A script creating tokens without end meets the engine's limit. */
-    char yaml[4096], log[8192];
+    char yaml[4096], log[T_LOG_SIZE];
     instant_card(yaml, sizeof yaml, "mint", "", "for i = 1, 20000 do game.take_from_reserve(p, 100000) end", NULL);
     foh_cardset *cs = load("mint", yaml, &err);
     foh_engine *e = foh_engine_new(cs, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "mint"), NULL, log, &err), FOH_ERR_SCRIPT);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "mint"), NULL, log, &err), FOH_ERR_SCRIPT);
     expect_in(err.msg, "card 'mint'");
     expect_in(err.msg, "more than 1000000000 tokens in play (the engine's limit)");
     foh_engine_free(e);
@@ -751,7 +722,7 @@ static void test_6_bots_report_errors_met_looking_ahead(void **state)
 static void test_8_control_characters(void **state)
 {
     (void)state;
-    char yaml[4096], log[8192];
+    char yaml[4096], log[T_LOG_SIZE];
     foh_error err = {0};
     snprintf(yaml, sizeof yaml,
              "%s- id: bell\n  name: \"Bell\\a\\e[2J\"\n  age: A\n  type: knowledge\n  timing: none\n  stripe: {}\n"
@@ -765,7 +736,7 @@ static void test_8_control_characters(void **state)
     foh_cardset *cs = load("liar", yaml, &err);
     assert_non_null(cs);
     foh_engine *e = foh_engine_new(cs, &err);
-    assert_int_equal(complete(e, foh_cardset_find(cs, "liar"), NULL, log, &err), FOH_OK);
+    assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "liar"), NULL, log, &err), FOH_OK);
     expect_in(log, "  \\x1b[2J\\x0aP9 wins\n");
     for (const char *c = log; *c; c++)
         assert_true(*c == '\n' || (unsigned char)*c >= 0x20);
@@ -786,7 +757,7 @@ static void test_8_control_characters(void **state)
         cs = load("labels", yaml, &err);
         assert_non_null(cs);
         e = foh_engine_new(cs, &err);
-        assert_int_equal(complete(e, foh_cardset_find(cs, "labels"), NULL, log, &err), FOH_ERR_SCRIPT);
+        assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "labels"), NULL, log, &err), FOH_ERR_SCRIPT);
         snprintf(where, sizeof where, "cards.yaml:%d:", line);
         expect_in(err.msg, where);
         expect_in(err.msg, choices[i][1]);
@@ -809,13 +780,13 @@ static void test_9_script_errors_name_the_card_line(void **state)
         {"error('other.yaml:1: forged', 0)", "other.yaml:1: forged"},
     };
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
-        char yaml[4096], log[8192], where[80];
+        char yaml[4096], log[T_LOG_SIZE], where[80];
         int line;
         foh_error err = {0};
         instant_card(yaml, sizeof yaml, "oops", "", bodies[i][0], &line);
         foh_cardset *cs = loaded("oops", yaml);
         foh_engine *e = foh_engine_new(cs, &err);
-        foh_status s = complete(e, foh_cardset_find(cs, "oops"), NULL, log, &err);
+        foh_status s = t_complete(e, NULL, foh_cardset_find(cs, "oops"), NULL, log, &err);
         if (i == 3) { /* reading an absent global is no error */
             assert_int_equal(s, FOH_OK);
         } else {
