@@ -193,7 +193,7 @@ static foh_status drain(foh_game *g, int *head, foh_error *err)
 /* Variant hooks at POINT, then the effects they queued. */
 static foh_status hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int *head, foh_error *err)
 {
-    foh_status s = g->eng->cs->nhooks ? foh_lua_hooks(g, point, player, kind, err) : FOH_OK;
+    foh_status s = foh_lua_has_hooks(g->eng, point) ? foh_lua_hooks(g, point, player, kind, err) : FOH_OK;
     return s == FOH_OK ? drain(g, head, err) : s;
 }
 

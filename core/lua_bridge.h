@@ -34,8 +34,13 @@ foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX
 /* Icons granted by an End Game effect (written to ICONS). */
 foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
 
-/* Whether any variant has a hook at POINT. */
-int foh_lua_has_hooks(const foh_engine *eng, foh_hook_point point);
+/* Whether any variant has a hook at POINT (known when the engine is made):
+ * callers skip a point nothing hooks without a call (most points of most
+ * games). */
+static inline int foh_lua_has_hooks(const foh_engine *eng, foh_hook_point point)
+{
+    return eng->hook_points >> point & 1;
+}
 /* Run every variant hook at POINT, in variant order, as hook(player, kind)
  * (PLAYER 0-based, passed 1-based; KIND the action's name or NULL). */
 foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err);

@@ -72,8 +72,6 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
     return FOH_ERR_SCRIPT;
 }
 
-int foh_lua_has_hooks(const foh_engine *e, foh_hook_point point) { return e->hook_points >> point & 1; }
-
 /* Call every hook at POINT; with ICONS, sum their returned icon tables. */
 static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int icons[FOH_MAX_ICONS],
                             int *any, foh_error *err)
@@ -112,8 +110,6 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
 
 foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
 {
-    if (!(g->eng->hook_points >> point & 1)) /* most points of most games: no call at all */
-        return FOH_OK;
     return run_hooks(g, point, player, kind, NULL, NULL, err);
 }
 
