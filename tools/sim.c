@@ -180,8 +180,11 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     const foh_cardset *cs = w->cs;
     int ncards = foh_cardset_card_count(cs);
     /* Everything but the choices, of which only the first nchoices are read
-     * (the array is most of the result's size). */
+     * (the array is most of the result's size): the fields before them and
+     * whatever follows them. */
+    size_t choices_end = offsetof(game_result, choice) + sizeof r->choice;
     memset(r, 0, offsetof(game_result, choice));
+    memset((char *)r + choices_end, 0, sizeof *r - choices_end);
     r->seed = foh_seed_for(o->seed, (uint64_t)i);
     r->players = o->players;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
