@@ -354,6 +354,33 @@ typedef struct {
 #define FOH_LUA_FIELDS 16     /* effect fields game.active_with remembers */
 #define FOH_LUA_FIELD_NAME 48 /* bytes of a remembered field's name, with its terminating 0 */
 
+/* The helpers of scripts/effects.lua the engine runs in C (native.c). */
+typedef enum {
+    FOH_NATIVE_NONE,
+    FOH_NATIVE_PROVIDE_PER_ICON, /* Permanent: give = per * base icons of `what` */
+    FOH_NATIVE_PROVIDE_PER_CARD, /* Permanent: give = per * cards of type `what` */
+    FOH_NATIVE_END_PER_CARD,     /* End Game: give = per * cards of type `what` */
+    FOH_NATIVE_END_PER_ICON,     /* End Game: give = per * (icons of `what` // every) */
+    FOH_NATIVE_END_PER_SET,      /* End Game: give = per * fewest cards of the types */
+    FOH_NATIVE_END_ICONS,        /* End Game: the icons */
+    FOH_NATIVE_TOKENS_PER_ICON,  /* Instant: per * icons of `what` tokens */
+    FOH_NATIVE_TOKENS_PER_CARD,  /* Instant: per * cards of type `what` tokens */
+    FOH_NATIVE_GAIN_TOP,         /* Instant: the top card of the Civilization deck */
+    FOH_NATIVE_CAN_ACTIVATE,     /* Turn Action (turn_action_gain): cost per, top card of type `what` */
+} foh_native_op;
+
+/* A card effect's native description, read once at load. */
+typedef struct {
+    foh_native_op op;
+    int per, every;      /* multiplier (CAN_ACTIVATE: the cost), divisor */
+    int8_t give, what;   /* the icon given; the icon or type read (-1: none) */
+    int8_t from_reserve; /* tokens from the Reserve, not the Supply */
+    int8_t has_cost;     /* CAN_ACTIVATE: a cost to check */
+    int8_t ntypes;
+    int8_t types[FOH_MAX_TYPES];
+    int16_t icons[FOH_MAX_ICONS];
+} foh_native;
+
 /* One per thread: the sandboxed Lua state and the context of the call in
  * progress. Games never point into it except through g->eng. */
 struct foh_engine {
@@ -387,6 +414,9 @@ struct foh_engine {
     int counting;                 /* evaluating counting Permanent effects */
     int effect_ref[FOH_MAX_CARDS];       /* registry refs of the effect tables (the engine calls them) */
     int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
+    foh_native native[FOH_MAX_CARDS];    /* their native descriptions (native.c) */
+    int lua_only;                        /* foh_script_limits.lua_only: the descriptions are not used */
+    int limits_due;                      /* inside a native effect: the next Lua call starts the limits */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
     uint32_t hook_points;                /* bit P: some variant hook runs at hook point P */
     /* Made once per engine, so that the API pushes them instead of

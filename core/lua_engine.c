@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lua_internal.h"
+#include "native.h"
 #include "memo.h"
 
 static void engine_close(foh_engine *e)
@@ -308,6 +309,9 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld,
             foh_load_report(ld, 1, &w);
         }
     }
+    char why[500];
+    if (!foh_native_read(L, cs, d, &e->native[c], why, sizeof why))
+        return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s: %s", d->effect_file, d->effect_line, who, why);
     /* The engine calls the table itself; scripts see it read-only. */
     lua_pushvalue(L, -1);
     e->effect_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -476,6 +480,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
     e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
     e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
+    e->lua_only = limits && limits->lua_only;
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
     e->ids_ref = e->names_ref = LUA_NOREF;

@@ -8,6 +8,7 @@
 
 #include "lua_internal.h"
 #include "memo.h"
+#include "native.h"
 #include "nation.h"
 
 /* Who a failing call was, for its error message: CARD's HOOK, or variant
@@ -147,8 +148,57 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
     return s;
 }
 
+/* ---- Native effects (native.c) ---- */
+
+static int native_on(const foh_engine *e, int card) { return e->native[card].op != FOH_NATIVE_NONE && !e->lua_only; }
+
+/* The context call_pushed gives a Lua call, for a native effect of CARD:
+ * the Lua calls it makes (reactions, counting effects) are nested in it
+ * as they would be in the helper's Lua function. */
+typedef struct {
+    foh_game *g;
+    int counting, outermost;
+} native_frame;
+
+static void native_enter(foh_game *g, int card, int counting, native_frame *f)
+{
+    foh_engine *e = g->eng;
+    f->g = e->g;
+    f->counting = e->counting;
+    f->outermost = e->g == NULL;
+    e->g = g;
+    e->counting = counting;
+    e->call_card = card;
+    if (f->outermost) {
+        e->need_choice = 0;
+        if (counting == 0)
+            g->choice.card = card;
+        e->limits_due = 1; /* the first Lua call inside starts the limits (foh_lua_protected_call) */
+    }
+}
+
+static foh_status native_leave(foh_game *g, int card, const native_frame *f, foh_status s)
+{
+    foh_engine *e = g->eng;
+    e->g = f->g;
+    e->counting = f->counting;
+    if (f->outermost) {
+        if (!e->limits_due)
+            foh_lua_watchdog_disarm(e);
+        e->limits_due = 0;
+    }
+    if (s != FOH_ERR_SCRIPT)
+        foh_memo_exercise(e, card);
+    return s;
+}
+
 foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
+    if (native_on(g->eng, card)) {
+        native_frame f;
+        native_enter(g, card, 0, &f);
+        return native_leave(g, card, &f, foh_native_on_gain(g, card, player, err));
+    }
     return call_hook(g, card, player, "on_gain", 0, 0, 1, err);
 }
 
@@ -161,6 +211,10 @@ foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_
 {
     foh_engine *e = g->eng;
     lua_State *L = e->L;
+    if (native_on(e, card)) {
+        *ok = foh_native_can_activate(g, card, player);
+        return FOH_OK;
+    }
     *ok = 1;
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[card]);
@@ -190,12 +244,23 @@ static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], f
 
 foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
+    if (native_on(g->eng, card)) { /* reads base icons and counts: no Lua call inside */
+        foh_status s = foh_native_provides(g, card, player, icons, err);
+        if (s != FOH_ERR_SCRIPT)
+            foh_memo_exercise(g->eng, card);
+        return s;
+    }
     foh_status s = call_hook(g, card, player, "provides", 1, 1, 1, err);
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
 }
 
 foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
+    if (native_on(g->eng, card)) {
+        native_frame f;
+        native_enter(g, card, -1, &f);
+        return native_leave(g, card, &f, foh_native_end_game(g, card, player, icons, err));
+    }
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
     foh_status s = call_hook(g, card, player, "end_game", 1, -1, 1, err);
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;

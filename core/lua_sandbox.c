@@ -449,8 +449,10 @@ void foh_lua_limits_start(foh_engine *e)
 
 int foh_lua_protected_call(foh_engine *e, int nargs, int nres, int outermost)
 {
-    if (outermost)
+    if (outermost || e->limits_due) {
+        e->limits_due = 0;
         foh_lua_limits_start(e);
+    }
     lua_State *L = e->L;
     int base = lua_gettop(L) - nargs; /* the function's slot */
     lua_pushcfunction(L, message_handler);

@@ -12,6 +12,10 @@
 --   immune_to_attacks      not affected by any Attack or Attack All effect
 --   no_own_attacks         own Attack effects are not activated when gained
 --   on_attack(p, card)     runs each time the owner activates an attack
+-- `native` (the helper's name and arguments) lets the engine do the same
+-- work in C without calling the function (core/native.c); the functions
+-- stay the reference: `--lua-only` calls them, and the tests check that the
+-- games come out the same both ways. A card's own effect has no `native`.
 -- Everything goes through the engine's `game` API (scripts/API.md).
 -- Types: scripts/types/foh.lua (docs/lua-types.md). Helpers are globals on
 -- purpose:
@@ -34,6 +38,7 @@ function provide_per_icon(give, per, read)
   return {
     reads = { read }, gives = { give },
     provides = function(p) return { [give] = per * game.icons(p, read) } end,
+    native = { 'provide_per_icon', give, per, read },
   }
 end
 
@@ -46,6 +51,7 @@ function provide_per_card(give, per, ctype)
   return {
     reads = {}, gives = { give },
     provides = function(p) return { [give] = per * game.count(p, ctype) } end,
+    native = { 'provide_per_card', give, per, ctype },
   }
 end
 
@@ -72,7 +78,7 @@ end
 -- Instant: gain the top card of the Civilization deck.
 ---@return foh.effect.on_gain
 function gain_top_of_deck()
-  return { on_gain = function(p) game.gain_top(p) end }
+  return { on_gain = function(p) game.gain_top(p) end, native = { 'gain_top_of_deck' } }
 end
 
 ---@param source 'supply'|'reserve'
@@ -92,7 +98,10 @@ end
 ---@param read foh.icon the icon it counts
 ---@return foh.effect.on_gain
 function tokens_per_icon(source, per, read)
-  return { on_gain = function(p) take(source, p, per * game.icons(p, read)) end }
+  return {
+    on_gain = function(p) take(source, p, per * game.icons(p, read)) end,
+    native = { 'tokens_per_icon', source, per, read },
+  }
 end
 
 -- Instant: PER tokens from SOURCE per card of type CTYPE.
@@ -101,7 +110,10 @@ end
 ---@param ctype foh.card_type the card type it counts
 ---@return foh.effect.on_gain
 function tokens_per_card(source, per, ctype)
-  return { on_gain = function(p) take(source, p, per * game.count(p, ctype)) end }
+  return {
+    on_gain = function(p) take(source, p, per * game.count(p, ctype)) end,
+    native = { 'tokens_per_card', source, per, ctype },
+  }
 end
 
 ---@class foh.turn_action_gain
@@ -137,6 +149,7 @@ function turn_action_gain(opts)
         choose_and_gain(p, opts.types)
       end
     end,
+    native = { 'turn_action_gain', opts }, -- can_activate only
   }
 end
 
@@ -146,7 +159,10 @@ end
 ---@param ctype foh.card_type the card type it counts
 ---@return foh.effect.end_game
 function end_game_per_card(give, per, ctype)
-  return { end_game = function(p) return { [give] = per * game.count(p, ctype) } end }
+  return {
+    end_game = function(p) return { [give] = per * game.count(p, ctype) } end,
+    native = { 'end_game_per_card', give, per, ctype },
+  }
 end
 
 -- End Game: PER icons of GIVE for every EVERY icons READ (rounded down).
@@ -156,7 +172,10 @@ end
 ---@param every integer icons read per step (rounded down)
 ---@return foh.effect.end_game
 function end_game_per_icon(give, per, read, every)
-  return { end_game = function(p) return { [give] = per * (game.icons(p, read) // every) } end }
+  return {
+    end_game = function(p) return { [give] = per * (game.icons(p, read) // every) } end,
+    native = { 'end_game_per_icon', give, per, read, every },
+  }
 end
 
 -- End Game: PER icons of GIVE for each full set of one card of each TYPES.
@@ -174,6 +193,7 @@ function end_game_per_set(give, per, types)
       end
       return { [give] = per * (sets or 0) }
     end,
+    native = { 'end_game_per_set', give, per, types },
   }
 end
 
@@ -181,7 +201,7 @@ end
 ---@param icons foh.icons the icons it scores
 ---@return foh.effect.end_game
 function end_game_icons(icons)
-  return { end_game = function() return icons end }
+  return { end_game = function() return icons end, native = { 'end_game_icons', icons } }
 end
 
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack

@@ -21,7 +21,7 @@
 extern char **environ;
 
 static const cli_option_id BENCH_OPTIONS[] = {OPT_PLAYERS, OPT_SEED,  OPT_GAMES, OPT_THREADS, OPT_CARDS,
-                                              OPT_VARIANT, OPT_MODS,  OPT_JSON,  OPT_LONG_GAMES, OPT_QUICK,
+                                              OPT_VARIANT, OPT_MODS,  OPT_JSON,  OPT_LONG_GAMES, OPT_QUICK, OPT_LUA_ONLY,
                                               OPT_COUNT};
 static const cli_command BENCH = {
     "bench", NULL, 0,
@@ -51,7 +51,7 @@ static void *play_random(void *arg)
 {
     random_run *r = arg;
     foh_error err;
-    foh_engine *eng = foh_engine_new(r->cs, &err);
+    foh_engine *eng = foh_engine_new_limited(r->cs, &r->o->limits, &err);
     if (!eng) {
         snprintf(r->error, sizeof r->error, "%s", err.msg);
         return NULL;

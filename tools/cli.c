@@ -69,6 +69,9 @@ static const struct {
                               "work they do)"},
     [OPT_LUA_MEMORY] = {"lua-memory", "MIB", "memory cap of each engine's Lua state (default 64)"},
     [OPT_ACTION_TIME] = {"action-time", "MS", "wall-clock milliseconds one action's scripts may take (default 5000)"},
+    [OPT_LUA_ONLY] = {"lua-only", NULL,
+                      "run every card effect through its Lua functions, not the engine's C fast paths of\n"
+                      "the effect helpers (the same games, slower: to check that both agree)"},
     [OPT_EXPLAIN] = {"explain", NULL,
                      "after each bot decision, log its 3 best alternatives with their values (greedy:\n"
                      "position value; ISMCTS: simulations and mean reward)"},
@@ -418,6 +421,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_COVERAGE: o->coverage = 1; return 1;
     case OPT_EXPLAIN: o->explain = 1; return 1;
     case OPT_REVEAL: o->reveal = 1; return 1;
+    case OPT_LUA_ONLY: o->limits.lua_only = 1; return 1;
     case OPT_WATCH: o->watch = 1; return 1;
     case OPT_QUICK: o->quick = 1; return 1;
     case OPT_SKILL_LADDER: o->skill_ladder = 1; return 1;

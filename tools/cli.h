@@ -23,6 +23,7 @@ typedef enum {
     OPT_PLAYERS, OPT_SEED, OPT_GAMES, OPT_SEATS, OPT_CARDS, OPT_VARIANT, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD,
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
+    OPT_LUA_ONLY,
     OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_IMPACT, OPT_WITHOUT,
     OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* ladder.c */
     OPT_HELP, OPT_COUNT
@@ -60,7 +61,7 @@ typedef struct {
     const char *json, *html, *games_csv, *trace; /* report and trace files */
     int shard, shards;            /* --shard i/k: the i-th (1-based) of k parts */
     const char *save_shard;       /* raw sums for foh merge */
-    foh_script_limits limits;     /* --lua-instructions, --lua-memory, --action-time */
+    foh_script_limits limits;     /* --lua-instructions, --lua-memory, --action-time, --lua-only */
     int skip_errors;              /* --on-error skip (sim) */
     const char *save, *load;      /* save files (play) */
     long stop_after;              /* --stop-after N actions (play) */

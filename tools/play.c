@@ -19,7 +19,7 @@
 static const cli_option_id PLAY_OPTIONS[] = {OPT_PLAYERS, OPT_SEED,    OPT_SEATS, OPT_CARDS, OPT_VARIANT,
                                              OPT_MODS,    OPT_SAVE,    OPT_LOAD,  OPT_STOP_AFTER, OPT_TRACE,
                                              OPT_EXPLAIN, OPT_REVEAL,  OPT_WATCH, OPT_LUA_INSTRUCTIONS,
-                                             OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_COUNT};
+                                             OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_LUA_ONLY, OPT_COUNT};
 static const cli_command PLAY = {
     "play", NULL, 0,
     "Plays one full game and prints each action, the tokens it moves, the cards gained and\n"

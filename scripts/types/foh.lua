@@ -349,6 +349,7 @@ params = {}
 ---@field immune_to_attacks? boolean (base helpers) not affected by any Attack or Attack All effect
 ---@field no_own_attacks? boolean (base helpers) own Attack effects are not activated when gained
 ---@field on_attack? fun(player: foh.player, card: foh.card) (base helpers) runs each time the owner activates an attack
+---@field native? any[] (base helpers) the helper's name and arguments, for the engine's C fast path (scripts/API.md)
 
 ---The effect of a card whose timing fires `on_gain`.
 ---@class foh.effect.on_gain: foh.effect

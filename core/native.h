@@ -1,0 +1,26 @@
+/* native: the C fast paths of the shipped effect helpers (see native.c). */
+#ifndef FOH_NATIVE_H
+#define FOH_NATIVE_H
+
+#include <lua.h>
+#include <stddef.h>
+
+#include "internal.h"
+
+/* Read the `native` field of the effect table on top of L's stack (left
+ * there) for card D into N: N->op 0 when there is none. Returns 0 with a
+ * message in WHY when the field is there but describes no helper the
+ * engine runs, or bad arguments (a load error: the card's file and line). */
+int foh_native_read(lua_State *L, const foh_cardset *cs, const foh_card_def *d, foh_native *n, char *why, size_t len);
+
+/* The hooks of a card whose effect has a native description, for PLAYER
+ * (0-based); what the helper's Lua function does, with the same results,
+ * log lines and errors (FOH_ERR_SCRIPT naming the card and its effect's
+ * file:line). The caller sets up the call's context (lua_hooks.c). */
+foh_status foh_native_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+foh_status foh_native_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+foh_status foh_native_on_gain(foh_game *g, int card, int player, foh_error *err);
+/* Whether the Turn Action's cost can be paid now (turn_action_gain). */
+int foh_native_can_activate(foh_game *g, int card, int player);
+
+#endif
