@@ -367,7 +367,19 @@ typedef enum {
     FOH_NATIVE_TOKENS_PER_CARD,  /* Instant: per * cards of type `what` tokens */
     FOH_NATIVE_GAIN_TOP,         /* Instant: the top card of the Civilization deck */
     FOH_NATIVE_CAN_ACTIVATE,     /* Turn Action (turn_action_gain): cost per, top card of type `what` */
+    FOH_NATIVE_ATTACK,           /* Attack: one weaker opponent, chosen, is hit */
+    FOH_NATIVE_ATTACK_ALL,       /* Attack All: every weaker opponent is hit */
 } foh_native_op;
+
+/* The hits of the attack helpers. */
+typedef enum {
+    FOH_HIT_TAKE_TOKENS,      /* per tokens from the target */
+    FOH_HIT_DISCARD_TOP_OF,   /* the attacker chooses one of the target's tops of the types */
+    FOH_HIT_DISCARD_TOP_EACH, /* the target's top of each of the types */
+    FOH_HIT_DISCARD_ONE_OF,   /* the attacker chooses one of the target's cards of type `what` */
+} foh_native_hit;
+
+#define FOH_NATIVE_FIELDS 8 /* effect field names the native attacks read, per engine */
 
 /* A card effect's native description, read once at load. */
 typedef struct {
@@ -379,6 +391,10 @@ typedef struct {
     int8_t ntypes;
     int8_t types[FOH_MAX_TYPES];
     int16_t icons[FOH_MAX_ICONS];
+    /* Attacks: the hit; the engine's native fields (foh_engine.native_field)
+     * the helpers read: own attacks suppressed, on_attack, immune; the
+     * events fired before the comparison and after a hit. */
+    int8_t hit, suppress, on_attack, immune, before, after;
 } foh_native;
 
 /* One per thread: the sandboxed Lua state and the context of the call in
@@ -416,6 +432,13 @@ struct foh_engine {
     int effect_proxy_ref[FOH_MAX_CARDS]; /* their read-only proxies (what game.effect returns) */
     foh_native native[FOH_MAX_CARDS];    /* their native descriptions (native.c) */
     int lua_only;                        /* foh_script_limits.lua_only: the descriptions are not used */
+    /* The effect fields the native attacks read (their names from the
+     * descriptions) and the cards whose effect table has each true. */
+    int nnative_fields;
+    struct {
+        char name[FOH_LUA_FIELD_NAME];
+        uint64_t cards[FOH_OWNED_WORDS];
+    } native_field[FOH_NATIVE_FIELDS];
     int limits_due;                      /* inside a native effect: the next Lua call starts the limits */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
     uint32_t hook_points;                /* bit P: some variant hook runs at hook point P */

@@ -310,7 +310,7 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld,
         }
     }
     char why[500];
-    if (!foh_native_read(L, cs, d, &e->native[c], why, sizeof why))
+    if (!foh_native_read(e, d, &e->native[c], why, sizeof why))
         return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s: %s", d->effect_file, d->effect_line, who, why);
     /* The engine calls the table itself; scripts see it read-only. */
     lua_pushvalue(L, -1);
@@ -418,6 +418,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
         }
     }
     e->call_card = -1;
+    foh_native_finish(e);
     /* Cycles are looked for once every counting effect is known. */
     if (!failed && check && !check_cycles(check, err) && !go_on(L, ld, ld ? ld->reported : 0, lua_gettop(L)))
         return FOH_ERR_DATA;

@@ -194,10 +194,13 @@ static foh_status native_leave(foh_game *g, int card, const native_frame *f, foh
 
 foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
-    if (native_on(g->eng, card)) {
+    const foh_native *n = &g->eng->native[card];
+    int attack = n->op == FOH_NATIVE_ATTACK || n->op == FOH_NATIVE_ATTACK_ALL;
+    if (native_on(g->eng, card) && (!attack || foh_native_attack_runs(g, card, player))) {
         native_frame f;
         native_enter(g, card, 0, &f);
-        return native_leave(g, card, &f, foh_native_on_gain(g, card, player, err));
+        foh_status s = attack ? foh_native_attack(g, card, player, err) : foh_native_on_gain(g, card, player, err);
+        return native_leave(g, card, &f, s);
     }
     return call_hook(g, card, player, "on_gain", 0, 0, 1, err);
 }

@@ -13,6 +13,7 @@
  * their names come from the description. */
 #include <lauxlib.h>
 #include <lua.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 #include "native.h"
 #include "nation.h"
 #include "tokens.h"
+#include "foh/game.h"
 
 /* Per-call multipliers past this would overflow nothing in Lua (it
  * wraps) but are no card's: refused at load rather than computed wrong. */
@@ -43,7 +45,11 @@ static const struct {
     {"tokens_per_card", FOH_NATIVE_TOKENS_PER_CARD, FOH_FIRE_ON_GAIN},
     {"gain_top_of_deck", FOH_NATIVE_GAIN_TOP, FOH_FIRE_ON_GAIN},
     {"turn_action_gain", FOH_NATIVE_CAN_ACTIVATE, FOH_FIRE_TURN_ACTION},
+    {"attack", FOH_NATIVE_ATTACK, FOH_FIRE_ON_GAIN},
+    {"attack_all", FOH_NATIVE_ATTACK_ALL, FOH_FIRE_ON_GAIN},
 };
+
+static const char *const HITS[] = {"take_tokens", "discard_top_of", "discard_top_each", "discard_one_of"};
 
 static int find_name(const char *s, const char *names, size_t stride, int n)
 {
@@ -112,10 +118,112 @@ static int int_at(lua_State *L, int t, int i, long lo, long hi, int *out)
     return ok;
 }
 
+/* Entry I: a list of card types, into N's types. */
+static int types_at(lua_State *L, int t, int i, const foh_cardset *cs, foh_native *n, char *why, size_t len)
+{
+    lua_rawgeti(L, t, i);
+    foh_lua_push_real(L, -1);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 2);
+        snprintf(why, len, "argument %d: a list of card types is needed", i - 1);
+        return 0;
+    }
+    lua_Integer k, m = (lua_Integer)lua_rawlen(L, -1);
+    n->ntypes = 0;
+    for (k = 1; k <= m && k <= FOH_MAX_TYPES; k++) {
+        int ty;
+        lua_rawgeti(L, -1, k);
+        int ok = type_name(L, -1, cs, &ty);
+        lua_pop(L, 1);
+        if (!ok)
+            break;
+        n->types[n->ntypes++] = (int8_t)ty;
+    }
+    lua_pop(L, 2);
+    if (k <= m) {
+        snprintf(why, len, "argument %d: entry %d is not a card type of the card set (at most %d entries)", i - 1,
+                 (int)k, FOH_MAX_TYPES);
+        return 0;
+    }
+    return 1;
+}
+
+/* The engine's native field named by the string on top of L's stack (kept
+ * there): its index, or -1 when there is no room left. */
+static int field_slot(foh_engine *e, const char *name)
+{
+    for (int k = 0; k < e->nnative_fields; k++)
+        if (!strcmp(e->native_field[k].name, name))
+            return k;
+    if (e->nnative_fields == FOH_NATIVE_FIELDS || strlen(name) >= FOH_LUA_FIELD_NAME)
+        return -1;
+    int k = e->nnative_fields++;
+    snprintf(e->native_field[k].name, sizeof e->native_field[k].name, "%s", name);
+    memset(e->native_field[k].cards, 0, sizeof e->native_field[k].cards); /* foh_native_finish */
+    return k;
+}
+
+/* attack(hit, hit_native) / attack_all: { 'attack', {hit name, hit
+ * argument}, {suppress =, on_attack =, immune =, before =, after =} }. */
+static int attack_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *why, size_t len)
+{
+    const foh_cardset *cs = e->cs;
+    lua_rawgeti(L, t, 2);
+    foh_lua_push_real(L, -1);
+    int h = lua_gettop(L), ok = 1;
+    const char *hit = lua_istable(L, h) && lua_rawgeti(L, h, 1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    n->hit = -1;
+    for (int i = 0; hit && i < (int)(sizeof HITS / sizeof HITS[0]); i++)
+        if (!strcmp(hit, HITS[i]))
+            n->hit = (int8_t)i;
+    if (n->hit < 0) {
+        snprintf(why, len, "argument 1: %s%s%s is not a hit of scripts/effects.lua (%s, %s, %s, %s)", hit ? "'" : "",
+                 hit ? hit : "not a hit's description", hit ? "'" : "", HITS[0], HITS[1], HITS[2], HITS[3]);
+        ok = 0;
+    } else if (n->hit == FOH_HIT_TAKE_TOKENS) {
+        ok = int_at(L, h, 2, 0, 100000, &n->per) ? 1 : -1; /* game.give's range */
+    } else if (n->hit == FOH_HIT_DISCARD_ONE_OF) {
+        int ty = 0;
+        ok = type_at(L, h, 2, cs, &ty, why, len);
+        n->what = (int8_t)ty;
+    } else {
+        ok = types_at(L, h, 2, cs, n, why, len);
+    }
+    lua_settop(L, h - 2);
+    if (ok != 1)
+        return ok;
+    lua_rawgeti(L, t, 3);
+    foh_lua_push_real(L, -1);
+    int m = lua_gettop(L);
+    static const char *const KEYS[] = {"suppress", "on_attack", "immune", "before", "after"};
+    int8_t *slot[] = {&n->suppress, &n->on_attack, &n->immune, &n->before, &n->after};
+    for (int k = 0; k < 5 && ok == 1; k++) {
+        const char *name = lua_istable(L, m) && lua_getfield(L, m, KEYS[k]) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (!name) {
+            snprintf(why, len, "argument 2: the names table needs a string '%s'", KEYS[k]);
+            ok = 0;
+        } else if (k < 3) {
+            int f = field_slot(e, name);
+            ok = f < 0 ? -1 : 1; /* no room: the Lua function runs */
+            *slot[k] = (int8_t)f;
+        } else {
+            /* An event the card set does not declare: the Lua function
+             * runs, and game.reacts says so when the attack happens. */
+            int ev = find_name(name, cs->event[0], sizeof cs->event[0], cs->nevents);
+            ok = ev < 0 ? -1 : 1;
+            *slot[k] = (int8_t)ev;
+        }
+        lua_settop(L, m);
+    }
+    lua_settop(L, m - 2);
+    return ok;
+}
+
 /* The description's arguments for OP into N: 1, or 0 with WHY on a bad
  * name, or -1 when a number is one the C path does not take (int_at). */
-static int read_args(lua_State *L, int t, const foh_cardset *cs, foh_native *n, char *why, size_t len)
+static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *why, size_t len)
 {
+    const foh_cardset *cs = e->cs;
     switch (n->op) {
     case FOH_NATIVE_PROVIDE_PER_ICON:
     case FOH_NATIVE_END_PER_ICON:
@@ -152,32 +260,11 @@ static int read_args(lua_State *L, int t, const foh_cardset *cs, foh_native *n, 
         if (!int_at(L, t, 3, -NATIVE_PER_MAX, NATIVE_PER_MAX, &n->per))
             return -1;
         n->give = (int8_t)give;
-        lua_rawgeti(L, t, 4);
-        foh_lua_push_real(L, -1);
-        if (!lua_istable(L, -1)) {
-            lua_pop(L, 2);
-            snprintf(why, len, "argument 3: a list of card types is needed");
-            return 0;
-        }
-        lua_Integer k, m = (lua_Integer)lua_rawlen(L, -1);
-        n->ntypes = 0;
-        for (k = 1; k <= m && k <= FOH_MAX_TYPES; k++) {
-            int ty;
-            lua_rawgeti(L, -1, k);
-            int ok = type_name(L, -1, cs, &ty);
-            lua_pop(L, 1);
-            if (!ok)
-                break;
-            n->types[n->ntypes++] = (int8_t)ty;
-        }
-        lua_pop(L, 2);
-        if (k <= m) {
-            snprintf(why, len, "argument 3: entry %d is not a card type of the card set (at most %d entries)", (int)k,
-                     FOH_MAX_TYPES);
-            return 0;
-        }
-        return 1;
+        return types_at(L, t, 4, cs, n, why, len);
     }
+    case FOH_NATIVE_ATTACK:
+    case FOH_NATIVE_ATTACK_ALL:
+        return attack_args(L, t, e, n, why, len);
     case FOH_NATIVE_END_ICONS: {
         /* A bad table is the function's error when it runs (int_at). */
         lua_rawgeti(L, t, 2);
@@ -222,8 +309,10 @@ static int read_args(lua_State *L, int t, const foh_cardset *cs, foh_native *n, 
     }
 }
 
-int foh_native_read(lua_State *L, const foh_cardset *cs, const foh_card_def *d, foh_native *n, char *why, size_t len)
+int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *why, size_t len)
 {
+    lua_State *L = e->L;
+    const foh_cardset *cs = e->cs;
     memset(n, 0, sizeof *n);
     lua_getfield(L, -1, "native");
     if (lua_isnil(L, -1)) {
@@ -248,7 +337,7 @@ int foh_native_read(lua_State *L, const foh_cardset *cs, const foh_card_def *d, 
     if (ok) {
         n->op = HELPERS[h].op;
         char sub[300];
-        int r = read_args(L, t, cs, n, sub, sizeof sub);
+        int r = read_args(L, t, e, n, sub, sizeof sub);
         if (r <= 0)
             memset(n, 0, sizeof *n); /* -1: the Lua function runs */
         if (r == 0) {
@@ -403,4 +492,205 @@ int foh_native_can_activate(foh_game *g, int card, int player)
         return foh_nation_top(g, player, n->what) >= 0;
     }
     return 1;
+}
+
+void foh_native_finish(foh_engine *e)
+{
+    lua_State *L = e->L;
+    for (int k = 0; k < e->nnative_fields; k++)
+        for (int c = 0; c < e->cs->ncards; c++) {
+            if (e->effect_proxy_ref[c] == LUA_NOREF)
+                continue;
+            /* As game.has_active reads it: through the read-only proxy. */
+            int top = lua_gettop(L);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_proxy_ref[c]);
+            int has = lua_istable(L, -1) && lua_getfield(L, -1, e->native_field[k].name) != LUA_TNIL &&
+                      lua_toboolean(L, -1);
+            lua_settop(L, top);
+            if (has)
+                e->native_field[k].cards[c / 64] |= 1ull << (c % 64);
+        }
+}
+
+/* ---- Attacks (the attack helpers of scripts/effects.lua) ---- */
+
+/* game.has_active(p, field): an active card of P with a true FIELD. */
+static int has_active(const foh_game *g, int p, int field)
+{
+    const uint64_t *cards = g->eng->native_field[field].cards;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        for (uint64_t bits = g->st.owned[p][w] & cards[w]; bits; bits &= bits - 1)
+            if (foh_nation_visible(g, w * 64 + __builtin_ctzll(bits)))
+                return 1;
+    return 0;
+}
+
+int foh_native_attack_runs(const foh_game *g, int card, int player)
+{
+    const foh_native *n = &g->eng->native[card];
+    const foh_cardset *cs = g->eng->cs;
+    /* The events' tables and the on_attack hooks are the Lua helper's. */
+    return !FOH_EVENT_WANTED(cs, n->before) && !FOH_EVENT_WANTED(cs, n->after) &&
+           !has_active(g, player, n->on_attack);
+}
+
+/* game.choose(player, options, prompt) of N options OPT (players, 0-based,
+ * when PLAYERS, else cards): *PICK the index chosen, -1 for none; or
+ * FOH_NEED_CHOICE with the game's choice set (the run stops to ask). */
+static foh_status choose(foh_game *g, int card, int player, const int *opt, int n, int players, const char *prompt,
+                         int *pick, foh_error *err)
+{
+    const foh_card_def *d = &g->eng->cs->card[card];
+    *pick = n == 1 ? 0 : -1;
+    if (n <= 1)
+        return FOH_OK;
+    if (n > FOH_MAX_OPTIONS)
+        return foh_error_set(err, FOH_ERR_SCRIPT,
+                             "card '%s' (%s:%d): game.choose: %d options, more than the engine's limit of %d per choice",
+                             d->id, d->effect_file, d->effect_line, n, FOH_MAX_OPTIONS);
+    char label[FOH_OPTION_LABEL];
+    if (g->used_answers < g->nanswers) {
+        int a = g->answers[g->used_answers++];
+        if (a >= n)
+            return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): game.choose: recorded answer %d is out of range",
+                                 d->id, d->effect_file, d->effect_line, a);
+        if (g->log) {
+            if (players)
+                snprintf(label, sizeof label, "P%d", opt[a] + 1);
+            else
+                snprintf(label, sizeof label, "%s", g->eng->cs->card[opt[a]].name);
+            foh_log(g, "  P%d chooses %s (%s)", player + 1, label, prompt);
+        }
+        *pick = a;
+        return FOH_OK;
+    }
+    if (g->nanswers >= FOH_MAX_ANSWERS)
+        return foh_error_set(err, FOH_ERR_SCRIPT,
+                             "card '%s' (%s:%d): game.choose: more than %d choices in one action (the engine's limit)",
+                             d->id, d->effect_file, d->effect_line, FOH_MAX_ANSWERS);
+    foh_choice *ch = &g->choice;
+    ch->player = player;
+    snprintf(ch->prompt, sizeof ch->prompt, "%s", prompt);
+    ch->n = n;
+    for (int i = 0; i < n; i++)
+        if (players)
+            snprintf(ch->label[i], sizeof ch->label[i], "P%d", opt[i] + 1);
+        else
+            snprintf(ch->label[i], sizeof ch->label[i], "%s", g->eng->cs->card[opt[i]].name);
+    return FOH_NEED_CHOICE;
+}
+
+/* game.strength(p, role): the icons of P that count for ROLE. */
+static foh_status strength(foh_game *g, int p, uint32_t role, int *out, foh_error *err)
+{
+    int icons[FOH_MAX_ICONS];
+    foh_memo_note(g->eng, 1u << p);
+    foh_status s = foh_nation_icons(g, p, icons, err);
+    if (s == FOH_OK)
+        *out = foh_nation_sum(g->eng->cs, icons, role);
+    return s;
+}
+
+/* Append printf-style text to the log line LINE (LEN bytes, at *AT). */
+static void line_add(char *line, size_t len, size_t *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void line_add(char *line, size_t len, size_t *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = *at < len ? vsnprintf(line + *at, len - *at, fmt, ap) : 0;
+    va_end(ap);
+    *at += k > 0 ? (size_t)k : 0;
+}
+
+/* The opponents P's attack affects, in seat order, into TARGETS: strictly
+ * weaker (attacker: attack strength; defender: its strength), not immune
+ * (default ruling 5); logged as the helper's weaker_opponents logs them. */
+static foh_status weaker(foh_game *g, int card, int p, const foh_native *n, int *targets, int *nt, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int mine, defence;
+    char line[1024];
+    size_t at = 0;
+    foh_status s = strength(g, p, cs->attacker_icons, &mine, err);
+    *nt = 0;
+    for (int q = 0; q < g->st.players && s == FOH_OK; q++) {
+        if (q == p || (s = strength(g, q, cs->defender_icons, &defence, err)) != FOH_OK)
+            continue;
+        const char *note = "";
+        if (has_active(g, q, n->immune)) {
+            note = " (immune)";
+        } else if (defence < mine) {
+            targets[(*nt)++] = q;
+            note = " (weaker)";
+        }
+        if (g->log)
+            line_add(line, sizeof line, &at, "%sP%d %d%s", at ? ", " : "", q + 1, defence, note);
+    }
+    if (s == FOH_OK && g->log)
+        foh_log(g, "  %s: P%d attacks with strength %d; defenders: %s", cs->card[card].name, p + 1, mine, line);
+    return s;
+}
+
+/* game.discard(c) of a card in a Nation. */
+static foh_status discard(foh_game *g, int c, foh_error *err) { return foh_nation_discard(g, c, err); }
+
+/* HIT(p, q) of the description N. */
+static foh_status hit(foh_game *g, int card, int p, int q, const foh_native *n, foh_error *err)
+{
+    int list[FOH_MAX_CARDS], k = 0, pick;
+    foh_status s = FOH_OK;
+    switch ((foh_native_hit)n->hit) {
+    case FOH_HIT_TAKE_TOKENS: {
+        int moved = foh_tokens_transfer(&g->st, q, p, n->per);
+        foh_log(g, "  P%d gives %d token%s to P%d", q + 1, moved, moved == 1 ? "" : "s", p + 1);
+        return FOH_OK;
+    }
+    case FOH_HIT_DISCARD_TOP_EACH:
+        for (int i = 0; i < n->ntypes && s == FOH_OK; i++) {
+            int top = foh_nation_top(g, q, n->types[i]);
+            if (top >= 0)
+                s = discard(g, top, err);
+        }
+        return s;
+    case FOH_HIT_DISCARD_TOP_OF:
+        for (int i = 0; i < n->ntypes; i++)
+            if (foh_nation_top(g, q, n->types[i]) >= 0)
+                list[k++] = foh_nation_top(g, q, n->types[i]);
+        break;
+    case FOH_HIT_DISCARD_ONE_OF:
+        k = foh_game_nation_cards(g, q, n->what, list, FOH_MAX_CARDS);
+        break;
+    }
+    if ((s = choose(g, card, p, list, k, 0, "card to discard", &pick, err)) != FOH_OK || pick < 0)
+        return s;
+    return discard(g, list[pick], err);
+}
+
+foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err)
+{
+    const foh_native *n = &g->eng->native[card];
+    const foh_cardset *cs = g->eng->cs;
+    foh_memo_note_other(g->eng);
+    if (has_active(g, player, n->suppress)) {
+        foh_log(g, "  %s: P%d does not activate attacks", cs->card[card].name, player + 1);
+        return FOH_OK;
+    }
+    int targets[FOH_MAX_PLAYERS], nt, pick;
+    foh_status s = weaker(g, card, player, n, targets, &nt, err);
+    if (s != FOH_OK)
+        return s;
+    if (n->op == FOH_NATIVE_ATTACK) {
+        if ((s = choose(g, card, player, targets, nt, 1, "opponent to attack", &pick, err)) != FOH_OK)
+            return s;
+        if (pick < 0) {
+            foh_log(g, "  no opponent is weaker");
+            return FOH_OK;
+        }
+        return hit(g, card, player, targets[pick], n, err);
+    }
+    if (nt == 0)
+        foh_log(g, "  no opponent is weaker");
+    for (int i = 0; i < nt && s == FOH_OK; i++)
+        s = hit(g, card, player, targets[i], n, err);
+    return s;
 }

@@ -11,7 +11,12 @@
  * there) for card D into N: N->op 0 when there is none. Returns 0 with a
  * message in WHY when the field is there but describes no helper the
  * engine runs, or bad arguments (a load error: the card's file and line). */
-int foh_native_read(lua_State *L, const foh_cardset *cs, const foh_card_def *d, foh_native *n, char *why, size_t len);
+int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *why, size_t len);
+
+/* After every effect is loaded: which cards have each effect field the
+ * native attacks read (through the read-only proxies, as game.has_active).
+ * Runs inside the engine's protected load. */
+void foh_native_finish(foh_engine *e);
 
 /* The hooks of a card whose effect has a native description, for PLAYER
  * (0-based); what the helper's Lua function does, with the same results,
@@ -22,5 +27,12 @@ foh_status foh_native_end_game(foh_game *g, int card, int player, int icons[FOH_
 foh_status foh_native_on_gain(foh_game *g, int card, int player, foh_error *err);
 /* Whether the Turn Action's cost can be paid now (turn_action_gain). */
 int foh_native_can_activate(foh_game *g, int card, int player);
+
+/* An Attack or Attack All (rulebook "Attack Effects", default ruling 5):
+ * foh_native_attack_runs says whether the C attack may run for PLAYER now:
+ * not when something in the card set reacts to its events or PLAYER has
+ * an active on_attack card (the Lua helper runs them). */
+int foh_native_attack_runs(const foh_game *g, int card, int player);
+foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err);
 
 #endif

@@ -282,23 +282,35 @@ local function begin_attack(p, card)
   return true
 end
 
+-- The names the attack helpers use, given to the engine's C attack with
+-- its description: the effect fields read on active cards and the events.
+local ATTACK_NAMES = {
+  suppress = 'no_own_attacks', on_attack = 'on_attack', immune = 'immune_to_attacks',
+  before = 'attack', after = 'attacked',
+}
+
 -- Attack: the attacker chooses one weaker opponent and applies HIT(p, q).
+-- HIT_NATIVE: the hit's description, the second value of the hit helpers
+-- below (attack(take_tokens(2)) passes both), for the engine's C attack.
 ---@param hit foh.hit
+---@param hit_native? table
 ---@return foh.effect.on_gain
-function attack(hit)
+function attack(hit, hit_native)
   return {
     on_gain = function(p, card)
       if not begin_attack(p, card) then return end
       local q = game.choose(p, weaker_opponents(p, card), 'opponent to attack')
       if q then strike(hit, p, q, card) else game.log('no opponent is weaker') end
     end,
+    native = hit_native and { 'attack', hit_native, ATTACK_NAMES },
   }
 end
 
 -- Attack All: HIT(p, q) for every weaker opponent, in seat order.
 ---@param hit foh.hit
+---@param hit_native? table as attack's
 ---@return foh.effect.on_gain
-function attack_all(hit)
+function attack_all(hit, hit_native)
   return {
     on_gain = function(p, card)
       if not begin_attack(p, card) then return end
@@ -306,20 +318,24 @@ function attack_all(hit)
       if #targets == 0 then game.log('no opponent is weaker') end
       for _, q in ipairs(targets) do strike(hit, p, q, card) end
     end,
+    native = hit_native and { 'attack_all', hit_native, ATTACK_NAMES },
   }
 end
 
+-- Each hit helper returns the hit and its description: attack(take_tokens(2))
+-- gives attack both, and the description lets the engine run the attack in C.
+
 -- Hit: take N tokens from the opponent (as many as they have).
 ---@param n foh.tokens
----@return foh.hit
+---@return foh.hit, table
 function take_tokens(n)
-  return function(p, q) game.give(q, p, n) end
+  return function(p, q) game.give(q, p, n) end, { 'take_tokens', n }
 end
 
 -- Hit: the attacker chooses one of the opponent's stacks of TYPES and its
 -- top card is discarded.
 ---@param types foh.card_type[]
----@return foh.hit
+---@return foh.hit, table
 function discard_top_of(types)
   return function(p, q)
     local tops = {}
@@ -329,28 +345,28 @@ function discard_top_of(types)
     end
     local pick = game.choose(p, tops, 'card to discard')
     if pick then game.discard(pick) end
-  end
+  end, { 'discard_top_of', types }
 end
 
 -- Hit: the top card of each of the opponent's stacks of TYPES is discarded.
 ---@param types foh.card_type[]
----@return foh.hit
+---@return foh.hit, table
 function discard_top_each(types)
   return function(_, q)
     for _, t in ipairs(types) do
       local top = game.top(q, t)
       if top then game.discard(top) end
     end
-  end
+  end, { 'discard_top_each', types }
 end
 
 -- Hit: the attacker chooses one of the opponent's cards of type CTYPE and
 -- it is removed from the game.
 ---@param ctype foh.card_type
----@return foh.hit
+---@return foh.hit, table
 function discard_one_of(ctype)
   return function(p, q)
     local pick = game.choose(p, game.nation(q, ctype), 'card to discard')
     if pick then game.discard(pick) end
-  end
+  end, { 'discard_one_of', ctype }
 end

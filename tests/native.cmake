@@ -2,8 +2,8 @@
 # functions they stand for: every run below must print the same with and
 # without --lua-only (timing lines aside). Games of random and greedy bots
 # (greedy scores positions, so End Game and counting effects run often), the
-# Faith expansion, every variant, and two game logs (every log line of an
-# effect).
+# Faith expansion, every variant, and four game logs (every log line of an
+# effect: attacks, their choices and hits among them).
 #
 #   cmake -DFOH=build/foh -DSRC=. -DOUT=/tmp -P tests/native.cmake
 cmake_minimum_required(VERSION 3.16)
@@ -12,6 +12,8 @@ set(runs
   "sim --players 4 --games 6 --seed 5 --threads 2 --seats greedy"
   "sim --cards ${SRC}/cards/faith --players 4 --games 100 --seed 3 --threads 2 --seats random,greedy,random,random"
   "play --players 4 --seed 3 --seats random"
+  "play --players 5 --seed 7 --seats greedy,random,greedy,random,random"
+  "play --variant korean-edition --players 4 --seed 5 --seats random,greedy,random,greedy"
   "play --cards ${SRC}/cards/faith --players 3 --seed 12 --seats random")
 file(GLOB variants RELATIVE "${SRC}/variants" "${SRC}/variants/*")
 list(SORT variants)
