@@ -366,7 +366,8 @@ typedef enum {
     FOH_NATIVE_TOKENS_PER_ICON,  /* Instant: per * icons of `what` tokens */
     FOH_NATIVE_TOKENS_PER_CARD,  /* Instant: per * cards of type `what` tokens */
     FOH_NATIVE_GAIN_TOP,         /* Instant: the top card of the Civilization deck */
-    FOH_NATIVE_CAN_ACTIVATE,     /* Turn Action (turn_action_gain): cost per, top card of type `what` */
+    FOH_NATIVE_GAIN_FROM_MARKET, /* Instant: a chosen non-invested Market card of the types */
+    FOH_NATIVE_TURN_ACTION_GAIN, /* Turn Action: cost per, discard the top of type `what`, gain a card */
     FOH_NATIVE_ATTACK,           /* Attack: one weaker opponent, chosen, is hit */
     FOH_NATIVE_ATTACK_ALL,       /* Attack All: every weaker opponent is hit */
 } foh_native_op;
@@ -384,10 +385,13 @@ typedef enum {
 /* A card effect's native description, read once at load. */
 typedef struct {
     foh_native_op op;
-    int per, every;      /* multiplier (CAN_ACTIVATE: the cost), divisor */
+    int per, every;      /* multiplier (TURN_ACTION_GAIN: the cost), divisor */
     int8_t give, what;   /* the icon given; the icon or type read (-1: none) */
     int8_t from_reserve; /* tokens from the Reserve, not the Supply */
-    int8_t has_cost;     /* CAN_ACTIVATE: a cost to check */
+    int8_t has_cost;     /* TURN_ACTION_GAIN: a cost to pay */
+    int8_t remove_self;  /* TURN_ACTION_GAIN: the card leaves the game first */
+    int8_t from_deck;    /* TURN_ACTION_GAIN: the top card of the deck, not a Market card */
+    uint32_t market;     /* GAIN_FROM_MARKET, TURN_ACTION_GAIN: Market card types to choose from */
     int8_t ntypes;
     int8_t types[FOH_MAX_TYPES];
     int16_t icons[FOH_MAX_ICONS];

@@ -27,6 +27,10 @@ foh_status foh_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err
  * the card, file:line and reason. */
 foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err);
 foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err);
+/* CARD's effect function FIELD(player, card), called by a native effect
+ * as its Lua helper calls game.effect(card)[FIELD] (the attacks' on_attack):
+ * inside the running effect, not counted as the card's rule taking effect. */
+foh_status foh_lua_effect_call(foh_game *g, int card, int player, const char *field, foh_error *err);
 /* *OK is set to whether the Turn Action's cost can be paid now. */
 foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err);
 /* Icons provided by a counting Permanent effect (added to ICONS). */

@@ -205,8 +205,18 @@ foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
     return call_hook(g, card, player, "on_gain", 0, 0, 1, err);
 }
 
+foh_status foh_lua_effect_call(foh_game *g, int card, int player, const char *field, foh_error *err)
+{
+    return call_hook(g, card, player, field, 0, 0, 0, err);
+}
+
 foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
 {
+    if (native_on(g->eng, card)) {
+        native_frame f;
+        native_enter(g, card, 0, &f);
+        return native_leave(g, card, &f, foh_native_activate(g, card, player, err));
+    }
     return call_hook(g, card, player, "activate", 0, 0, 1, err);
 }
 

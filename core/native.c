@@ -44,7 +44,8 @@ static const struct {
     {"tokens_per_icon", FOH_NATIVE_TOKENS_PER_ICON, FOH_FIRE_ON_GAIN},
     {"tokens_per_card", FOH_NATIVE_TOKENS_PER_CARD, FOH_FIRE_ON_GAIN},
     {"gain_top_of_deck", FOH_NATIVE_GAIN_TOP, FOH_FIRE_ON_GAIN},
-    {"turn_action_gain", FOH_NATIVE_CAN_ACTIVATE, FOH_FIRE_TURN_ACTION},
+    {"gain_from_market", FOH_NATIVE_GAIN_FROM_MARKET, FOH_FIRE_ON_GAIN},
+    {"turn_action_gain", FOH_NATIVE_TURN_ACTION_GAIN, FOH_FIRE_TURN_ACTION},
     {"attack", FOH_NATIVE_ATTACK, FOH_FIRE_ON_GAIN},
     {"attack_all", FOH_NATIVE_ATTACK_ALL, FOH_FIRE_ON_GAIN},
 };
@@ -118,14 +119,14 @@ static int int_at(lua_State *L, int t, int i, long lo, long hi, int *out)
     return ok;
 }
 
-/* Entry I: a list of card types, into N's types. */
-static int types_at(lua_State *L, int t, int i, const foh_cardset *cs, foh_native *n, char *why, size_t len)
+/* The list of card types at stack index IDX into N's types; ARG numbers
+ * it in messages. */
+static int types_list(lua_State *L, int idx, int arg, const foh_cardset *cs, foh_native *n, char *why, size_t len)
 {
-    lua_rawgeti(L, t, i);
-    foh_lua_push_real(L, -1);
+    foh_lua_push_real(L, idx);
     if (!lua_istable(L, -1)) {
-        lua_pop(L, 2);
-        snprintf(why, len, "argument %d: a list of card types is needed", i - 1);
+        lua_pop(L, 1);
+        snprintf(why, len, "argument %d: a list of card types is needed", arg);
         return 0;
     }
     lua_Integer k, m = (lua_Integer)lua_rawlen(L, -1);
@@ -139,13 +140,37 @@ static int types_at(lua_State *L, int t, int i, const foh_cardset *cs, foh_nativ
             break;
         n->types[n->ntypes++] = (int8_t)ty;
     }
-    lua_pop(L, 2);
+    lua_pop(L, 1);
     if (k <= m) {
-        snprintf(why, len, "argument %d: entry %d is not a card type of the card set (at most %d entries)", i - 1,
+        snprintf(why, len, "argument %d: entry %d is not a card type of the card set (at most %d entries)", arg,
                  (int)k, FOH_MAX_TYPES);
         return 0;
     }
     return 1;
+}
+
+/* Entry I of T: a list of card types, into N's types. */
+static int types_at(lua_State *L, int t, int i, const foh_cardset *cs, foh_native *n, char *why, size_t len)
+{
+    lua_rawgeti(L, t, i);
+    int ok = types_list(L, lua_gettop(L), i - 1, cs, n, why, len);
+    lua_pop(L, 1);
+    return ok;
+}
+
+/* The Market types of a gain, game.market(types), from the value at stack
+ * index IDX (nil: every type) into N's market. */
+static int market_types(lua_State *L, int idx, int arg, const foh_cardset *cs, foh_native *n, char *why, size_t len)
+{
+    n->market = ~0u;
+    if (lua_isnil(L, idx))
+        return 1;
+    int ok = types_list(L, idx, arg, cs, n, why, len);
+    n->market = 0;
+    for (int k = 0; k < n->ntypes; k++)
+        n->market |= 1u << n->types[k];
+    n->ntypes = 0;
+    return ok;
 }
 
 /* The engine's native field named by the string on top of L's stack (kept
@@ -275,7 +300,13 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
             n->icons[i] = (int16_t)icons[i];
         return ok ? 1 : -1;
     }
-    case FOH_NATIVE_CAN_ACTIVATE: {
+    case FOH_NATIVE_GAIN_FROM_MARKET: {
+        lua_rawgeti(L, t, 2);
+        int ok = market_types(L, lua_gettop(L), 1, cs, n, why, len);
+        lua_pop(L, 1);
+        return ok;
+    }
+    case FOH_NATIVE_TURN_ACTION_GAIN: {
         lua_rawgeti(L, t, 2);
         foh_lua_push_real(L, -1);
         if (!lua_istable(L, -1)) {
@@ -288,9 +319,8 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
         /* As the helper reads them: nil and false are "none". */
         lua_getfield(L, o, "cost");
         n->has_cost = (int8_t)lua_toboolean(L, -1);
-        if (n->has_cost && !(lua_isinteger(L, -1) && lua_tointeger(L, -1) >= -NATIVE_PER_MAX &&
-                             lua_tointeger(L, -1) <= NATIVE_PER_MAX))
-            ok = -1; /* as int_at */
+        if (n->has_cost && !(lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0 && lua_tointeger(L, -1) <= 100000))
+            ok = -1; /* as int_at: game.pay_to_supply's range */
         else if (n->has_cost)
             n->per = (int)lua_tointeger(L, -1);
         lua_getfield(L, o, "discard_top");
@@ -301,7 +331,16 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
             if (!ok)
                 snprintf(why, len, "discard_top: not a card type of the card set");
         }
-        lua_pop(L, 4);
+        lua_getfield(L, o, "remove_self");
+        n->remove_self = (int8_t)lua_toboolean(L, -1);
+        lua_getfield(L, o, "from_deck");
+        n->from_deck = (int8_t)lua_toboolean(L, -1);
+        lua_settop(L, o);
+        if (ok == 1) {
+            lua_getfield(L, o, "types");
+            ok = market_types(L, lua_gettop(L), 1, cs, n, why, len);
+        }
+        lua_settop(L, o - 2);
         return ok;
     }
     default: /* FOH_NATIVE_GAIN_TOP: no arguments */
@@ -439,20 +478,52 @@ foh_status foh_native_end_game(foh_game *g, int card, int player, int icons[FOH_
     return icon_count(g, card, n->give, v, &icons[n->give], err);
 }
 
+/* game.gain_top(p): the top card of the Civilization deck, revealed. */
+static foh_status gain_top(foh_game *g, int player, foh_error *err)
+{
+    int c = foh_deck_draw(g);
+    if (c < 0) {
+        foh_log(g, "  the Civilization deck is empty: P%d gains nothing", player + 1);
+        return FOH_OK;
+    }
+    foh_log(g, "  P%d reveals %s from the top of the Civilization deck", player + 1, foh_card_name(g, c));
+    return foh_nation_gain(g, player, c, "effect", err);
+}
+
+static foh_status choose(foh_game *g, int card, int player, const int *opt, int n, int players, const char *prompt,
+                         int *pick, foh_error *err);
+
+/* The helpers' choose_and_gain: the player chooses one non-invested Market
+ * card of the types (game.market) and gains it (FAQ Q1: none, nothing). */
+static foh_status choose_and_gain(foh_game *g, int card, int player, uint32_t types, foh_error *err)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int list[FOH_MAX_MARKET], n = 0, pick;
+    for (int i = 0; i < g->st.nmarket; i++) {
+        int c = g->st.market[i];
+        if (g->st.loc[c].investor < 0 && (types & (1u << cs->card[c].type)))
+            list[n++] = c;
+    }
+    foh_status s = choose(g, card, player, list, n, 0, "card to gain", &pick, err);
+    if (s != FOH_OK)
+        return s;
+    if (pick < 0) {
+        foh_log(g, "  no card to gain");
+        return FOH_OK;
+    }
+    foh_market_take(g, list[pick]);
+    return foh_nation_gain(g, player, list[pick], "effect", err);
+}
+
 foh_status foh_native_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
     const foh_native *n = &g->eng->native[card];
     const foh_card_def *d = &g->eng->cs->card[card];
     foh_memo_note_other(g->eng);
-    if (n->op == FOH_NATIVE_GAIN_TOP) {
-        int c = foh_deck_draw(g);
-        if (c < 0) {
-            foh_log(g, "  the Civilization deck is empty: P%d gains nothing", player + 1);
-            return FOH_OK;
-        }
-        foh_log(g, "  P%d reveals %s from the top of the Civilization deck", player + 1, foh_card_name(g, c));
-        return foh_nation_gain(g, player, c, "effect", err);
-    }
+    if (n->op == FOH_NATIVE_GAIN_TOP)
+        return gain_top(g, player, err);
+    if (n->op == FOH_NATIVE_GAIN_FROM_MARKET)
+        return choose_and_gain(g, card, player, n->market, err);
     int k;
     if (n->op == FOH_NATIVE_TOKENS_PER_ICON) {
         foh_status s = icons_of(g, player, n->what, 0, &k, err);
@@ -477,6 +548,33 @@ foh_status foh_native_on_gain(foh_game *g, int card, int player, foh_error *err)
                              d->effect_file, d->effect_line, why.msg);
     foh_log(g, "  P%d takes %d token%s from the Reserve", player + 1, (int)t, t == 1 ? "" : "s");
     return FOH_OK;
+}
+
+/* game.discard(c) (scripts/API.md): a card in a Nation leaves the game. */
+static foh_status discard(foh_game *g, int card, int c, foh_error *err)
+{
+    const foh_card_def *d = &g->eng->cs->card[card];
+    if (c < 0 || g->st.loc[c].zone != FOH_ZONE_NATION)
+        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): game.discard: %s is not in a Nation", d->id,
+                             d->effect_file, d->effect_line, c < 0 ? "nil" : g->eng->cs->card[c].id);
+    return foh_nation_discard(g, c, err);
+}
+
+foh_status foh_native_activate(foh_game *g, int card, int player, foh_error *err)
+{
+    const foh_native *n = &g->eng->native[card];
+    foh_status s = FOH_OK;
+    foh_memo_note_other(g->eng);
+    if (n->has_cost) {
+        int moved = foh_tokens_to_supply(&g->st, player, n->per);
+        foh_log(g, "  P%d pays %d token%s to the Supply", player + 1, moved, moved == 1 ? "" : "s");
+    }
+    if (n->remove_self && (s = discard(g, card, card, err)) != FOH_OK)
+        return s;
+    /* can_activate checked that the pile has a top card. */
+    if (n->what >= 0 && (s = discard(g, card, foh_nation_top(g, player, n->what), err)) != FOH_OK)
+        return s;
+    return n->from_deck ? gain_top(g, player, err) : choose_and_gain(g, card, player, n->market, err);
 }
 
 int foh_native_can_activate(foh_game *g, int card, int player)
@@ -529,9 +627,9 @@ int foh_native_attack_runs(const foh_game *g, int card, int player)
 {
     const foh_native *n = &g->eng->native[card];
     const foh_cardset *cs = g->eng->cs;
-    /* The events' tables and the on_attack hooks are the Lua helper's. */
-    return !FOH_EVENT_WANTED(cs, n->before) && !FOH_EVENT_WANTED(cs, n->after) &&
-           !has_active(g, player, n->on_attack);
+    (void)player;
+    /* The events' tables are the Lua helper's to make. */
+    return !FOH_EVENT_WANTED(cs, n->before) && !FOH_EVENT_WANTED(cs, n->after);
 }
 
 /* game.choose(player, options, prompt) of N options OPT (players, 0-based,
@@ -631,9 +729,6 @@ static foh_status weaker(foh_game *g, int card, int p, const foh_native *n, int 
     return s;
 }
 
-/* game.discard(c) of a card in a Nation. */
-static foh_status discard(foh_game *g, int c, foh_error *err) { return foh_nation_discard(g, c, err); }
-
 /* HIT(p, q) of the description N. */
 static foh_status hit(foh_game *g, int card, int p, int q, const foh_native *n, foh_error *err)
 {
@@ -649,7 +744,7 @@ static foh_status hit(foh_game *g, int card, int p, int q, const foh_native *n, 
         for (int i = 0; i < n->ntypes && s == FOH_OK; i++) {
             int top = foh_nation_top(g, q, n->types[i]);
             if (top >= 0)
-                s = discard(g, top, err);
+                s = discard(g, card, top, err);
         }
         return s;
     case FOH_HIT_DISCARD_TOP_OF:
@@ -663,7 +758,7 @@ static foh_status hit(foh_game *g, int card, int p, int q, const foh_native *n, 
     }
     if ((s = choose(g, card, p, list, k, 0, "card to discard", &pick, err)) != FOH_OK || pick < 0)
         return s;
-    return discard(g, list[pick], err);
+    return discard(g, card, list[pick], err);
 }
 
 foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err)
@@ -675,8 +770,22 @@ foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err)
         foh_log(g, "  %s: P%d does not activate attacks", cs->card[card].name, player + 1);
         return FOH_OK;
     }
+    /* Each time the owner activates an attack: the on_attack functions of
+     * the owner's active cards, in card order (the helpers' begin_attack),
+     * listed before any runs, as game.active_with lists them). */
+    const uint64_t *on = g->eng->native_field[n->on_attack].cards;
+    int hooks[FOH_MAX_CARDS], nh = 0;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        for (uint64_t bits = g->st.owned[player][w] & on[w]; bits; bits &= bits - 1)
+            if (foh_nation_visible(g, w * 64 + __builtin_ctzll(bits)))
+                hooks[nh++] = w * 64 + __builtin_ctzll(bits);
+    foh_status s = FOH_OK;
+    for (int i = 0; i < nh && s == FOH_OK; i++)
+        s = foh_lua_effect_call(g, hooks[i], player, g->eng->native_field[n->on_attack].name, err);
+    if (s != FOH_OK)
+        return s;
     int targets[FOH_MAX_PLAYERS], nt, pick;
-    foh_status s = weaker(g, card, player, n, targets, &nt, err);
+    s = weaker(g, card, player, n, targets, &nt, err);
     if (s != FOH_OK)
         return s;
     if (n->op == FOH_NATIVE_ATTACK) {

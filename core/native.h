@@ -25,13 +25,15 @@ void foh_native_finish(foh_engine *e);
 foh_status foh_native_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
 foh_status foh_native_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err);
 foh_status foh_native_on_gain(foh_game *g, int card, int player, foh_error *err);
-/* Whether the Turn Action's cost can be paid now (turn_action_gain). */
+/* turn_action_gain: whether the Turn Action's cost can be paid now, and
+ * the action. */
 int foh_native_can_activate(foh_game *g, int card, int player);
+foh_status foh_native_activate(foh_game *g, int card, int player, foh_error *err);
 
 /* An Attack or Attack All (rulebook "Attack Effects", default ruling 5):
- * foh_native_attack_runs says whether the C attack may run for PLAYER now:
- * not when something in the card set reacts to its events or PLAYER has
- * an active on_attack card (the Lua helper runs them). */
+ * foh_native_attack_runs says whether the C attack may run: not when
+ * something in the card set reacts to its events (the Lua helper makes
+ * their tables). The owner's on_attack functions are called from C. */
 int foh_native_attack_runs(const foh_game *g, int card, int player);
 foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err);
 

@@ -72,7 +72,7 @@ end
 ---@param types? foh.card_type[] nil: any type
 ---@return foh.effect.on_gain
 function gain_from_market(types)
-  return { on_gain = function(p) choose_and_gain(p, types) end }
+  return { on_gain = function(p) choose_and_gain(p, types) end, native = { 'gain_from_market', types } }
 end
 
 -- Instant: gain the top card of the Civilization deck.
@@ -149,7 +149,7 @@ function turn_action_gain(opts)
         choose_and_gain(p, opts.types)
       end
     end,
-    native = { 'turn_action_gain', opts }, -- can_activate only
+    native = { 'turn_action_gain', opts },
   }
 end
 
