@@ -132,9 +132,11 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
                 continue;
             /* Every amount, 1 to all the player's tokens, as many as fit. */
             int fit = n >= max ? 0 : tokens < max - n ? tokens : max - n;
-            foh_action *o = out + n;
-            for (int t = 1; t <= fit; t++, o++)
-                *o = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = t, .option = -1};
+            foh_action *o = out + n, a = {.kind = FOH_ACT_INVEST, .card = c, .tokens = 0, .option = -1};
+            for (int t = 0; t < fit; t++) {
+                a.tokens = t + 1;
+                o[t] = a;
+            }
             n += tokens;
         }
     if (st->investment[p] >= 0)

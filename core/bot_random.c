@@ -66,6 +66,7 @@ foh_player *foh_bot_random_new(uint64_t seed)
     b->base.name = "random";
     b->base.decide = random_decide;
     b->base.free = random_free;
+    b->base.instant = 1;
     foh_rng_seed(b->rng, seed);
     return &b->base;
 }

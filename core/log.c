@@ -38,11 +38,9 @@ static int append_escaped(foh_engine *e, const char *text)
     return 1;
 }
 
-void foh_log(foh_game *g, const char *fmt, ...)
+void foh_log_line(foh_game *g, const char *fmt, ...)
 {
     foh_engine *e = g->eng;
-    if (!g->log)
-        return;
     char small[512], *line = small;
     va_list ap;
     va_start(ap, fmt);

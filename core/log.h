@@ -6,7 +6,15 @@
 
 #include "internal.h"
 
-void foh_log(foh_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One log line, printf-style, when the game keeps a log (g->log): the
+ * check comes first so that a game without one (a simulation) neither
+ * formats the line nor works out its values. */
+#define foh_log(g, ...)                                                                                               \
+    do {                                                                                                              \
+        if ((g)->log)                                                                                                 \
+            foh_log_line((g), __VA_ARGS__);                                                                           \
+    } while (0)
+void foh_log_line(foh_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void foh_log_discard(foh_game *g);
 void foh_log_flush(foh_game *g);
 /* Card name for logs. */

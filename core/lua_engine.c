@@ -482,6 +482,9 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
     e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
     e->lua_only = limits && limits->lua_only;
+    memset(e->type_cards, 0, sizeof e->type_cards);
+    for (int c = 0; c < cs->ncards; c++)
+        e->type_cards[cs->card[c].type][c / 64] |= 1ull << (c % 64);
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
     e->ids_ref = e->names_ref = LUA_NOREF;

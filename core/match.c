@@ -107,15 +107,15 @@ foh_status foh_match_step(foh_match *m, foh_error *err)
     foh_player *p = m->seats[who];
     if (n == 0)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "no legal action for P%d", who + 1);
-    double t0 = now_s();
+    double t0 = p->instant ? 0 : now_s();
     int pick = p->decide(p, g, m->legal, n, NULL, 0, err);
-    double seconds = now_s() - t0;
+    double seconds = p->instant ? 0 : now_s() - t0;
     if (pick < 0)
         return on_behalf(err ? err->code : FOH_ERR_SCRIPT, who, p, err);
     if (pick >= n)
         return foh_error_set(err, FOH_ERR_USAGE, "P%d (%s) picked action %d of %d legal actions (0 to %d)", who + 1,
                              p->name, pick, n, n - 1);
-    const foh_decision d = {.action = m->legal[pick], .player = who, .nlegal = n, .seconds = seconds};
+    const foh_decision d = {.action = m->legal[pick], .player = who, .nlegal = n, .seconds = seconds, .timed = !p->instant};
     for (int i = 0; i < m->nobservers; i++)
         if (m->observers[i].before && (s = m->observers[i].before(m->observers[i].ud, g, &d, err)) != FOH_OK)
             return s;

@@ -10,10 +10,10 @@ static const foh_cardset *cs_of(const foh_game *g) { return g->eng->cs; }
 
 int foh_nation_count(const foh_game *g, int player, int type)
 {
-    const foh_cardset *cs = cs_of(g);
+    const uint64_t *of_type = g->eng->type_cards[type];
     int n = 0;
-    for (int c = foh_nation_next(&g->st, player, 0); c >= 0; c = foh_nation_next(&g->st, player, c + 1))
-        n += cs->card[c].type == type;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        n += __builtin_popcountll(g->st.owned[player][w] & of_type[w]);
     return n;
 }
 
@@ -287,6 +287,22 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         foh_memo_note(e, 1u << player);
         foh_nation_base_icons(g, player, icons);
         return FOH_OK;
+    }
+    uint64_t lua = 0;
+    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+        lua |= g->st.counting_on[player][w] & ~e->native_counting[w];
+    if (!cached && !lua) {
+        /* Every counting effect on runs in C (native.c) and reads this
+         * Nation alone: counted directly, for less than a memo lookup, with
+         * the same reads noted and cards exercised as the memo's. */
+        foh_memo_note(e, 1u << player);
+        foh_nation_base_icons(g, player, icons);
+        foh_status s = FOH_OK;
+        for (int c = foh_nation_next(&g->st, player, 0); c >= 0 && s == FOH_OK;
+             c = foh_nation_next(&g->st, player, c + 1))
+            if (cs->card[c].counting && permanent_on(g, player, c))
+                s = foh_lua_provides(g, c, player, icons, err);
+        return s;
     }
     foh_memo_reads outer, mine;
     if (!foh_memo_find(g, FOH_MEMO_ICONS, player, icons, sizeof(int) * FOH_MAX_ICONS, &mine)) {

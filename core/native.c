@@ -595,6 +595,10 @@ int foh_native_can_activate(foh_game *g, int card, int player)
 void foh_native_finish(foh_engine *e)
 {
     lua_State *L = e->L;
+    memset(e->native_counting, 0, sizeof e->native_counting);
+    for (int c = 0; c < e->cs->ncards && !e->lua_only; c++)
+        if (e->native[c].op == FOH_NATIVE_PROVIDE_PER_ICON || e->native[c].op == FOH_NATIVE_PROVIDE_PER_CARD)
+            e->native_counting[c / 64] |= 1ull << (c % 64);
     for (int k = 0; k < e->nnative_fields; k++)
         for (int c = 0; c < e->cs->ncards; c++) {
             if (e->effect_proxy_ref[c] == LUA_NOREF)

@@ -13,9 +13,10 @@
  * engine runs, or bad arguments (a load error: the card's file and line). */
 int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *why, size_t len);
 
-/* After every effect is loaded: which cards have each effect field the
- * native attacks read (through the read-only proxies, as game.has_active).
- * Runs inside the engine's protected load. */
+/* After every effect is loaded: the counting effects run in C, and which
+ * cards have each effect field the native attacks read (through the
+ * read-only proxies, as game.has_active). Runs inside the engine's
+ * protected load. */
 void foh_native_finish(foh_engine *e);
 
 /* The hooks of a card whose effect has a native description, for PLAYER

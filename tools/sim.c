@@ -141,8 +141,8 @@ static foh_status watch_after(void *ud, foh_game *g, const foh_decision *d, foh_
     (void)err;
     int who = d->player;
     w->think_s[who] += d->seconds;
-    w->think_n[who]++;
-    if (d->nlegal > 1) {
+    w->think_n[who] += d->timed;
+    if (d->nlegal > 1 && d->timed) {
         w->choice_s[who] += d->seconds;
         w->choice_n[who]++;
         if (d->seconds > w->choice_max[who])
@@ -490,8 +490,11 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
                 nc += w[k].choice_n[p];
                 mx = w[k].choice_max[p] > mx ? w[k].choice_max[p] : mx;
             }
-            fprintf(stderr, "  P%d %.2f / %.2f / %.1f ms\n", p + 1, n ? 1e3 * t / n : 0.0, nc ? 1e3 * tc / nc : 0.0,
-                    1e3 * mx);
+            if (n == 0)
+                fprintf(stderr, "  P%d not timed (a bot that decides in under a microsecond)\n", p + 1);
+            else
+                fprintf(stderr, "  P%d %.2f / %.2f / %.1f ms\n", p + 1, 1e3 * t / n, nc ? 1e3 * tc / nc : 0.0,
+                        1e3 * mx);
         }
         fprintf(stderr, "%.1f s in all\n", cli_now_s() - start);
     }

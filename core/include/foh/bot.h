@@ -36,6 +36,10 @@ struct foh_player {
      * this time). NULL for players that weigh nothing (random, human). For
      * `foh play --explain` and hints. */
     int (*explain)(foh_player *self, foh_alternative *out, int max);
+    /* 1: decide takes well under a microsecond and looks nothing ahead (the
+     * random bot): the match loop does not time its decisions, as reading
+     * the clock twice would cost more than the decision. */
+    int instant;
 };
 
 /* A bot that picks an action kind uniformly among the legal kinds, then an

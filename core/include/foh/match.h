@@ -16,7 +16,8 @@ typedef struct {
     foh_action action; /* what the player chose */
     int player;        /* who chose it (0-based) */
     int nlegal;        /* among how many legal actions */
-    double seconds;    /* wall-clock time the player took to choose */
+    double seconds;    /* wall-clock time the player took to choose (0 when not timed) */
+    int timed;         /* 0: the player's decisions are not timed (foh_player.instant) */
 } foh_decision;
 
 /* An observer of a match (log, save file, timing, trace, statistics).
