@@ -414,7 +414,7 @@ struct foh_engine {
     long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
     int64_t time_limit_ns;        /* wall-clock time per action */
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */
-    int in_action;                /* inside foh_game_apply: the deadline is the action's */
+    int in_action;                /* inside foh_game_apply: the deadline is the action's, from its first Lua call */
     int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
     int64_t last_hook_ns;         /* when the count hook last ran */
     int lib_depth;                /* library calls nested through callbacks (gsub, sort) */

@@ -229,8 +229,11 @@ void foh_lua_memory_limit(lua_State *L, double bytes)
 
 void foh_lua_action_begin(foh_engine *e)
 {
+    /* The action's deadline runs from its first Lua call (limits_start):
+     * most actions make none, and reading the clock is a good part of
+     * their cost; the engine's own work before it takes microseconds. */
     e->in_action = 1;
-    e->deadline_ns = e->time_limit_ns > 0 ? now_ns() + e->time_limit_ns : 0;
+    e->deadline_ns = 0;
 }
 
 void foh_lua_action_end(foh_engine *e)
@@ -436,9 +439,10 @@ void foh_lua_limits_start(foh_engine *e)
     e->instr_left = e->instr_limit;
     e->mem_where[0] = 0;
     e->lib_depth = 0;
-    if (!e->in_action)
-        e->deadline_ns = e->time_limit_ns > 0 ? now_ns() + e->time_limit_ns : 0;
-    e->last_hook_ns = now_ns();
+    int64_t now = now_ns();
+    if (!e->in_action || !e->deadline_ns)
+        e->deadline_ns = e->time_limit_ns > 0 ? now + e->time_limit_ns : 0;
+    e->last_hook_ns = now;
     e->charged = 0;
     /* Setting the hook restarts its count: every call is counted from
      * zero, whatever ran before on this engine. */
