@@ -1,6 +1,8 @@
 /* actions: the five turn actions, their legality and their token flow
  * (rulebook "Phase I: Action Phase"). */
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "actions.h"
 #include "log.h"
@@ -132,11 +134,13 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
                 continue;
             /* Every amount, 1 to all the player's tokens, as many as fit. */
             int fit = n >= max ? 0 : tokens < max - n ? tokens : max - n;
-            foh_action *o = out + n, a = {.kind = FOH_ACT_INVEST, .card = c, .tokens = 0, .option = -1};
-            for (int t = 0; t < fit; t++) {
-                a.tokens = t + 1;
-                o[t] = a;
-            }
+            /* One 16-byte store per amount (the listing's longest run). */
+            typedef int four_ints __attribute__((vector_size(16)));
+            _Static_assert(sizeof(foh_action) == sizeof(four_ints) && offsetof(foh_action, tokens) == 2 * sizeof(int),
+                           "foh_action is kind, card, tokens, option");
+            four_ints a = {FOH_ACT_INVEST, c, 1, -1}, step = {0, 0, 1, 0};
+            for (int t = 0; t < fit; t++, a += step)
+                memcpy(out + n + t, &a, sizeof a);
             n += tokens;
         }
     if (st->investment[p] >= 0)

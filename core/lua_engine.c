@@ -483,8 +483,10 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
     e->lua_only = limits && limits->lua_only;
     memset(e->type_cards, 0, sizeof e->type_cards);
-    for (int c = 0; c < cs->ncards; c++)
+    for (int c = 0; c < cs->ncards; c++) {
         e->type_cards[cs->card[c].type][c / 64] |= 1ull << (c % 64);
+        e->age_value[c] = (uint8_t)cs->age[cs->card[c].age].value; /* 0..99 (game_yaml.c) */
+    }
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
     e->ids_ref = e->names_ref = LUA_NOREF;

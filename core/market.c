@@ -65,10 +65,9 @@ static int nations_age(const foh_game *g)
 
 int foh_market_current_age(const foh_game *g)
 {
-    const foh_cardset *cs = g->eng->cs;
     int age = nations_age(g);
     for (int i = 0; i < g->st.nmarket; i++) {
-        int v = cs->age[cs->card[g->st.market[i]].age].value;
+        int v = g->eng->age_value[g->st.market[i]];
         if (v > age)
             age = v;
     }
@@ -85,7 +84,7 @@ void foh_market_age_check(foh_game *g)
         int n = g->st.nmarket, age = nations_age(g), card[FOH_MAX_MARKET], value[FOH_MAX_MARKET];
         for (int i = 0; i < n; i++) {
             card[i] = g->st.market[i];
-            value[i] = cs->age[cs->card[card[i]].age].value;
+            value[i] = g->eng->age_value[card[i]];
             if (value[i] > age)
                 age = value[i];
         }
