@@ -636,6 +636,25 @@ int foh_native_attack_runs(const foh_game *g, int card, int player)
     return !FOH_EVENT_WANTED(cs, n->before) && !FOH_EVENT_WANTED(cs, n->after);
 }
 
+/* The label of option O (a player, 0-based, when PLAYERS, else a card) into
+ * OUT (FOH_OPTION_LABEL bytes), as game.choose labels it: "P2", or the
+ * card's name (held to that length at load). Made for every choice asked,
+ * so copied rather than formatted. */
+static void option_label(const foh_game *g, int o, int players, char *out)
+{
+    if (players) {
+        _Static_assert(FOH_MAX_PLAYERS <= 9, "a player's label is P and one digit");
+        out[0] = 'P';
+        out[1] = (char)('1' + o);
+        out[2] = '\0';
+        return;
+    }
+    const char *name = g->eng->cs->card[o].name;
+    size_t n = strnlen(name, FOH_OPTION_LABEL - 1);
+    memcpy(out, name, n);
+    out[n] = '\0';
+}
+
 /* game.choose(player, options, prompt) of N options OPT (players, 0-based,
  * when PLAYERS, else cards): *PICK the index chosen, -1 for none; or
  * FOH_NEED_CHOICE with the game's choice set (the run stops to ask). */
@@ -657,10 +676,7 @@ static foh_status choose(foh_game *g, int card, int player, const int *opt, int 
             return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): game.choose: recorded answer %d is out of range",
                                  d->id, d->effect_file, d->effect_line, a);
         if (g->log) {
-            if (players)
-                snprintf(label, sizeof label, "P%d", opt[a] + 1);
-            else
-                snprintf(label, sizeof label, "%s", g->eng->cs->card[opt[a]].name);
+            option_label(g, opt[a], players, label);
             foh_log(g, "  P%d chooses %s (%s)", player + 1, label, prompt);
         }
         *pick = a;
@@ -672,13 +688,11 @@ static foh_status choose(foh_game *g, int card, int player, const int *opt, int 
                              d->id, d->effect_file, d->effect_line, FOH_MAX_ANSWERS);
     foh_choice *ch = &g->choice;
     ch->player = player;
-    snprintf(ch->prompt, sizeof ch->prompt, "%s", prompt);
+    _Static_assert(sizeof "opponent to attack" <= FOH_PROMPT, "the helpers' prompts fit");
+    memcpy(ch->prompt, prompt, strlen(prompt) + 1); /* one of the helpers' prompts below */
     ch->n = n;
     for (int i = 0; i < n; i++)
-        if (players)
-            snprintf(ch->label[i], sizeof ch->label[i], "P%d", opt[i] + 1);
-        else
-            snprintf(ch->label[i], sizeof ch->label[i], "%s", g->eng->cs->card[opt[i]].name);
+        option_label(g, opt[i], players, ch->label[i]);
     return FOH_NEED_CHOICE;
 }
 
