@@ -25,7 +25,9 @@ static const cli_command CHECK = {
     "syntax errors, effects that do not fit their timing, counting effects in a cycle,\n"
     "variants changing what does not exist. It warns of card params no effect reads. It\n"
     "then plays a few short games between random bots (--games, default 12, over every\n"
-    "player count allowed) to catch script errors at run time, and runs the scenarios of\n"
+    "player count allowed) to catch script errors at run time, each also with every card\n"
+    "effect run by its Lua functions (the engine runs the helpers' effects in C: both must\n"
+    "give the same game), and runs the scenarios of\n"
     "--scenarios, warning of each card of the --cards folders (not of the sets they extend)\n"
     "that no passing scenario exercises.\n"
     "\n"
@@ -194,6 +196,130 @@ static const char *error_core(const char *msg)
     return card ? card : msg;
 }
 
+/* A game's log, kept whole (for comparing two runs of one game). */
+typedef struct {
+    char *text;
+    size_t len, cap;
+    int lost; /* out of memory: not comparable */
+} game_log;
+
+static void log_line(void *ud, const char *line)
+{
+    game_log *l = ud;
+    size_t n = strlen(line) + 1;
+    if (l->lost)
+        return;
+    if (l->len + n > l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1 << 16;
+        while (cap < l->len + n)
+            cap *= 2;
+        char *grown = realloc(l->text, cap);
+        if (!grown) {
+            l->lost = 1;
+            return;
+        }
+        l->text = grown;
+        l->cap = cap;
+    }
+    memcpy(l->text + l->len, line, n - 1);
+    l->text[l->len + n - 1] = '\n';
+    l->len += n;
+}
+
+/* One random-bot game on ENG with OPT, its log into LOG: FOH_OK or the
+ * game's error in ERR. */
+static foh_status play_one(foh_engine *eng, const foh_options *opt, game_log *log, foh_error *err)
+{
+    foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    foh_game *game = foh_game_new(eng, opt, err);
+    int ok = game != NULL;
+    for (int p = 0; ok && p < opt->players; p++)
+        ok = (seats[p] = foh_bot_random_new(cli_seat_seed(opt->seed, p))) != NULL;
+    foh_status s = game ? FOH_OK : err->code;
+    if (game && !ok)
+        s = foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    if (ok) {
+        log->len = 0;
+        foh_game_set_log(game, log_line, log);
+        s = foh_match_play(game, seats, NULL, 0, NULL, err);
+    }
+    for (int p = 0; p < opt->players; p++)
+        foh_player_free(seats[p]);
+    foh_game_free(game);
+    return s;
+}
+
+/* The card of CS whose name is the longest found in LINE (LEN bytes), or -1. */
+static int card_in_line(const foh_cardset *cs, const char *line, size_t len)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (int c = 0; c < foh_cardset_card_count(cs); c++) {
+        foh_card_info info;
+        if (foh_cardset_card(cs, c, &info) != FOH_OK)
+            continue;
+        size_t n = strlen(info.name);
+        for (size_t i = 0; n > best_len && n <= len && i + n <= len; i++)
+            if (!memcmp(line + i, info.name, n)) {
+                best = c;
+                best_len = n;
+                break;
+            }
+    }
+    return best;
+}
+
+/* The same game played again with every card effect run by its Lua
+ * functions (--lua-only): the effects the engine runs in C from their
+ * `native` descriptions (scripts/API.md) must give the very same game. A
+ * card whose `native` does not describe what its functions do shows here,
+ * at the first log line where the two games part; the card named by the
+ * line before (most often the card just gained, whose effect ran) is
+ * blamed, and *CARD set to it (-1: none named). Returns whether they
+ * parted, with the problem in MSG (MSGLEN bytes). */
+static int compare_lua_only(const foh_cardset *cs, foh_engine *lua, const foh_options *opt, long g,
+                            const game_log *native, game_log *other, int *card, char *msg, size_t msglen)
+{
+    foh_error err;
+    *card = -1;
+    foh_status s = play_one(lua, opt, other, &err);
+    if (s != FOH_OK) {
+        snprintf(msg, msglen, "random-bot game %ld (%d players, seed %llu): the game plays with the effects "
+                              "the engine runs in C ('native' descriptions) but not with their Lua functions: %s",
+                 g + 1, opt->players, (unsigned long long)opt->seed, err.msg);
+        return 1;
+    }
+    if (native->lost || other->lost || (native->len == other->len && !memcmp(native->text, other->text, native->len)))
+        return 0;
+    size_t at = 0, line_start = 0, prev_start = 0;
+    int line = 1;
+    while (at < native->len && at < other->len && native->text[at] == other->text[at]) {
+        if (native->text[at] == '\n') {
+            line++;
+            prev_start = line_start;
+            line_start = at + 1;
+        }
+        at++;
+    }
+    const char *a = native->text + line_start, *b = other->text + line_start, *prev = native->text + prev_start;
+    const char *a_end = memchr(a, '\n', native->len - line_start), *b_end = memchr(b, '\n', other->len - line_start);
+    int alen = a_end ? (int)(a_end - a) : (int)(native->len - line_start);
+    int blen = b_end ? (int)(b_end - b) : (int)(other->len - line_start);
+    int plen = line > 1 ? (int)(line_start - 1 - prev_start) : 0;
+    *card = plen > 0 ? card_in_line(cs, prev, (size_t)plen) : -1;
+    foh_card_info info = {0};
+    char where[600] = "";
+    if (*card >= 0 && foh_cardset_card(cs, *card, &info) == FOH_OK)
+        snprintf(where, sizeof where, "%s:%d: card '%s': ", info.file, info.line, info.id);
+    snprintf(msg, msglen,
+             "%sthe effects the engine runs in C ('native' descriptions) and their Lua functions give different "
+             "games (random-bot game %ld, %d players, seed %llu): after '%.*s', C logs '%.*s' and Lua '%.*s' (a "
+             "'native' that does not describe what the card's functions do)",
+             where, g + 1, opt->players, (unsigned long long)opt->seed, plen > 200 ? 200 : plen, prev,
+             alen > 200 ? 200 : alen, a, blen > 200 ? 200 : blen, b);
+    return 1;
+}
+
 /* Play GAMES short games between random bots, cycling through the player
  * counts the card set allows. A script error is a problem naming the first
  * game it stopped (an error met in several games is told once, with how
@@ -201,11 +327,20 @@ static const char *error_core(const char *msg)
 static int play_games(const cli_options *o, const foh_cardset *cs, long games, problems *ps)
 {
     foh_error err;
-    foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err);
+    foh_script_limits lua_only = o->limits;
+    lua_only.lua_only = 1;
+    foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err), *lua = NULL;
+    if (eng && !(lua = foh_engine_new_limited(cs, &lua_only, &err))) {
+        foh_engine_free(eng);
+        eng = NULL;
+    }
     if (!eng) {
         add(ps, 0, err.msg);
         return 0;
     }
+    game_log log = {0}, lua_log = {0};
+    int parted = 0; /* games told to part between C and Lua (the first few are enough) */
+    unsigned char blamed[FOH_MAX_CARDS] = {0}; /* a card is told once */
     int counts[FOH_MAX_PLAYERS], ncounts = 0, played = 0, nseen = 0;
     for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
         if (foh_cardset_allows_players(cs, p, NULL))
@@ -216,16 +351,18 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
     long untold = 0; /* errors not kept: out of memory */
     for (long g = 0; g < games && ncounts > 0; g++) {
         foh_options opt = {.players = counts[g % ncounts], .seed = o->seed + (uint64_t)g};
-        foh_player *seats[FOH_MAX_PLAYERS] = {0};
-        foh_game *game = foh_game_new(eng, &opt, &err);
-        int ok = game != NULL;
-        for (int p = 0; ok && p < opt.players; p++)
-            ok = (seats[p] = foh_bot_random_new(cli_seat_seed(opt.seed, p))) != NULL;
-        if (game && !ok)
-            foh_error_set(&err, FOH_ERR_MEMORY, "out of memory");
-        if (ok)
-            ok = foh_match_play(game, seats, NULL, 0, NULL, &err) == FOH_OK;
+        int ok = play_one(eng, &opt, &log, &err) == FOH_OK;
         played += ok;
+        int card;
+        char parts[1600];
+        if (ok && parted < 3 && compare_lua_only(cs, lua, &opt, g, &log, &lua_log, &card, parts, sizeof parts)) {
+            if (card < 0 || !blamed[card]) {
+                add(ps, 0, parts);
+                parted++;
+            }
+            if (card >= 0)
+                blamed[card] = 1;
+        }
         int k = 0;
         while (!ok && k < nseen && strcmp(seen[k].key, error_core(err.msg)))
             k++;
@@ -247,9 +384,6 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
         } else if (!ok) {
             untold++;
         }
-        for (int p = 0; p < opt.players; p++)
-            foh_player_free(seats[p]);
-        foh_game_free(game);
     }
     for (int k = 0; k < nseen; k++) {
         char msg[sizeof seen[0].msg + 60];
@@ -266,6 +400,9 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
         add(ps, 0, msg);
     }
     free(seen);
+    free(log.text);
+    free(lua_log.text);
+    foh_engine_free(lua);
     foh_engine_free(eng);
     return played;
 }
