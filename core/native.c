@@ -1,16 +1,18 @@
 /* native: the C fast paths of the shipped effect helpers (see native.h).
  *
- * A helper of scripts/effects.lua that builds a common effect (Permanent
- * icons per icon or per card, End Game icons, tokens per icon, the top
- * card of the deck, a Turn Action's cost check) also describes it in its
+ * The helpers of scripts/effects.lua that build the common effects
+ * (Permanent icons per icon or per card, End Game icons, tokens per icon
+ * or card, the top card of the deck, a Market card chosen, a Turn Action's
+ * gain, Attack and Attack All with their hits) also describe them in the
  * table's `native` field: { helper name, its arguments... }. The engine
  * reads that description once, when the card set is loaded, and then does
  * the same work in C instead of calling the Lua function: no Lua call, no
  * table per call. The Lua functions stay in the table, and they are the
  * reference: with foh_script_limits.lua_only the engine calls them
- * instead, and the tests check that every game comes out the same both
- * ways (tests/native.cmake). The C core still knows no card, icon or type:
- * their names come from the description. */
+ * instead; ctest native_same checks that games come out the same both
+ * ways, and foh check plays each of its games both ways. The C core still
+ * knows no card, icon, type, event or effect field: their names come from
+ * the description. */
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdarg.h>
@@ -26,8 +28,8 @@
 #include "tokens.h"
 #include "foh/game.h"
 
-/* Per-call multipliers past this would overflow nothing in Lua (it
- * wraps) but are no card's: refused at load rather than computed wrong. */
+/* Multipliers and divisors the C path takes (int_at): past them a product
+ * could overflow C's int where Lua's wraps; no card needs them. */
 #define NATIVE_PER_MAX 1000000
 
 static const struct {
@@ -119,8 +121,8 @@ static int int_at(lua_State *L, int t, int i, long lo, long hi, int *out)
     return ok;
 }
 
-/* The list of card types at stack index IDX into N's types; ARG numbers
- * it in messages. */
+/* The list of card types at stack index IDX into N's types (1; 0 with WHY
+ * for a name that is no type; -1 as int_at); ARG numbers it in messages. */
 static int types_list(lua_State *L, int idx, int arg, const foh_cardset *cs, foh_native *n, char *why, size_t len)
 {
     foh_lua_push_real(L, idx);
@@ -129,23 +131,25 @@ static int types_list(lua_State *L, int idx, int arg, const foh_cardset *cs, foh
         snprintf(why, len, "argument %d: a list of card types is needed", arg);
         return 0;
     }
-    lua_Integer k, m = (lua_Integer)lua_rawlen(L, -1);
+    lua_Integer m = (lua_Integer)lua_rawlen(L, -1);
     n->ntypes = 0;
-    for (k = 1; k <= m && k <= FOH_MAX_TYPES; k++) {
+    if (m > FOH_MAX_TYPES) { /* types repeated: the Lua function runs (int_at) */
+        lua_pop(L, 1);
+        return -1;
+    }
+    for (lua_Integer k = 1; k <= m; k++) {
         int ty;
         lua_rawgeti(L, -1, k);
         int ok = type_name(L, -1, cs, &ty);
         lua_pop(L, 1);
-        if (!ok)
-            break;
+        if (!ok) {
+            lua_pop(L, 1);
+            snprintf(why, len, "argument %d: entry %d is not a card type of the card set", arg, (int)k);
+            return 0;
+        }
         n->types[n->ntypes++] = (int8_t)ty;
     }
     lua_pop(L, 1);
-    if (k <= m) {
-        snprintf(why, len, "argument %d: entry %d is not a card type of the card set (at most %d entries)", arg,
-                 (int)k, FOH_MAX_TYPES);
-        return 0;
-    }
     return 1;
 }
 
