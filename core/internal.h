@@ -416,6 +416,7 @@ struct foh_engine {
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */
     int in_action;                /* inside foh_game_apply: the deadline is the action's, from its first Lua call */
     int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
+    long vm_done;                 /* VM instructions the count hook has seen since the call began */
     int64_t last_hook_ns;         /* when the count hook last ran */
     int lib_depth;                /* library calls nested through callbacks (gsub, sort) */
     int protected_depth;          /* protected calls in progress: the memory cap applies only there

@@ -175,7 +175,11 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     (void)ar;
     foh_engine *e = foh_lua_engine_of(L);
     e->instr_left -= e->hook_every;
-    if (e->instr_left < 0)
+    e->vm_done += e->hook_every;
+    /* The budget is looked at every HOOK_EVERY VM instructions, however
+     * often the hook runs (below, more often on slow code): where a script
+     * is stopped, and whether it is, must not depend on the machine's speed. */
+    if (e->instr_left < 0 && e->vm_done % HOOK_EVERY == 0)
         instruction_limit(L, e);
     /* The last line of defence: work that neither instructions nor
      * allocations show (comparing two huge strings is one instruction)
@@ -447,6 +451,7 @@ void foh_lua_limits_start(foh_engine *e)
     /* Setting the hook restarts its count: every call is counted from
      * zero, whatever ran before on this engine. */
     e->hook_every = HOOK_EVERY;
+    e->vm_done = 0;
     lua_sethook(e->L, count_hook, LUA_MASKCOUNT, e->hook_every);
     foh_lua_watchdog_arm(e, e->call_card);
 }
