@@ -141,12 +141,16 @@ static int types_list(lua_State *L, int idx, int arg, const foh_cardset *cs, foh
         int ty;
         lua_rawgeti(L, -1, k);
         int ok = type_name(L, -1, cs, &ty);
-        lua_pop(L, 1);
         if (!ok) {
-            lua_pop(L, 1);
-            snprintf(why, len, "argument %d: entry %d is not a card type of the card set", arg, (int)k);
+            char what[200];
+            not_a(L, arg + 1, "card types", cs->type[0].name, sizeof cs->type[0], cs->ntypes, what, sizeof what);
+            lua_pop(L, 2);
+            /* "argument N: 'x' is not..." -> "argument N, entry K: 'x' is not..." */
+            const char *rest = strchr(what, ':');
+            snprintf(why, len, "argument %d, entry %d%s", arg, (int)k, rest ? rest : what);
             return 0;
         }
+        lua_pop(L, 1);
         n->types[n->ntypes++] = (int8_t)ty;
     }
     lua_pop(L, 1);
@@ -265,10 +269,16 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
                        n->op == FOH_NATIVE_TOKENS_PER_ICON;
         int give = 0, what = 0;
         if (tokens) {
-            /* As the helper: 'supply', and anything else the Reserve. */
             lua_rawgeti(L, t, 2);
-            n->from_reserve = !(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "supply"));
+            const char *src = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+            int supply = !strcmp(src, "supply"), reserve = !strcmp(src, "reserve");
             lua_pop(L, 1);
+            if (!supply && !reserve) {
+                snprintf(why, len, "argument 1: the source of tokens must be 'supply' or 'reserve'%s%s%s",
+                         src[0] ? ", not '" : "", src, src[0] ? "'" : "");
+                return 0;
+            }
+            n->from_reserve = (int8_t)reserve;
         } else if (!icon_at(L, t, 2, cs, &give, why, len)) {
             return 0;
         }
@@ -295,8 +305,24 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
     case FOH_NATIVE_ATTACK_ALL:
         return attack_args(L, t, e, n, why, len);
     case FOH_NATIVE_END_ICONS: {
-        /* A bad table is the function's error when it runs (int_at). */
+        /* An unknown icon is a load error; a bad count is the function's
+         * error when it runs (int_at). */
         lua_rawgeti(L, t, 2);
+        foh_lua_push_real(L, -1);
+        if (lua_istable(L, -1)) {
+            lua_pushnil(L);
+            while (lua_next(L, -2)) {
+                lua_pop(L, 1);
+                const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+                if (!k || find_name(k, cs->icon[0], sizeof cs->icon[0], cs->nicons) < 0) {
+                    lua_pushvalue(L, -1); /* not_a reads the top */
+                    not_a(L, 2, "icons", cs->icon[0], sizeof cs->icon[0], cs->nicons, why, len);
+                    lua_pop(L, 4);
+                    return 0;
+                }
+            }
+        }
+        lua_pop(L, 1);
         int icons[FOH_MAX_ICONS] = {0};
         int ok = foh_lua_read_icons(L, -1, cs, icons, why, len);
         lua_pop(L, 1);
@@ -332,8 +358,12 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
             int ty;
             ok = type_name(L, -1, cs, &ty);
             n->what = (int8_t)ty;
-            if (!ok)
-                snprintf(why, len, "discard_top: not a card type of the card set");
+            if (!ok) {
+                char what[200];
+                not_a(L, 2, "card types", cs->type[0].name, sizeof cs->type[0], cs->ntypes, what, sizeof what);
+                const char *rest = strchr(what, ':');
+                snprintf(why, len, "argument 1, discard_top%s", rest ? rest : what);
+            }
         }
         lua_getfield(L, o, "remove_self");
         n->remove_self = (int8_t)lua_toboolean(L, -1);
@@ -352,10 +382,33 @@ static int read_args(lua_State *L, int t, foh_engine *e, foh_native *n, char *wh
     }
 }
 
+/* Whether the effect table at index EFF still has the hook functions its
+ * description at index T was made with (with_native of scripts/effects.lua
+ * puts them beside the description): a card that changed one after the
+ * helper built the table has its own function run, not the helper's C. */
+static int same_hooks(lua_State *L, int eff, int t, foh_fire fire)
+{
+    static const char *const hooks[][2] = {
+        [FOH_FIRE_ON_GAIN] = {"on_gain", NULL},
+        [FOH_FIRE_PERMANENT] = {"provides", NULL},
+        [FOH_FIRE_TURN_ACTION] = {"activate", "can_activate"},
+        [FOH_FIRE_END_GAME] = {"end_game", NULL},
+    };
+    int same = 1;
+    for (int k = 0; k < 2 && same && hooks[fire][k]; k++) {
+        lua_getfield(L, eff, hooks[fire][k]);
+        lua_getfield(L, t, hooks[fire][k]);
+        same = lua_type(L, -1) == LUA_TFUNCTION && lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+    }
+    return same;
+}
+
 int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *why, size_t len)
 {
     lua_State *L = e->L;
     const foh_cardset *cs = e->cs;
+    int eff = lua_gettop(L);
     memset(n, 0, sizeof *n);
     lua_getfield(L, -1, "native");
     if (lua_isnil(L, -1)) {
@@ -370,10 +423,14 @@ int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *w
         if (!strcmp(name, HELPERS[i].name))
             h = i;
     int ok = h >= 0;
-    if (!ok)
+    if (!ok && !lua_istable(L, t))
+        snprintf(why, len, "native: a table {helper name, arguments...} is needed, not a %s (the field is for the "
+                 "helpers of scripts/effects.lua)",
+                 luaL_typename(L, t));
+    else if (!ok)
         snprintf(why, len, "native: %s%s%s is not a helper the engine runs natively (the field is for the helpers "
                  "of scripts/effects.lua)",
-                 name ? "'" : "", name ? name : "the first entry", name ? "'" : "");
+                 name ? "'" : "", name ? name : "its first entry", name ? "'" : "");
     else if (cs->timing[d->timing].fire != HELPERS[h].fire)
         ok = 0, snprintf(why, len, "native: '%s' is not an effect of this card's timing '%s'", name,
                          cs->timing[d->timing].name);
@@ -381,6 +438,8 @@ int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *w
         n->op = HELPERS[h].op;
         char sub[300];
         int r = read_args(L, t, e, n, sub, sizeof sub);
+        if (r == 1 && !same_hooks(L, eff, t, HELPERS[h].fire))
+            r = -1;
         if (r <= 0)
             memset(n, 0, sizeof *n); /* -1: the Lua function runs */
         if (r == 0) {

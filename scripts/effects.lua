@@ -21,6 +21,23 @@
 -- purpose:
 ---@diagnostic disable: lowercase-global
 
+-- The hooks an effect table may have that the engine calls itself.
+local HOOKS = { 'on_gain', 'provides', 'end_game', 'activate', 'can_activate' }
+
+-- T, an effect table a helper built, with the helper's DESCRIPTION (its
+-- name and arguments) for the engine's C fast path, and T's own hook
+-- functions beside it: the engine runs the description in C only while
+-- the table's functions are still those (a card that changes one, say to
+-- add a step, gets its own function run).
+---@param t table
+---@param description any[]
+---@return table t
+local function with_native(t, description)
+  for _, hook in ipairs(HOOKS) do description[hook] = t[hook] end
+  t.native = description
+  return t
+end
+
 -- Permanent: a constant icon table, e.g. provide { defense = 1 }.
 ---@param icons foh.icons the icons it provides
 ---@return foh.effect.permanent
@@ -35,11 +52,10 @@ end
 ---@param read foh.icon the icon it counts
 ---@return foh.effect.permanent
 function provide_per_icon(give, per, read)
-  return {
+  return with_native({
     reads = { read }, gives = { give },
     provides = function(p) return { [give] = per * game.icons(p, read) } end,
-    native = { 'provide_per_icon', give, per, read },
-  }
+  }, { 'provide_per_icon', give, per, read })
 end
 
 -- Permanent: PER icons of GIVE for each card of type CTYPE in the Nation.
@@ -48,11 +64,10 @@ end
 ---@param ctype foh.card_type the card type it counts
 ---@return foh.effect.permanent
 function provide_per_card(give, per, ctype)
-  return {
+  return with_native({
     reads = {}, gives = { give },
     provides = function(p) return { [give] = per * game.count(p, ctype) } end,
-    native = { 'provide_per_card', give, per, ctype },
-  }
+  }, { 'provide_per_card', give, per, ctype })
 end
 
 -- The acting player chooses one non-invested Market card of TYPES (all
@@ -72,13 +87,13 @@ end
 ---@param types? foh.card_type[] nil: any type
 ---@return foh.effect.on_gain
 function gain_from_market(types)
-  return { on_gain = function(p) choose_and_gain(p, types) end, native = { 'gain_from_market', types } }
+  return with_native({ on_gain = function(p) choose_and_gain(p, types) end }, { 'gain_from_market', types })
 end
 
 -- Instant: gain the top card of the Civilization deck.
 ---@return foh.effect.on_gain
 function gain_top_of_deck()
-  return { on_gain = function(p) game.gain_top(p) end, native = { 'gain_top_of_deck' } }
+  return with_native({ on_gain = function(p) game.gain_top(p) end }, { 'gain_top_of_deck' })
 end
 
 ---@param source 'supply'|'reserve'
@@ -87,8 +102,11 @@ end
 local function take(source, p, n)
   if source == 'supply' then
     game.take_from_supply(p, n)
-  else
+  elseif source == 'reserve' then
     game.take_from_reserve(p, n)
+  else
+    error("the source of tokens must be 'supply' or 'reserve', not "
+      .. (type(source) == 'string' and "'" .. source .. "'" or 'a ' .. type(source)))
   end
 end
 
@@ -98,10 +116,9 @@ end
 ---@param read foh.icon the icon it counts
 ---@return foh.effect.on_gain
 function tokens_per_icon(source, per, read)
-  return {
+  return with_native({
     on_gain = function(p) take(source, p, per * game.icons(p, read)) end,
-    native = { 'tokens_per_icon', source, per, read },
-  }
+  }, { 'tokens_per_icon', source, per, read })
 end
 
 -- Instant: PER tokens from SOURCE per card of type CTYPE.
@@ -110,10 +127,9 @@ end
 ---@param ctype foh.card_type the card type it counts
 ---@return foh.effect.on_gain
 function tokens_per_card(source, per, ctype)
-  return {
+  return with_native({
     on_gain = function(p) take(source, p, per * game.count(p, ctype)) end,
-    native = { 'tokens_per_card', source, per, ctype },
-  }
+  }, { 'tokens_per_card', source, per, ctype })
 end
 
 ---@class foh.turn_action_gain
@@ -131,7 +147,7 @@ end
 ---@param opts foh.turn_action_gain
 ---@return foh.effect.turn_action
 function turn_action_gain(opts)
-  return {
+  return with_native({
     can_activate = function(p)
       if opts.cost and game.tokens(p) < opts.cost then return false end
       if opts.discard_top and not game.top(p, opts.discard_top) then return false end
@@ -149,8 +165,7 @@ function turn_action_gain(opts)
         choose_and_gain(p, opts.types)
       end
     end,
-    native = { 'turn_action_gain', opts },
-  }
+  }, { 'turn_action_gain', opts })
 end
 
 -- End Game: PER icons of GIVE for each card of type CTYPE.
@@ -159,10 +174,9 @@ end
 ---@param ctype foh.card_type the card type it counts
 ---@return foh.effect.end_game
 function end_game_per_card(give, per, ctype)
-  return {
+  return with_native({
     end_game = function(p) return { [give] = per * game.count(p, ctype) } end,
-    native = { 'end_game_per_card', give, per, ctype },
-  }
+  }, { 'end_game_per_card', give, per, ctype })
 end
 
 -- End Game: PER icons of GIVE for every EVERY icons READ (rounded down).
@@ -172,10 +186,9 @@ end
 ---@param every integer icons read per step (rounded down)
 ---@return foh.effect.end_game
 function end_game_per_icon(give, per, read, every)
-  return {
+  return with_native({
     end_game = function(p) return { [give] = per * (game.icons(p, read) // every) } end,
-    native = { 'end_game_per_icon', give, per, read, every },
-  }
+  }, { 'end_game_per_icon', give, per, read, every })
 end
 
 -- End Game: PER icons of GIVE for each full set of one card of each TYPES.
@@ -184,7 +197,7 @@ end
 ---@param types foh.card_type[] one card of each makes a set
 ---@return foh.effect.end_game
 function end_game_per_set(give, per, types)
-  return {
+  return with_native({
     end_game = function(p)
       local sets
       for _, t in ipairs(types) do
@@ -193,15 +206,14 @@ function end_game_per_set(give, per, types)
       end
       return { [give] = per * (sets or 0) }
     end,
-    native = { 'end_game_per_set', give, per, types },
-  }
+  }, { 'end_game_per_set', give, per, types })
 end
 
 -- End Game: a fixed icon table.
 ---@param icons foh.icons the icons it scores
 ---@return foh.effect.end_game
 function end_game_icons(icons)
-  return { end_game = function() return icons end, native = { 'end_game_icons', icons } }
+  return with_native({ end_game = function() return icons end }, { 'end_game_icons', icons })
 end
 
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack
@@ -291,19 +303,21 @@ local ATTACK_NAMES = {
 
 -- Attack: the attacker chooses one weaker opponent and applies HIT(p, q).
 -- HIT_NATIVE: the hit's description, the second value of the hit helpers
--- below (attack(take_tokens(2)) passes both), for the engine's C attack.
+-- below (attack(take_tokens(2)) passes both), for the engine's C attack;
+-- it is used only if it describes HIT (its field hit is HIT).
 ---@param hit foh.hit
 ---@param hit_native? table
 ---@return foh.effect.on_gain
 function attack(hit, hit_native)
-  return {
+  local t = {
     on_gain = function(p, card)
       if not begin_attack(p, card) then return end
       local q = game.choose(p, weaker_opponents(p, card), 'opponent to attack')
       if q then strike(hit, p, q, card) else game.log('no opponent is weaker') end
     end,
-    native = hit_native and { 'attack', hit_native, ATTACK_NAMES },
   }
+  if hit_native and hit_native.hit == hit then with_native(t, { 'attack', hit_native, ATTACK_NAMES }) end
+  return t
 end
 
 -- Attack All: HIT(p, q) for every weaker opponent, in seat order.
@@ -311,15 +325,16 @@ end
 ---@param hit_native? table as attack's
 ---@return foh.effect.on_gain
 function attack_all(hit, hit_native)
-  return {
+  local t = {
     on_gain = function(p, card)
       if not begin_attack(p, card) then return end
       local targets = weaker_opponents(p, card)
       if #targets == 0 then game.log('no opponent is weaker') end
       for _, q in ipairs(targets) do strike(hit, p, q, card) end
     end,
-    native = hit_native and { 'attack_all', hit_native, ATTACK_NAMES },
   }
+  if hit_native and hit_native.hit == hit then with_native(t, { 'attack_all', hit_native, ATTACK_NAMES }) end
+  return t
 end
 
 -- Each hit helper returns the hit and its description: attack(take_tokens(2))
@@ -329,7 +344,8 @@ end
 ---@param n foh.tokens
 ---@return foh.hit, table
 function take_tokens(n)
-  return function(p, q) game.give(q, p, n) end, { 'take_tokens', n }
+  local hit = function(p, q) game.give(q, p, n) end
+  return hit, { 'take_tokens', n, hit = hit }
 end
 
 -- Hit: the attacker chooses one of the opponent's stacks of TYPES and its
@@ -337,7 +353,7 @@ end
 ---@param types foh.card_type[]
 ---@return foh.hit, table
 function discard_top_of(types)
-  return function(p, q)
+  local hit = function(p, q)
     local tops = {}
     for _, t in ipairs(types) do
       local top = game.top(q, t)
@@ -345,19 +361,21 @@ function discard_top_of(types)
     end
     local pick = game.choose(p, tops, 'card to discard')
     if pick then game.discard(pick) end
-  end, { 'discard_top_of', types }
+  end
+  return hit, { 'discard_top_of', types, hit = hit }
 end
 
 -- Hit: the top card of each of the opponent's stacks of TYPES is discarded.
 ---@param types foh.card_type[]
 ---@return foh.hit, table
 function discard_top_each(types)
-  return function(_, q)
+  local hit = function(_, q)
     for _, t in ipairs(types) do
       local top = game.top(q, t)
       if top then game.discard(top) end
     end
-  end, { 'discard_top_each', types }
+  end
+  return hit, { 'discard_top_each', types, hit = hit }
 end
 
 -- Hit: the attacker chooses one of the opponent's cards of type CTYPE and
@@ -365,8 +383,9 @@ end
 ---@param ctype foh.card_type
 ---@return foh.hit, table
 function discard_one_of(ctype)
-  return function(p, q)
+  local hit = function(p, q)
     local pick = game.choose(p, game.nation(q, ctype), 'card to discard')
     if pick then game.discard(pick) end
-  end, { 'discard_one_of', ctype }
+  end
+  return hit, { 'discard_one_of', ctype, hit = hit }
 end

@@ -2,8 +2,10 @@
 # functions they stand for: every run below must print the same with and
 # without --lua-only (timing lines aside). Games of random and greedy bots
 # (greedy scores positions, so End Game and counting effects run often), the
-# Faith expansion, every variant, and four game logs (every log line of an
-# effect: attacks, their choices and hits among them).
+# Faith expansion, every variant, four game logs (every log line of an
+# effect: attacks, their choices and hits among them), and cards that
+# change a helper's table (their own functions must run: tests/data/
+# decorated-helpers).
 #
 #   cmake -DFOH=build/foh -DSRC=. -DOUT=/tmp -P tests/native.cmake
 cmake_minimum_required(VERSION 3.16)
@@ -14,7 +16,8 @@ set(runs
   "play --players 4 --seed 3 --seats random"
   "play --players 5 --seed 7 --seats greedy,random,greedy,random,random"
   "play --variant korean-edition --players 4 --seed 5 --seats random,greedy,random,greedy"
-  "play --cards ${SRC}/cards/faith --players 3 --seed 12 --seats random")
+  "play --cards ${SRC}/cards/faith --players 3 --seed 12 --seats random"
+  "sim --cards ${SRC}/tests/data/decorated-helpers --players 4 --games 200 --seed 4 --threads 2 --seats random,greedy,random,random")
 file(GLOB variants RELATIVE "${SRC}/variants" "${SRC}/variants/*")
 list(SORT variants)
 foreach(v ${variants})

@@ -726,7 +726,7 @@ static void print_tie_break(FILE *out, const foh_scoring_rules *r, foh_tiebreak 
         fprintf(out, " broken by %s", most[tb]);
 }
 
-void cli_print_scores(FILE *out, foh_game *g)
+int cli_print_scores(FILE *out, foh_game *g)
 {
     const foh_cardset *cs = foh_game_cardset(g);
     int n = foh_game_players(g);
@@ -735,7 +735,7 @@ void cli_print_scores(FILE *out, foh_game *g)
     foh_error err;
     if (foh_game_score(g, sc, &tb, &err) != FOH_OK) {
         cli_error(NULL, "scoring failed: %s", err.msg);
-        return;
+        return 0;
     }
     foh_scoring_rules rules;
     foh_cardset_scoring_rules(cs, &rules);
@@ -774,6 +774,7 @@ void cli_print_scores(FILE *out, foh_game *g)
     fprintf(out, " (");
     print_tie_break(out, &rules, tb);
     fprintf(out, ")\n");
+    return 1;
 }
 
 int cli_can_write(const char *path)

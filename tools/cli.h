@@ -144,8 +144,10 @@ void cli_sources_of(const cli_options *o, cli_sources *out);
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 
-/* Print the score table of a finished game (or of the game as it stands). */
-void cli_print_scores(FILE *out, foh_game *g);
+/* Print the score table of a finished game (or of the game as it stands).
+ * Returns 0 after saying why when scoring fails (an End Game effect's
+ * error), 1 otherwise. */
+int cli_print_scores(FILE *out, foh_game *g);
 
 /* Print "foh COMMAND: message" on stderr, with control characters written
  * visibly: messages carry names and text from card files and scripts,

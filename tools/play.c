@@ -70,6 +70,7 @@ typedef struct {
     int quiet;              /* legal: no log */
     save_entry *done;       /* every action applied, for the save file */
     int ndone, cap;
+    int entry_pending;      /* done[ndone] is set for an action not applied yet (freed if it fails) */
 } session;
 
 /* A seat that plays the recorded actions first, then its player (none for
@@ -353,7 +354,10 @@ static foh_status session_before(void *ud, foh_game *g, const foh_decision *d, f
         ss->done = grown;
         ss->cap = cap;
     }
-    if (!save_entry_set(&ss->done[ss->ndone], g, &d->action))
+    if (ss->entry_pending)
+        save_entry_free(&ss->done[ss->ndone]);
+    ss->entry_pending = save_entry_set(&ss->done[ss->ndone], g, &d->action);
+    if (!ss->entry_pending)
         return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
     return FOH_OK;
 }
@@ -363,6 +367,7 @@ static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, fo
     session *ss = ud;
     (void)d;
     ss->ndone++;
+    ss->entry_pending = 0;
     if (ss->table)
         ss->table->done = ss->ndone;
     /* --explain: the alternatives after the action's own lines. */
@@ -516,7 +521,9 @@ static void print_header(const cli_options *o, const foh_cardset *cs, foh_game *
     print_setup(g, o->reveal);
 }
 
-static void print_end(const session *ss, foh_game *g)
+/* The end of the game or of the recording, and the scores: 0 when scoring
+ * fails (said). */
+static int print_end(const session *ss, foh_game *g)
 {
     if (foh_game_is_stalled(g))
         printf("\nGame over after %d turns: the turn limit (engine ruling E1) ended it; the game is stalled and "
@@ -531,7 +538,7 @@ static void print_end(const session *ss, foh_game *g)
     else
         printf("\nStopped after %d actions, turn %d%s%s; the scores if the game ended now:\n", ss->ndone,
                foh_game_turn(g) + 1, ss->save ? "; resume with foh play --load " : "", ss->save ? ss->save : "");
-    cli_print_scores(stdout, g);
+    return cli_print_scores(stdout, g);
 }
 
 /* A human's undo: back to decision point K of the table (the position,
@@ -541,6 +548,9 @@ static void undo(session *ss, foh_game *g, int k)
     human_table *t = ss->table;
     const human_mark *m = &t->marks[k];
     foh_game_copy(g, m->at);
+    if (ss->entry_pending)
+        save_entry_free(&ss->done[ss->ndone]);
+    ss->entry_pending = 0;
     while (ss->ndone > m->done)
         save_entry_free(&ss->done[--ss->ndone]);
     char name[96];
@@ -665,13 +675,13 @@ static int run_session(cli_options *o, session *ss)
     }
     if (status == CLI_OK && ss->quiet)
         status = print_legal(g, o->json);
-    else if (status == CLI_OK)
-        print_end(ss, g);
+    else if (status == CLI_OK && !print_end(ss, g))
+        status = CLI_DATA;
     if (trace_file && fclose(trace_file) != 0 && status == CLI_OK) {
         cli_error(cmd, "cannot write %s", o->trace);
         status = CLI_DATA;
     }
-    for (int i = 0; i < ss->ndone; i++)
+    for (int i = 0; i < ss->ndone + ss->entry_pending; i++) /* and the entry of an action that failed */
         save_entry_free(&ss->done[i]);
     free(ss->done);
     for (int p = 0; p < o->players; p++)
