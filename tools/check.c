@@ -25,7 +25,8 @@ static const cli_command CHECK = {
     "syntax errors, effects that do not fit their timing, counting effects in a cycle,\n"
     "variants changing what does not exist. It warns of card params no effect reads. It\n"
     "then plays a few short games between random bots (--games, default 12, over every\n"
-    "player count allowed) to catch script errors at run time, each also with every card\n"
+    "player count allowed) and scores them, to catch script errors at run time (End Game\n"
+    "effects included), each also with every card\n"
     "effect run by its Lua functions (the engine runs the helpers' effects in C: both must\n"
     "give the same game), and runs the scenarios of\n"
     "--scenarios, warning of each card of the --cards folders (not of the sets they extend)\n"
@@ -242,6 +243,17 @@ static foh_status play_one(foh_engine *eng, const foh_options *opt, game_log *lo
         log->len = 0;
         foh_game_set_log(game, log_line, log);
         s = foh_match_play(game, seats, NULL, 0, NULL, err);
+    }
+    /* Final scoring runs the End Game effects: their errors count too, and
+     * the scores are part of what two runs of the game must agree on. */
+    foh_score sc[FOH_MAX_PLAYERS];
+    foh_tiebreak tb;
+    if (ok && s == FOH_OK && (s = foh_game_score(game, sc, &tb, err)) == FOH_OK) {
+        char line[40 * FOH_MAX_PLAYERS] = "final scores:";
+        for (int p = 0; p < opt->players; p++)
+            snprintf(line + strlen(line), sizeof line - strlen(line), " P%d %d VP, %d cards, %d tokens", p + 1,
+                     sc[p].total, sc[p].cards, sc[p].tokens);
+        log_line(log, line);
     }
     for (int p = 0; p < opt->players; p++)
         foh_player_free(seats[p]);
