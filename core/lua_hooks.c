@@ -196,7 +196,7 @@ foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
     const foh_native *n = &g->eng->native[card];
     int attack = n->op == FOH_NATIVE_ATTACK || n->op == FOH_NATIVE_ATTACK_ALL;
-    if (native_on(g->eng, card) && (!attack || foh_native_attack_runs(g, card, player))) {
+    if (native_on(g->eng, card) && (!attack || foh_native_attack_runs(g, card))) {
         native_frame f;
         native_enter(g, card, 0, &f);
         foh_status s = attack ? foh_native_attack(g, card, player, err) : foh_native_on_gain(g, card, player, err);

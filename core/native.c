@@ -690,11 +690,10 @@ static int has_active(const foh_game *g, int p, int field)
     return 0;
 }
 
-int foh_native_attack_runs(const foh_game *g, int card, int player)
+int foh_native_attack_runs(const foh_game *g, int card)
 {
     const foh_native *n = &g->eng->native[card];
     const foh_cardset *cs = g->eng->cs;
-    (void)player;
     /* The events' tables are the Lua helper's to make. */
     return !FOH_EVENT_WANTED(cs, n->before) && !FOH_EVENT_WANTED(cs, n->after);
 }

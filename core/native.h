@@ -40,7 +40,7 @@ foh_status foh_native_activate(foh_game *g, int card, int player, foh_error *err
  * foh_native_attack_runs says whether the C attack may run: not when
  * something in the card set reacts to its events (the Lua helper makes
  * their tables). The owner's on_attack functions are called from C. */
-int foh_native_attack_runs(const foh_game *g, int card, int player);
+int foh_native_attack_runs(const foh_game *g, int card);
 foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err);
 
 #endif
