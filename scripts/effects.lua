@@ -12,10 +12,12 @@
 --   immune_to_attacks      not affected by any Attack or Attack All effect
 --   no_own_attacks         own Attack effects are not activated when gained
 --   on_attack(p, card)     runs each time the owner activates an attack
--- `native` (the helper's name and arguments) lets the engine do the same
--- work in C without calling the function (core/native.c); the functions
--- stay the reference: `--lua-only` calls them, and the tests check that the
--- games come out the same both ways. A card's own effect has no `native`.
+-- `native` (the helper's name and arguments, see with_native) lets the
+-- engine do the same work in C without calling the function (core/native.c,
+-- scripts/API.md); the functions stay the reference: `--lua-only` calls
+-- them, and the tests and `foh check` play games both ways. A card's own
+-- effect needs no `native`, and a card may change a table a helper built:
+-- its own functions then run.
 -- Everything goes through the engine's `game` API (scripts/API.md).
 -- Types: scripts/types/foh.lua (docs/lua-types.md). Helpers are globals on
 -- purpose:
