@@ -440,6 +440,7 @@ struct foh_engine {
     uint64_t native_counting[FOH_OWNED_WORDS]; /* the counting Permanent effects run in C (none if lua_only) */
     uint64_t type_cards[FOH_MAX_TYPES][FOH_OWNED_WORDS]; /* the card set's cards of each type */
     uint8_t age_value[FOH_MAX_CARDS];    /* each card's age's value (the Current Age, the age check) */
+    uint8_t age_by_value[FOH_MAX_AGES];  /* the ages, highest value first (the Nations' Current Age) */
     /* The effect fields the native attacks read (their names from the
      * descriptions) and the cards whose effect table has each true. */
     int nnative_fields;

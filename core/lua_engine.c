@@ -487,6 +487,12 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
         e->type_cards[cs->card[c].type][c / 64] |= 1ull << (c % 64);
         e->age_value[c] = (uint8_t)cs->age[cs->card[c].age].value; /* 0..99 (game_yaml.c) */
     }
+    for (int a = 0; a < cs->nages; a++) { /* insertion sort: a handful of ages */
+        int j = a;
+        for (; j > 0 && cs->age[e->age_by_value[j - 1]].value < cs->age[a].value; j--)
+            e->age_by_value[j] = e->age_by_value[j - 1];
+        e->age_by_value[j] = (uint8_t)a;
+    }
     for (int c = 0; c < FOH_MAX_CARDS; c++)
         e->effect_ref[c] = e->effect_proxy_ref[c] = e->card_id_ref[c] = e->card_info_ref[c] = LUA_NOREF;
     e->ids_ref = e->names_ref = LUA_NOREF;

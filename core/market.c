@@ -52,15 +52,17 @@ void foh_market_replenish(foh_game *g)
     }
 }
 
-/* The highest age value among the cards in all Nations (0 for none). */
+/* The highest age value among the cards in all Nations (0 for none): the
+ * first age, highest value first, that a Nation holds a card of. */
 static int nations_age(const foh_game *g)
 {
-    const foh_cardset *cs = g->eng->cs;
-    int age = 0;
-    for (int a = 0; a < cs->nages; a++) /* the Nations' cards, counted by age */
-        if (g->st.nation_age[a] && cs->age[a].value > age)
-            age = cs->age[a].value;
-    return age;
+    const foh_engine *e = g->eng;
+    for (int i = 0; i < e->cs->nages; i++) {
+        int a = e->age_by_value[i];
+        if (g->st.nation_age[a])
+            return e->cs->age[a].value > 0 ? e->cs->age[a].value : 0;
+    }
+    return 0;
 }
 
 int foh_market_current_age(const foh_game *g)
