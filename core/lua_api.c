@@ -262,7 +262,6 @@ static int api_icons(lua_State *L)
 static int api_strength(lua_State *L)
 {
     foh_game *g = game_reading(L);
-    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
     int p = player_arg(L, 1);
     reads_nation(L, p);
     static const char *const roles[] = {"attacker", "defender", NULL};
@@ -271,11 +270,11 @@ static int api_strength(lua_State *L)
     int role = s == foh_lua_engine_of(L)->role_name[0] ? 0
                : s == foh_lua_engine_of(L)->role_name[1] ? 1
                                                           : luaL_checkoption(L, 2, NULL, roles);
-    int icons[FOH_MAX_ICONS];
+    int strength;
     foh_error err;
-    if (foh_nation_icons(g, p, icons, &err) != FOH_OK)
+    if (foh_nation_strength(g, p, role == 0, &strength, &err) != FOH_OK)
         return luaL_error(L, "%s", err.msg);
-    lua_pushinteger(L, foh_nation_sum(cs, icons, role == 0 ? cs->attacker_icons : cs->defender_icons));
+    lua_pushinteger(L, strength);
     return 1;
 }
 
@@ -551,17 +550,13 @@ static int api_gain_top(lua_State *L)
 {
     foh_game *g = game_of(L);
     writable(L);
-    int p = player_arg(L, 1);
-    int c = foh_deck_draw(g);
-    if (c < 0) {
-        foh_log(g, "  the Civilization deck is empty: P%d gains nothing", p + 1);
-        lua_pushnil(L);
-        return 1;
-    }
-    foh_log(g, "  P%d reveals %s from the top of the Civilization deck", p + 1, foh_card_name(g, c));
+    int p = player_arg(L, 1), c;
     foh_error err;
-    raise_status(L, foh_nation_gain(g, p, c, "effect", &err), &err);
-    push_card(L, c);
+    raise_status(L, foh_nation_gain_top(g, p, &c, &err), &err);
+    if (c < 0)
+        lua_pushnil(L);
+    else
+        push_card(L, c);
     return 1;
 }
 

@@ -3,6 +3,7 @@
 
 #include "log.h"
 #include "lua_bridge.h"
+#include "market.h"
 #include "memo.h"
 #include "nation.h"
 
@@ -268,9 +269,42 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
     }
 }
 
-foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+/* PLAYER's icons counted: stripes and constant effects, then the counting
+ * effects on (their reads noted for the memo, as every count's). */
+static foh_status count_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
+    foh_memo_note(g->eng, 1u << player);
+    foh_nation_base_icons(g, player, icons);
+    foh_status s = FOH_OK;
+    for (int c = foh_nation_next(&g->st, player, 0); c >= 0 && s == FOH_OK; c = foh_nation_next(&g->st, player, c + 1))
+        if (cs->card[c].counting && permanent_on(g, player, c))
+            s = foh_lua_provides(g, c, player, icons, err);
+    return s;
+}
+
+foh_status foh_nation_strength(foh_game *g, int player, int attacker, int *out, foh_error *err)
+{
+    int icons[FOH_MAX_ICONS];
+    foh_status s = foh_nation_icons(g, player, icons, err);
+    if (s == FOH_OK)
+        *out = foh_nation_sum(cs_of(g), icons, attacker ? cs_of(g)->attacker_icons : cs_of(g)->defender_icons);
+    return s;
+}
+
+foh_status foh_nation_gain_top(foh_game *g, int player, int *card, foh_error *err)
+{
+    int c = *card = foh_deck_draw(g);
+    if (c < 0) {
+        foh_log(g, "  the Civilization deck is empty: P%d gains nothing", player + 1);
+        return FOH_OK;
+    }
+    foh_log(g, "  P%d reveals %s from the top of the Civilization deck", player + 1, foh_card_name(g, c));
+    return foh_nation_gain(g, player, c, "effect", err);
+}
+
+foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+{
     foh_engine *e = g->eng;
     int cached = e->icons_game == g;
     if (cached && (e->icons_have >> player & 1)) {
@@ -295,25 +329,12 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         /* Every counting effect on runs in C (native.c) and reads this
          * Nation alone: counted directly, for less than a memo lookup, with
          * the same reads noted and cards exercised as the memo's. */
-        foh_memo_note(e, 1u << player);
-        foh_nation_base_icons(g, player, icons);
-        foh_status s = FOH_OK;
-        for (int c = foh_nation_next(&g->st, player, 0); c >= 0 && s == FOH_OK;
-             c = foh_nation_next(&g->st, player, c + 1))
-            if (cs->card[c].counting && permanent_on(g, player, c))
-                s = foh_lua_provides(g, c, player, icons, err);
-        return s;
+        return count_icons(g, player, icons, err);
     }
     foh_memo_reads outer, mine;
     if (!foh_memo_find(g, FOH_MEMO_ICONS, player, icons, sizeof(int) * FOH_MAX_ICONS, &mine)) {
         foh_memo_begin(e, &outer);
-        foh_memo_note(e, 1u << player);
-        foh_nation_base_icons(g, player, icons);
-        foh_status s = FOH_OK;
-        for (int c = foh_nation_next(&g->st, player, 0); c >= 0 && s == FOH_OK;
-             c = foh_nation_next(&g->st, player, c + 1))
-            if (cs->card[c].counting && permanent_on(g, player, c))
-                s = foh_lua_provides(g, c, player, icons, err);
+        foh_status s = count_icons(g, player, icons, err);
         foh_memo_end(e, &outer, &mine);
         if (s != FOH_OK)
             return s;

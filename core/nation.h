@@ -57,6 +57,14 @@ foh_status foh_nation_discard(foh_game *g, int card, foh_error *err);
  * Permanent effects, which see only the first two (default ruling 6).
  * With g->scoring set, obsolete effects are off. */
 foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], foh_error *err);
+/* The strength of PLAYER (rulebook "Attack Effects", default ruling 5): the
+ * sum of the icons game.yaml's rules count for an attacker (ATTACKER 1)
+ * or a defender (0), into *OUT. Errors as foh_nation_icons. */
+foh_status foh_nation_strength(foh_game *g, int player, int attacker, int *out, foh_error *err);
+/* PLAYER gains the top card of the Civilization deck (*CARD; -1 when the
+ * deck is empty: logged, nothing gained), revealed in the log. Returns
+ * foh_nation_gain's status. */
+foh_status foh_nation_gain_top(foh_game *g, int player, int *card, foh_error *err);
 /* Stripes plus constant Permanent effects only. */
 void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS]);
 /* Sum of the icon kinds in MASK. */

@@ -544,13 +544,8 @@ foh_status foh_native_end_game(foh_game *g, int card, int player, int icons[FOH_
 /* game.gain_top(p): the top card of the Civilization deck, revealed. */
 static foh_status gain_top(foh_game *g, int player, foh_error *err)
 {
-    int c = foh_deck_draw(g);
-    if (c < 0) {
-        foh_log(g, "  the Civilization deck is empty: P%d gains nothing", player + 1);
-        return FOH_OK;
-    }
-    foh_log(g, "  P%d reveals %s from the top of the Civilization deck", player + 1, foh_card_name(g, c));
-    return foh_nation_gain(g, player, c, "effect", err);
+    int card;
+    return foh_nation_gain_top(g, player, &card, err);
 }
 
 static foh_status choose(foh_game *g, int card, int player, const int *opt, int n, int players, const char *prompt,
@@ -758,15 +753,11 @@ static foh_status choose(foh_game *g, int card, int player, const int *opt, int 
     return FOH_NEED_CHOICE;
 }
 
-/* game.strength(p, role): the icons of P that count for ROLE. */
-static foh_status strength(foh_game *g, int p, uint32_t role, int *out, foh_error *err)
+/* game.strength(p, role), its Nation's read noted as the API notes it. */
+static foh_status strength(foh_game *g, int p, int attacker, int *out, foh_error *err)
 {
-    int icons[FOH_MAX_ICONS];
     foh_memo_note(g->eng, 1u << p);
-    foh_status s = foh_nation_icons(g, p, icons, err);
-    if (s == FOH_OK)
-        *out = foh_nation_sum(g->eng->cs, icons, role);
-    return s;
+    return foh_nation_strength(g, p, attacker, out, err);
 }
 
 /* Append printf-style text to the log line LINE (LEN bytes, at *AT). */
@@ -789,10 +780,10 @@ static foh_status weaker(foh_game *g, int card, int p, const foh_native *n, int 
     int mine, defence;
     char line[1024];
     size_t at = 0;
-    foh_status s = strength(g, p, cs->attacker_icons, &mine, err);
+    foh_status s = strength(g, p, 1, &mine, err);
     *nt = 0;
     for (int q = 0; q < g->st.players && s == FOH_OK; q++) {
-        if (q == p || (s = strength(g, q, cs->defender_icons, &defence, err)) != FOH_OK)
+        if (q == p || (s = strength(g, q, 0, &defence, err)) != FOH_OK)
             continue;
         const char *note = "";
         if (has_active(g, q, n->immune)) {
