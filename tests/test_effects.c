@@ -351,6 +351,21 @@ static const char *log_cards(char *buf, size_t len, const char *const *bodies, i
     return buf;
 }
 
+/* An engine for log_cards' set of BODIES (N of them), written under
+ * NAME; the card set in *CS. */
+static foh_engine *log_engine(const char *name, const char *const *bodies, int n, foh_cardset **cs)
+{
+    static char yaml[16384];
+    const char *dir = t_cardset_dir(name, "cards.yaml", log_cards(yaml, sizeof yaml, bodies, n), (const char *)NULL);
+    foh_error err = {0};
+    *cs = foh_cardset_load(dir, &err);
+    if (!*cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(*cs, &err);
+    assert_non_null(e);
+    return e;
+}
+
 /* game.log with values writes each as Lua's tostring would (and a table
  * {format, value...} once per group of values); a bad call is the same
  * error with and without a log, naming the cause. */
@@ -387,15 +402,10 @@ static void test_log_format(void **state)
     const char *bodies[N];
     for (int i = 0; i < N; i++)
         bodies[i] = cases[i].body;
-    static char yaml[16384], log[T_LOG_SIZE];
-    const char *dir = t_cardset_dir("log_format", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, N),
-                                    (const char *)NULL);
+    static char log[T_LOG_SIZE];
     foh_error err = {0};
-    foh_cardset *cs = foh_cardset_load(dir, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(cs, &err);
-    assert_non_null(e);
+    foh_cardset *cs;
+    foh_engine *e = log_engine("log_format", bodies, N, &cs);
     for (int i = 0; i < N; i++) {
         char id[8], logged[sizeof err.msg];
         snprintf(id, sizeof id, "l%d", i + 1);
@@ -433,14 +443,10 @@ static void test_allocator_blocks(void **state)
         "if #table.concat(parts) ~= 1275 then error('concat') end "
         "game.log('%s', sum)",
     };
-    static char yaml[8192], log[T_LOG_SIZE];
-    const char *dir = t_cardset_dir("alloc", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, 1), (const char *)NULL);
+    static char log[T_LOG_SIZE];
     foh_error err = {0};
-    foh_cardset *cs = foh_cardset_load(dir, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(cs, &err);
-    assert_non_null(e);
+    foh_cardset *cs;
+    foh_engine *e = log_engine("alloc", bodies, 1, &cs);
     for (int round = 0; round < 5; round++) {
         if (t_complete(e, NULL, foh_cardset_find(cs, "l1"), NULL, log, &err) != FOH_OK)
             fail_msg("round %d: %s", round, err.msg);
@@ -466,15 +472,10 @@ static void test_allocator_keeps_little(void **state)
         "end "
         "game.log('%s', 'done')",
     };
-    static char yaml[8192], log[T_LOG_SIZE];
-    const char *dir = t_cardset_dir("alloc_keep", "cards.yaml", log_cards(yaml, sizeof yaml, bodies, 1),
-                                    (const char *)NULL);
+    static char log[T_LOG_SIZE];
     foh_error err = {0};
-    foh_cardset *cs = foh_cardset_load(dir, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(cs, &err);
-    assert_non_null(e);
+    foh_cardset *cs;
+    foh_engine *e = log_engine("alloc_keep", bodies, 1, &cs);
     size_t before = mallinfo2().uordblks;
     if (t_complete(e, NULL, foh_cardset_find(cs, "l1"), NULL, log, &err) != FOH_OK)
         fail_msg("%s", err.msg);
