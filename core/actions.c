@@ -111,11 +111,14 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
     return foh_error_set(err, FOH_ERR_ILLEGAL, "unknown action kind %d", (int)a->kind);
 }
 
-int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
+/* The listing of foh_action_list (GROUPED 0) and foh_action_list_grouped
+ * (GROUPED 1: each Market card's Invest amounts in one entry). */
+static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *out, int max, int grouped,
+                                                      int *nlegal, foh_error *err)
 {
     const foh_state *st = &g->st;
     const foh_cardset *cs = cs_of(g);
-    int p = st->current, n = 0;
+    int p = st->current, n = 0, extra = 0; /* EXTRA: the actions of the groups past their first */
     /* During a granted bonus action only its kinds, and Pass, are legal. */
     unsigned allowed = st->bonus_mask ? st->bonus_mask : ~0u;
 #define PUSH(...)                                                                                                     \
@@ -127,7 +130,20 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
             n++;                                                                                                      \
         }                                                                                                             \
     } while (0)
-    if (st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1))
+    if (grouped && st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1)) {
+        /* One entry per Market card without investor, for the amounts 1 to
+         * TOKENS: written whatever the card, kept (N advanced) if it has
+         * none, which a random Market makes unpredictable to branch on. */
+        int tokens = st->tokens[p], groups = 0;
+        for (int i = 0; i < st->nmarket; i++) {
+            int c = st->market[i], free = st->loc[c].investor < 0;
+            if (n < max)
+                out[n] = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = tokens, .option = -1};
+            n += free;
+            groups += free;
+        }
+        extra = groups * (tokens - 1);
+    } else if (st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1))
         for (int i = 0; i < st->nmarket; i++) {
             int c = st->market[i], tokens = st->tokens[p];
             if (st->loc[c].investor >= 0)
@@ -145,11 +161,13 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
         }
     if (st->investment[p] >= 0)
         PUSH(.kind = FOH_ACT_COMPLETE, .card = st->investment[p], .tokens = 0, .option = -1);
-    for (int i = 0; i < st->nmarket; i++) {
-        int c = st->market[i], q = st->loc[c].investor;
-        if (q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested)
-            PUSH(.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1);
-    }
+    if (allowed >> FOH_ACT_SNIPE & 1)
+        for (int i = 0; i < st->nmarket; i++) { /* written, kept if it may be sniped (as above) */
+            int c = st->market[i], q = st->loc[c].investor;
+            if (n < max)
+                out[n] = (foh_action){.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1};
+            n += q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested;
+        }
     for (int w = 0; w < FOH_OWNED_WORDS; w++) /* the Nation's Turn Actions on, in card order */
         for (uint64_t bits = st->actions_on[p][w]; bits; bits &= bits - 1) {
             int c = w * 64 + __builtin_ctzll(bits), ok = 0;
@@ -173,7 +191,19 @@ int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
         PUSH(.kind = FOH_ACT_PASS, .card = -1, .tokens = 0, .option = -1);
     }
 #undef PUSH
+    if (grouped)
+        *nlegal = n + extra;
     return n;
+}
+
+int foh_action_list(foh_game *g, foh_action *out, int max, foh_error *err)
+{
+    return list(g, out, max, 0, NULL, err);
+}
+
+int foh_action_list_grouped(foh_game *g, foh_action *out, int max, int *nlegal, foh_error *err)
+{
+    return list(g, out, max, 1, nlegal, err);
 }
 
 static foh_status complete(foh_game *g, int p, foh_error *err)

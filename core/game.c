@@ -190,15 +190,24 @@ static foh_status drain(foh_game *g, int *head, foh_error *err)
     return s;
 }
 
-/* Variant hooks at POINT, then the effects they queued. */
-static foh_status hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int *head, foh_error *err)
+static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int *head,
+                            foh_error *err)
 {
     foh_status s = foh_lua_has_hooks(g->eng, point) ? foh_lua_hooks(g, point, player, kind, err) : FOH_OK;
     return s == FOH_OK ? drain(g, head, err) : s;
 }
 
-/* EVENT {player: P}, then the effects its reactions queued. */
-static foh_status player_event(foh_game *g, int event, int p, int *head, foh_error *err)
+/* Variant hooks at POINT, then the effects they queued. Inline for the
+ * common case of a turn with neither (six points a turn). */
+static inline foh_status hooks(foh_game *g, foh_hook_point point, int player, const char *kind, int *head,
+                               foh_error *err)
+{
+    if (!foh_lua_has_hooks(g->eng, point) && *head >= g->nqueue)
+        return FOH_OK;
+    return run_hooks(g, point, player, kind, head, err);
+}
+
+static foh_status run_player_event(foh_game *g, int event, int p, int *head, foh_error *err)
 {
     foh_status s = FOH_OK;
     if (FOH_EVENT_WANTED(g->eng->cs, event)) {
@@ -206,6 +215,15 @@ static foh_status player_event(foh_game *g, int event, int p, int *head, foh_err
         s = foh_lua_event(g, event, f, 1, err);
     }
     return s == FOH_OK ? drain(g, head, err) : s;
+}
+
+/* EVENT {player: P}, then the effects its reactions queued; inline for the
+ * common case of neither. */
+static inline foh_status player_event(foh_game *g, int event, int p, int *head, foh_error *err)
+{
+    if (!FOH_EVENT_WANTED(g->eng->cs, event) && *head >= g->nqueue)
+        return FOH_OK;
+    return run_player_event(g, event, p, head, err);
 }
 
 /* The age event when the Current Age is no longer *AGE (which it becomes);
@@ -386,6 +404,34 @@ int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err
         return g->choice.n;
     }
     return foh_action_list(g, out, max, err);
+}
+
+int foh_game_legal_grouped(foh_game *g, foh_action *out, int max, int *nlegal, foh_error *err)
+{
+    int total = 0, n;
+    if (g->st.over || g->pending)
+        total = n = foh_game_legal_actions(g, out, max, err); /* no Invest among them */
+    else
+        n = foh_action_list_grouped(g, out, max, &total, err);
+    if (nlegal)
+        *nlegal = n < 0 ? -1 : total;
+    return n;
+}
+
+int foh_legal_ungroup(const foh_action *grouped, int n, int i, foh_action *out)
+{
+    for (int j = 0; j < n && i >= 0; j++) {
+        const foh_action *e = &grouped[j];
+        int stands_for = e->kind == FOH_ACT_INVEST ? e->tokens : 1;
+        if (i < stands_for) {
+            *out = *e;
+            if (e->kind == FOH_ACT_INVEST)
+                out->tokens = i + 1;
+            return 0;
+        }
+        i -= stands_for;
+    }
+    return -1;
 }
 
 foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err)

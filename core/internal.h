@@ -476,7 +476,7 @@ struct foh_engine {
         uint64_t cards[FOH_OWNED_WORDS];
     } field[FOH_LUA_FIELDS];
     int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
-    long exercised[FOH_MAX_CARDS];       /* times each card's rule took effect */
+    uint64_t exercised[FOH_OWNED_WORDS]; /* bit c: card c's rule took effect (foh_engine_exercised) */
     long lua_calls;                      /* protected calls into Lua (foh_engine_lua_calls) */
     /* Icon counts of the game being scored, which cannot change while it
      * is (End Game effects and scoring hooks are read-only): counted once

@@ -585,7 +585,9 @@ const foh_cardset *foh_engine_cardset(const foh_engine *e) { return e->cs; }
 
 long foh_engine_lua_calls(const foh_engine *e) { return e->lua_calls; }
 
-long foh_engine_exercised(const foh_engine *e, int card)
+int foh_engine_exercised(const foh_engine *e, int card)
 {
-    return card >= 0 && card < e->cs->ncards ? e->exercised[card] : 0;
+    return card >= 0 && card < e->cs->ncards ? (int)(e->exercised[card >> 6] >> (card & 63) & 1) : 0;
 }
+
+void foh_engine_exercised_clear(foh_engine *e) { memset(e->exercised, 0, sizeof e->exercised); }

@@ -91,12 +91,15 @@ void foh_market_age_check(foh_game *g)
                 age = value[i];
         }
         int limit = age - cs->age_check_gap;
-        discarded = 0;
+        _Static_assert(FOH_MAX_MARKET <= 32, "a bit per Market card");
+        unsigned due = 0; /* bit i: market card i is discarded (rarely any: no branch per card) */
         for (int i = 0; i < n; i++)
-            if (value[i] <= limit && g->st.loc[card[i]].investor < 0) {
+            due |= (unsigned)((value[i] <= limit) & (g->st.loc[card[i]].investor < 0)) << i;
+        discarded = due != 0;
+        for (int i = 0; due; i++, due >>= 1)
+            if (due & 1) {
                 foh_market_take(g, card[i]);
                 foh_log(g, "  Age check: %s is discarded from the Market", foh_card_name(g, card[i]));
-                discarded++;
             }
         foh_market_replenish(g);
     } while (discarded && cs->age_check_repeat); /* a house rule repeats it */

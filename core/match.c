@@ -13,30 +13,41 @@
  * not listed into twice (the first time only to learn the count). */
 #define LEGAL_START 256
 
+/* *BUF with room for WANT actions; -1 with ERR set when out of memory. */
+static int grow(foh_action **buf, int *cap, int want, foh_error *err)
+{
+    foh_action *room = realloc(*buf, (size_t)want * sizeof *room);
+    if (!room) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return -1;
+    }
+    *buf = room;
+    *cap = want;
+    return 0;
+}
+
+/* The legal actions of G into *BUF, grown as needed: in full, or GROUPED
+ * (foh_game_legal_grouped). Returns the entries listed; *NLEGAL receives
+ * the number of legal actions. */
+static int legal_into(foh_game *g, foh_action **buf, int *cap, int grouped, int *nlegal, foh_error *err)
+{
+    if (*cap < LEGAL_START && grow(buf, cap, LEGAL_START, err) < 0)
+        return -1;
+    for (;;) { /* twice at most: the second time, all fit */
+        int n = grouped ? foh_game_legal_grouped(g, *buf, *cap, nlegal, err) : foh_game_legal_actions(g, *buf, *cap, err);
+        if (!grouped)
+            *nlegal = n;
+        if (n <= *cap)
+            return n;
+        if (grow(buf, cap, n > INT_MAX / 2 ? n : 2 * n, err) < 0)
+            return -1;
+    }
+}
+
 int foh_match_legal(foh_game *g, foh_action **buf, int *cap, foh_error *err)
 {
-    if (*cap < LEGAL_START) {
-        foh_action *room = realloc(*buf, LEGAL_START * sizeof *room);
-        if (!room) {
-            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-            return -1;
-        }
-        *buf = room;
-        *cap = LEGAL_START;
-    }
-    int n = foh_game_legal_actions(g, *buf, *cap, err);
-    if (n > *cap) {
-        int want = n > INT_MAX / 2 ? n : 2 * n;
-        foh_action *grown = realloc(*buf, (size_t)want * sizeof *grown);
-        if (!grown) {
-            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-            return -1;
-        }
-        *buf = grown;
-        *cap = want;
-        n = foh_game_legal_actions(g, *buf, *cap, err);
-    }
-    return n;
+    int n;
+    return legal_into(g, buf, cap, 0, &n, err);
 }
 
 int foh_match_find(const foh_action *legal, int n, const foh_action *a)
@@ -100,22 +111,29 @@ foh_status foh_match_step(foh_match *m, foh_error *err)
         for (int i = 0; i < m->nobservers; i++)
             if (m->observers[i].turn && (s = m->observers[i].turn(m->observers[i].ud, g, err)) != FOH_OK)
                 return s;
-    int n = foh_match_legal(g, &m->legal, &m->cap, err);
-    if (n < 0)
-        return err ? err->code : FOH_ERR_SCRIPT;
     int who = foh_game_to_act(g);
     foh_player *p = m->seats[who];
+    /* A player that picks without weighing each action gets the Invest
+     * amounts grouped (foh_player.decide_grouped). */
+    int grouped = p->decide_grouped != NULL, n, entries = legal_into(g, &m->legal, &m->cap, grouped, &n, err);
+    if (entries < 0)
+        return err ? err->code : FOH_ERR_SCRIPT;
     if (n == 0)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "no legal action for P%d", who + 1);
     double t0 = p->instant ? 0 : now_s();
-    int pick = p->decide(p, g, m->legal, n, NULL, 0, err);
+    int pick = grouped ? p->decide_grouped(p, g, m->legal, entries, n, err)
+                       : p->decide(p, g, m->legal, n, NULL, 0, err);
     double seconds = p->instant ? 0 : now_s() - t0;
     if (pick < 0)
         return on_behalf(err ? err->code : FOH_ERR_SCRIPT, who, p, err);
     if (pick >= n)
         return foh_error_set(err, FOH_ERR_USAGE, "P%d (%s) picked action %d of %d legal actions (0 to %d)", who + 1,
                              p->name, pick, n, n - 1);
-    const foh_decision d = {.action = m->legal[pick], .player = who, .nlegal = n, .seconds = seconds, .timed = !p->instant};
+    foh_decision d = {.player = who, .nlegal = n, .seconds = seconds, .timed = !p->instant};
+    if (!grouped)
+        d.action = m->legal[pick];
+    else
+        foh_legal_ungroup(m->legal, entries, pick, &d.action); /* PICK < N: found */
     for (int i = 0; i < m->nobservers; i++)
         if (m->observers[i].before && (s = m->observers[i].before(m->observers[i].ud, g, &d, err)) != FOH_OK)
             return s;

@@ -31,7 +31,7 @@ static const size_t table_slots[2] = {2048, 512};
 
 void foh_memo_exercise(foh_engine *e, int card)
 {
-    e->exercised[card]++;
+    e->exercised[card >> 6] |= 1ull << (card & 63);
     if (e->memo_depth)
         e->memo_reads.exercised[card >> 6] |= 1ull << (card & 63);
 }
@@ -154,9 +154,7 @@ int foh_memo_find(foh_game *g, foh_memo_kind kind, int player, void *out, size_t
         reads->nations = s->nations;
         memcpy(reads->exercised, s->exercised, sizeof reads->exercised);
     }
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        for (uint64_t bits = s->exercised[w]; bits; bits &= bits - 1)
-            foh_memo_exercise(e, w * 64 + __builtin_ctzll(bits));
+    foh_memo_exercise_all(e, s->exercised);
     return 1;
 }
 

@@ -34,15 +34,14 @@ static inline void foh_memo_note_other(foh_engine *e)
     if (e->memo_depth)
         e->memo_reads.other = 1;
 }
-/* CARD's rule took effect (counted for scenario coverage; a reused result
- * counts its cards again). */
+/* CARD's rule took effect (noted for scenario coverage; a reused result
+ * notes its cards again). */
 void foh_memo_exercise(foh_engine *e, int card);
 /* foh_memo_exercise of every card of CARDS (bit c: card c). */
 static inline void foh_memo_exercise_all(foh_engine *e, const uint64_t cards[FOH_OWNED_WORDS])
 {
     for (int w = 0; w < FOH_OWNED_WORDS; w++) {
-        for (uint64_t bits = cards[w]; bits; bits &= bits - 1)
-            e->exercised[w * 64 + __builtin_ctzll(bits)]++;
+        e->exercised[w] |= cards[w];
         if (e->memo_depth)
             e->memo_reads.exercised[w] |= cards[w];
     }

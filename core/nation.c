@@ -246,8 +246,8 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
 {
     const foh_cardset *cs = cs_of(g);
     if (!g->scoring) { /* the kept counts */
-        for (int i = 0; i < FOH_MAX_ICONS; i++) /* kinds past nicons are kept at 0 */
-            icons[i] = g->st.base_icons[player][i];
+        /* kinds past nicons are kept at 0 */
+        memcpy(icons, g->st.base_icons[player], sizeof(int) * FOH_MAX_ICONS);
         foh_memo_exercise_all(g->eng, g->st.plain[player]);
         return;
     }
@@ -277,6 +277,13 @@ static foh_status count_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS],
     foh_memo_note(g->eng, 1u << player);
     foh_nation_base_icons(g, player, icons);
     foh_status s = FOH_OK;
+    if (!g->scoring) { /* the counting effects on, as kept (counting_on), in card order */
+        for (int w = 0; w < FOH_OWNED_WORDS; w++)
+            for (uint64_t bits = g->st.counting_on[player][w]; bits && s == FOH_OK; bits &= bits - 1)
+                s = foh_lua_provides(g, w * 64 + __builtin_ctzll(bits), player, icons, err);
+        return s;
+    }
+    /* Final scoring: obsolete effects off (permanent_on). */
     for (int c = foh_nation_next(&g->st, player, 0); c >= 0 && s == FOH_OK; c = foh_nation_next(&g->st, player, c + 1))
         if (cs->card[c].counting && permanent_on(g, player, c))
             s = foh_lua_provides(g, c, player, icons, err);

@@ -1,6 +1,7 @@
 /* Bots: they see only what a player sees, they are reproducible, the
  * greedy bot is competent, and the random bot picks by its rule (a kind,
- * then one of its actions) whatever the order of the listing. */
+ * then one of its actions) whatever the order of the listing, and the
+ * same from the grouped listing as from the full one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,62 @@ static void test_random_bot_rule(void **state)
     foh_player_free(lists);
 }
 
+/* The random bot picks the same action from the grouped listing
+ * (decide_grouped, what the match loop gives it) as from the full one, in
+ * positions of real games: so a game played through foh_match_play is the
+ * game its decide would have played. */
+static void test_random_bot_grouped(void **state)
+{
+    (void)state;
+    foh_action *legal = NULL, grouped[256];
+    int cap = 0, positions = 0, with_invest = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        foh_game *g = midgame(seed, (int)(seed * 13 % 150));
+        for (int d = 0; d < 40 && !foh_game_is_over(g); d++, positions++) {
+            int n = foh_match_legal(g, &legal, &cap, NULL), nlegal = 0;
+            int m = foh_game_legal_grouped(g, grouped, 256, &nlegal, NULL);
+            assert_int_equal(nlegal, n);
+            with_invest += m < n;
+            foh_player *a = foh_bot_random_new(seed * 100 + (uint64_t)d), *b = foh_bot_random_new(seed * 100 + (uint64_t)d);
+            for (int k = 0; k < 4; k++)
+                assert_int_equal(a->decide(a, g, legal, n, NULL, 0, NULL), b->decide_grouped(b, g, grouped, m, n, NULL));
+            assert_int_equal(foh_game_apply(g, &legal[a->decide(a, g, legal, n, NULL, 0, NULL)], NULL), FOH_OK);
+            foh_player_free(a);
+            foh_player_free(b);
+        }
+        foh_game_free(g);
+    }
+    assert_true(with_invest > positions / 4); /* the groups stood for many amounts */
+    free(legal);
+
+    /* A whole game: the match loop (grouped) and a loop over the full
+     * listing, with bots seeded alike, end the same. */
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        foh_options opt = {.players = 4, .seed = seed};
+        foh_game *x = foh_game_new(t_engine(), &opt, NULL), *y = foh_game_new(t_engine(), &opt, NULL);
+        foh_player *sx[4], *sy[4];
+        for (int p = 0; p < 4; p++) {
+            sx[p] = foh_bot_random_new(seed + 10 * (uint64_t)p);
+            sy[p] = foh_bot_random_new(seed + 10 * (uint64_t)p);
+        }
+        assert_int_equal(foh_match_play(x, sx, NULL, 0, NULL, NULL), FOH_OK);
+        foh_action *all = NULL;
+        int room = 0;
+        while (!foh_game_is_over(y)) {
+            int n = foh_match_legal(y, &all, &room, NULL), who = foh_game_to_act(y);
+            assert_int_equal(foh_game_apply(y, &all[sy[who]->decide(sy[who], y, all, n, NULL, 0, NULL)], NULL), FOH_OK);
+        }
+        free(all);
+        assert_true(foh_game_digest(x) == foh_game_digest(y));
+        for (int p = 0; p < 4; p++) {
+            foh_player_free(sx[p]);
+            foh_player_free(sy[p]);
+        }
+        foh_game_free(x);
+        foh_game_free(y);
+    }
+}
+
 static void test_greedy_beats_random(void **state)
 {
     (void)state;
@@ -214,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_bots_are_reproducible),
         cmocka_unit_test(test_greedy_beats_random),
         cmocka_unit_test(test_random_bot_rule),
+        cmocka_unit_test(test_random_bot_grouped),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }

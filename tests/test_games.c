@@ -3,7 +3,8 @@
  * mid-game and continued with the same actions ends identical; the same
  * seed gives the same game; score breakdowns add up; a game moved onto a
  * new load of its card set (foh_game_rebind) plays on, or is refused; the
- * cards a decision placed (foh_game_placed_since) are those a scan finds. */
+ * cards a decision placed (foh_game_placed_since) are those a scan finds;
+ * the grouped listing stands for the full one at every decision. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,25 @@ static void check_placed_since(const foh_game *g, long since)
     assert_int_equal(foh_game_placed_since(g, foh_game_placements(g), got, FOH_MAX_CARDS), 0);
 }
 
+/* The grouped listing (foh_game_legal_grouped) stands for exactly the full
+ * one (the N actions LEGAL), in order; what does not fit is counted. */
+static void check_grouped(foh_game *g, const foh_action *legal, int n)
+{
+    foh_action grouped[256], a;
+    int nlegal = -2, m = foh_game_legal_grouped(g, grouped, 256, &nlegal, NULL);
+    assert_true(m >= 1 && m <= 256 && m <= n);
+    assert_int_equal(nlegal, n);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(foh_legal_ungroup(grouped, m, i, &a), 0);
+        assert_memory_equal(&a, &legal[i], sizeof a);
+    }
+    assert_int_equal(foh_legal_ungroup(grouped, m, n, &a), -1);
+    assert_int_equal(foh_legal_ungroup(grouped, m, -1, &a), -1);
+    nlegal = -2;
+    assert_int_equal(foh_game_legal_grouped(g, grouped, 0, &nlegal, NULL), m);
+    assert_int_equal(nlegal, n);
+}
+
 /* Play one game with random bots; when COPY_AT >= 0, clone the game after
  * that many decisions and replay the rest of the actions on the clone. */
 static uint64_t play_on(foh_engine *eng, int players, uint64_t seed, long copy_at, action_log *log)
@@ -59,6 +79,7 @@ static uint64_t play_on(foh_engine *eng, int players, uint64_t seed, long copy_a
         assert_true(log->n < MAX_DECISIONS);
         int n = foh_match_legal(g, &legal, &cap, NULL);
         assert_true(n >= 1);
+        check_grouped(g, legal, n);
         int who = foh_game_to_act(g);
         int pick = seats[who]->decide(seats[who], g, legal, n, NULL, 0, NULL);
         long since = foh_game_placements(g);

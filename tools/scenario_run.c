@@ -1200,10 +1200,10 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
 
 /* ---- Running ---- */
 
-static void note_coverage(runner *r, const long *before)
+static void note_coverage(runner *r)
 {
     for (int c = 0; c < foh_cardset_card_count(r->cs); c++) {
-        if (foh_engine_exercised(r->eng, c) <= before[c])
+        if (!foh_engine_exercised(r->eng, c))
             continue;
         scenario_card *e = coverage_entry(r, c);
         if (e)
@@ -1228,9 +1228,8 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
     r->name = "?";
     r->g = NULL;
     int ok = setup(r, s, dir);
-    long before[FOH_MAX_CARDS] = {0};
-    for (int c = 0; ok && c < foh_cardset_card_count(r->cs); c++)
-        before[c] = foh_engine_exercised(r->eng, c);
+    if (ok)
+        foh_engine_exercised_clear(r->eng); /* what this scenario exercises */
     const foh_yaml_node *steps = ok ? foh_yaml_get(s, "steps") : NULL;
     if (ok && !steps)
         ok = malformed(r, s, "a scenario needs a list of steps");
@@ -1272,7 +1271,7 @@ static void run_scenario(runner *r, const foh_yaml_node *s, const char *dir)
         snprintf(line, sizeof line, "PASS %s: %s", r->file, r->name);
         if (!r->opt->problem)
             cli_line(stdout, line);
-        note_coverage(r, before);
+        note_coverage(r);
     }
     foh_game_free(r->g);
     r->g = NULL;

@@ -40,6 +40,14 @@ struct foh_player {
      * random bot): the match loop does not time its decisions, as reading
      * the clock twice would cost more than the decision. */
     int instant;
+    /* Optional (NULL for most players): decide from the legal actions with
+     * the Invest amounts grouped (foh_game_legal_grouped: M entries GROUPED
+     * standing for N >= 1 legal actions), returning the index 0..N-1 of the
+     * pick in the full listing, exactly as decide would have from it. The
+     * match loop calls it instead of decide when it is set. For players
+     * that pick without weighing each action (the random bot), for whom
+     * listing every amount would be most of a decision's cost. */
+    int (*decide_grouped)(foh_player *self, foh_game *g, const foh_action *grouped, int m, int n, foh_error *err);
 };
 
 /* A bot that picks an action kind uniformly among the legal kinds, then an

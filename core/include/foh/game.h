@@ -46,11 +46,15 @@ FOH_API foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_scri
 FOH_API void foh_engine_free(foh_engine *eng);
 FOH_API const foh_cardset *foh_engine_cardset(const foh_engine *eng);
 
-/* How many times CARD's rule took effect on this engine: its Lua hook ran
- * (on_gain, activate, a counting Permanent effect, end_game), its constant
- * Permanent icons were counted, it ended the game, or (for a card with no
- * effect) its stripe was counted. For coverage reports. */
-FOH_API long foh_engine_exercised(const foh_engine *eng, int card);
+/* 1 if CARD's rule took effect on this engine since it was made or since
+ * foh_engine_exercised_clear, else 0: its effect ran (on_gain, activate,
+ * a counting Permanent effect, end_game; a remembered result of one
+ * counts), its constant Permanent icons were counted, it ended the game,
+ * or (for a card with no effect) its stripe was counted. For coverage
+ * reports (a set, not a count: noting it is on the hot path of every icon
+ * count). */
+FOH_API int foh_engine_exercised(const foh_engine *eng, int card);
+FOH_API void foh_engine_exercised_clear(foh_engine *eng);
 
 /* Calls into Lua this engine made so far (card effects, counting effects,
  * variant hooks and reactions, nested calls included). For benchmarks. */
@@ -138,6 +142,22 @@ typedef struct {
  * deciding whether its Turn Action can be activated. Inside an effect these
  * are FOH_ACT_CHOOSE, one per option. */
 FOH_API int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err);
+
+/* The legal actions of foh_game_legal_actions, in the same order, with each
+ * Market card's Invest amounts grouped: one entry (FOH_ACT_INVEST, card C,
+ * tokens T) stands at its place for the T actions investing 1, 2, ..., T
+ * tokens in C. Writes up to MAX entries into OUT and returns how many there
+ * are (may exceed MAX); *NLEGAL (may be NULL) receives the number of legal
+ * actions they stand for. 0 once the game is over, -1 with ERR set as for
+ * foh_game_legal_actions. For players that pick without weighing each
+ * action (the random bot, foh_player.decide_grouped), for whom listing the
+ * amounts one by one would be most of a decision's cost. */
+FOH_API int foh_game_legal_grouped(foh_game *g, foh_action *out, int max, int *nlegal, foh_error *err);
+
+/* Into OUT, legal action I (0-based, in foh_game_legal_actions' order) of
+ * the N entries GROUPED of foh_game_legal_grouped. Returns 0, or -1 (OUT
+ * untouched) when I is negative or not below the count they stand for. */
+FOH_API int foh_legal_ungroup(const foh_action *grouped, int n, int i, foh_action *out);
 
 /* Whether action A is legal now, without applying it: FOH_OK, or
  * FOH_ERR_ILLEGAL with a message naming the rule broken (FOH_ERR_SCRIPT if a
