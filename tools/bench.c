@@ -27,9 +27,10 @@ static const cli_command BENCH = {
     "bench", NULL, 0,
     "Measures, for the card set and variants given: random-bot games per second on one\n"
     "thread and on T threads (--threads, default: every core), turns and Lua calls per\n"
-    "game, nanoseconds per legal-action listing, per apply and per game copy, greedy\n"
-    "decisions per second, ISMCTS iterations per second and milliseconds per decision at\n"
-    "its default budget, and the peak memory (RSS) of a long `foh sim` of random bots.\n"
+    "game, nanoseconds per legal-action listing (in full, and with Invest's amounts\n"
+    "grouped as the random bot gets them), per apply and per game copy, greedy decisions\n"
+    "per second, ISMCTS iterations per second and milliseconds per decision at its\n"
+    "default budget, and the peak memory (RSS) of a long `foh sim` of random bots.\n"
     "--games sets the random games (default 20000). Wall-clock figures vary with the\n"
     "machine and its load; tools/callgrind.sh counts instructions instead.\n",
     BENCH_OPTIONS, NULL};
@@ -147,10 +148,11 @@ static int sample_positions(const cli_options *o, foh_engine *eng, foh_game **ou
 }
 
 typedef struct {
-    double list_ns, apply_ns, copy_ns;
+    double list_ns, grouped_ns, apply_ns, copy_ns;
 } op_times;
 
-/* Nanoseconds per legal-action listing, apply and copy over the N
+/* Nanoseconds per legal-action listing (in full, and grouped as the random
+ * bot gets it: foh_game_legal_grouped), apply and copy over the N
  * positions POS (ROUNDS passes each). */
 static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
 {
@@ -176,6 +178,16 @@ static int time_operations(foh_game **pos, int n, int rounds, op_times *t)
                 return 0;
             }
     t->list_ns = (cli_now_s() - start) * 1e9 / ops;
+    start = cli_now_s();
+    ops = 0;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < n; i++, ops++)
+            if (foh_game_legal_grouped(pos[i], legal, 512, NULL, &err) < 0) {
+                foh_game_free(tmp);
+                cli_error("bench", "legal actions: %s", err.msg);
+                return 0;
+            }
+    t->grouped_ns = (cli_now_s() - start) * 1e9 / ops;
     /* Copy, then apply one of the legal actions (listed beforehand). */
     foh_action chosen[SAMPLES];
     for (int i = 0; i < n && i < SAMPLES; i++) {
@@ -370,10 +382,11 @@ int cmd_bench(int argc, char **argv)
     }
     if (!time_operations(pos, npos, o.quick ? 2 : 50, &t))
         goto done;
-    printf("per operation (%d positions of random games): legal-action listing %.0f ns, apply %.0f ns, game copy "
-           "%.0f ns\n",
-           npos, t.list_ns, t.apply_ns, t.copy_ns);
+    printf("per operation (%d positions of random games): legal-action listing %.0f ns (grouped %.0f ns), apply %.0f "
+           "ns, game copy %.0f ns\n",
+           npos, t.list_ns, t.grouped_ns, t.apply_ns, t.copy_ns);
     json_object_set_new(j, "legal_listing_ns", json_real(t.list_ns));
+    json_object_set_new(j, "grouped_listing_ns", json_real(t.grouped_ns));
     json_object_set_new(j, "apply_ns", json_real(t.apply_ns));
     json_object_set_new(j, "copy_ns", json_real(t.copy_ns));
 
