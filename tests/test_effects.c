@@ -534,6 +534,60 @@ static void test_attack_reaction_without_defence(void **state)
     foh_cardset_free(cs);
 }
 
+/* An attack's description names the effect fields the C attack reads on
+ * active cards (scripts/effects.lua's ATTACK_NAMES); an engine keeps 8
+ * distinct names (FOH_NATIVE_FIELDS). A card whose names do not all fit,
+ * or that names an event the card set lacks, runs its Lua function: one
+ * Lua call more when it is gained. Names already kept still resolve once
+ * the room is full. */
+static void test_native_field_limit(void **state)
+{
+    (void)state;
+#define ATTACKER(id, names)                                                                                           \
+    "- id: " id "\n  name: " id "\n  age: A\n  type: military\n  timing: attack\n  stripe: {attack: 3}\n  text: x\n"  \
+    "  effect: |\n    local t = attack_all(take_tokens(1))\n" names "    return t\n"
+#define NAMES(s, o, i, b, a)                                                                                          \
+    "    t.native[3] = { suppress = '" s "', on_attack = '" o "', immune = '" i "', before = '" b "', after = '" a "' }\n"
+    static const char cards[] =
+        "- id: s1\n  name: S1\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: s2\n  name: S2\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        "- id: s3\n  name: S3\n  age: S\n  type: government\n  timing: none\n  stripe: {}\n  text: start\n"
+        /* The helper's own names: 3 of the 8. */
+        ATTACKER("helper", "")
+        /* 3 more names kept, then an event the set lacks: Lua. */
+        ATTACKER("unknown_event", NAMES("spare_1", "spare_2", "spare_3", "attack", "no_such_event"))
+        /* 2 more kept (8 in all), the third does not fit: Lua. */
+        ATTACKER("ninth_name", NAMES("spare_4", "spare_5", "spare_6", "attack", "attacked"))
+        /* The helper's names, all kept: C. */
+        ATTACKER("kept_names", NAMES("no_own_attacks", "on_attack", "immune_to_attacks", "attack", "attacked"))
+        /* A new name once full: Lua. */
+        ATTACKER("full", NAMES("no_own_attacks", "on_attack", "spare_7", "attack", "attacked"));
+#undef ATTACKER
+#undef NAMES
+    const char *dir = t_cardset_dir("field_limit", "cards.yaml", cards, (const char *)NULL);
+    foh_error err = {0};
+    foh_cardset *cs = foh_cardset_load(dir, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(cs, &err);
+    if (!e)
+        fail_msg("%s", err.msg);
+    static const struct {
+        const char *id;
+        int lua;
+    } want[] = {{"helper", 0}, {"unknown_event", 1}, {"ninth_name", 1}, {"kept_names", 0}, {"full", 1}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        long before = foh_engine_lua_calls(e);
+        if (t_complete(e, NULL, foh_cardset_find(cs, want[i].id), NULL, NULL, &err) != FOH_OK)
+            fail_msg("%s: %s", want[i].id, err.msg);
+        if ((foh_engine_lua_calls(e) > before) != want[i].lua)
+            fail_msg("%s: %ld Lua calls, expected %s", want[i].id, foh_engine_lua_calls(e) - before,
+                     want[i].lua ? "some (its Lua function)" : "none (the C attack)");
+    }
+    foh_engine_free(e);
+    foh_cardset_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_allocator_blocks),
         cmocka_unit_test(test_allocator_keeps_little),
         cmocka_unit_test(test_attack_reaction_without_defence),
+        cmocka_unit_test(test_native_field_limit),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }
