@@ -34,7 +34,8 @@ static int legal_into(foh_game *g, foh_action **buf, int *cap, int grouped, int 
     if (*cap < LEGAL_START && grow(buf, cap, LEGAL_START, err) < 0)
         return -1;
     for (;;) { /* twice at most: the second time, all fit */
-        int n = grouped ? foh_game_legal_grouped(g, *buf, *cap, nlegal, err) : foh_game_legal_actions(g, *buf, *cap, err);
+        int n = grouped ? foh_game_legal_grouped(g, *buf, *cap, nlegal, err)
+                        : foh_game_legal_actions(g, *buf, *cap, err);
         if (!grouped)
             *nlegal = n;
         if (n <= *cap)

@@ -136,19 +136,21 @@ typedef struct {
     char label[FOH_MAX_OPTIONS][FOH_OPTION_LABEL];
 } foh_choice;
 
-/* Legal actions at the current decision point, written to OUT (up to MAX).
- * Returns how many there are in all (may exceed MAX), 0 once the game is
- * over, -1 with ERR set (FOH_ERR_SCRIPT) if a card's script failed while
- * deciding whether its Turn Action can be activated. Inside an effect these
- * are FOH_ACT_CHOOSE, one per option. */
+/* Legal actions at the current decision point, written to OUT (up to MAX;
+ * the room past the last may be used as scratch). Returns how many there
+ * are in all (may exceed MAX), 0 once the game is over, -1 with ERR set
+ * (FOH_ERR_SCRIPT) if a card's script failed while deciding whether its
+ * Turn Action can be activated. Inside an effect these are FOH_ACT_CHOOSE,
+ * one per option. */
 FOH_API int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err);
 
 /* The legal actions of foh_game_legal_actions, in the same order, with each
  * Market card's Invest amounts grouped: one entry (FOH_ACT_INVEST, card C,
  * tokens T) stands at its place for the T actions investing 1, 2, ..., T
- * tokens in C. Writes up to MAX entries into OUT and returns how many there
- * are (may exceed MAX); *NLEGAL (may be NULL) receives the number of legal
- * actions they stand for. 0 once the game is over, -1 with ERR set as for
+ * tokens in C. Writes up to MAX entries into OUT (the room past the last
+ * may be used as scratch) and returns how many there are (may exceed MAX);
+ * *NLEGAL (may be NULL) receives the number of legal actions they stand
+ * for. 0 once the game is over, -1 with ERR set as for
  * foh_game_legal_actions. For players that pick without weighing each
  * action (the random bot, foh_player.decide_grouped), for whom listing the
  * amounts one by one would be most of a decision's cost. */
