@@ -1,5 +1,6 @@
 /* actions: the five turn actions, their legality and their token flow
  * (rulebook "Phase I: Action Phase"). */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,7 +131,18 @@ static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *o
             n++;                                                                                                      \
         }                                                                                                             \
     } while (0)
-    if (grouped && st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1)) {
+    /* The count is an int: Invest's amounts on every Market card, with room
+     * for every other action (at most a few hundred), must fit in one. */
+    enum { OTHERS = 2 * FOH_MAX_MARKET + FOH_MAX_CARDS + FOH_MAX_ACTIONS + 3 };
+    int may_invest = st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1);
+    if (may_invest && (long long)st->tokens[p] * st->nmarket > INT_MAX - OTHERS) {
+        foh_error_set(err, FOH_ERR_DATA,
+                      "P%d has %d tokens: one Invest action per amount on each of the %d Market cards would be more "
+                      "legal actions than the engine counts (%d)",
+                      p + 1, st->tokens[p], st->nmarket, INT_MAX - OTHERS);
+        return -1;
+    }
+    if (grouped && may_invest) {
         /* One entry per Market card without investor, for the amounts 1 to
          * TOKENS: written whatever the card, kept (N advanced) if it has
          * none, which a random Market makes unpredictable to branch on. */
@@ -143,7 +155,7 @@ static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *o
             groups += free;
         }
         extra = groups * (tokens - 1);
-    } else if (st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1))
+    } else if (may_invest)
         for (int i = 0; i < st->nmarket; i++) {
             int c = st->market[i], tokens = st->tokens[p];
             if (st->loc[c].investor >= 0)

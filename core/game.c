@@ -422,7 +422,7 @@ int foh_legal_ungroup(const foh_action *grouped, int n, int i, foh_action *out)
 {
     for (int j = 0; j < n && i >= 0; j++) {
         const foh_action *e = &grouped[j];
-        int stands_for = e->kind == FOH_ACT_INVEST ? e->tokens : 1;
+        int stands_for = e->kind != FOH_ACT_INVEST ? 1 : e->tokens > 0 ? e->tokens : 0;
         if (i < stands_for) {
             *out = *e;
             if (e->kind == FOH_ACT_INVEST)

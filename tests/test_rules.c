@@ -438,6 +438,41 @@ static void test_chained_gains(void **state)
     foh_game_free(g);
 }
 
+/* One Invest per amount: a player with hundreds of millions of tokens has
+ * more legal actions than an int counts. Up to the limit both listings
+ * count them all (the grouped one in a handful of entries); past it they
+ * refuse with a message, never wrap. */
+static void test_invest_amounts_count(void **state)
+{
+    (void)state;
+    foh_game *g = t_empty_game(3, P1);
+    const char *market[] = {"aristotle", "philosophy", "iron_works", "archers", "temple"};
+    for (int i = 0; i < 5; i++)
+        t_market(g, market[i]);
+    foh_action room[16];
+    foh_error err = {0};
+    t_tokens(g, P1, 400000000); /* 5 x 400 M amounts, and Harvest: under INT_MAX */
+    int nlegal = 0;
+    assert_int_equal(foh_game_legal_actions(g, room, 16, &err), 2000000001);
+    assert_int_equal(foh_game_legal_grouped(g, room, 16, &nlegal, &err), 6);
+    assert_int_equal(nlegal, 2000000001);
+    foh_action last;
+    assert_int_equal(foh_legal_ungroup(room, 6, 1999999999, &last), 0);
+    assert_int_equal(last.kind, FOH_ACT_INVEST);
+    assert_int_equal(last.card, t_card("temple"));
+    assert_int_equal(last.tokens, 400000000);
+    t_tokens(g, P1, 500000000); /* 2.5 billion */
+    assert_int_equal(foh_game_legal_actions(g, room, 16, &err), -1);
+    assert_int_equal(err.code, FOH_ERR_DATA);
+    if (!strstr(err.msg, "P1 has 500000000 tokens") || !strstr(err.msg, "more legal actions than the engine counts"))
+        fail_msg("%s", err.msg);
+    err = (foh_error){0};
+    assert_int_equal(foh_game_legal_grouped(g, room, 16, &nlegal, &err), -1);
+    assert_int_equal(nlegal, -1);
+    assert_int_equal(err.code, FOH_ERR_DATA);
+    foh_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_tie_breaks),
         cmocka_unit_test(test_choice_inside_effect),
         cmocka_unit_test(test_chained_gains),
+        cmocka_unit_test(test_invest_amounts_count),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }

@@ -138,10 +138,11 @@ typedef struct {
 
 /* Legal actions at the current decision point, written to OUT (up to MAX;
  * the room past the last may be used as scratch). Returns how many there
- * are in all (may exceed MAX), 0 once the game is over, -1 with ERR set
- * (FOH_ERR_SCRIPT) if a card's script failed while deciding whether its
- * Turn Action can be activated. Inside an effect these are FOH_ACT_CHOOSE,
- * one per option. */
+ * are in all (may exceed MAX), 0 once the game is over, -1 with ERR set:
+ * FOH_ERR_SCRIPT if a card's script failed while deciding whether its Turn
+ * Action can be activated, FOH_ERR_DATA if they would be more than an int
+ * counts (a player holding hundreds of millions of tokens: one Invest per
+ * amount). Inside an effect these are FOH_ACT_CHOOSE, one per option. */
 FOH_API int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err);
 
 /* The legal actions of foh_game_legal_actions, in the same order, with each
