@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "choice.h"
 #include "log.h"
 #include "lua_internal.h"
 #include "memo.h"
@@ -478,9 +479,7 @@ static int api_take_from_supply(lua_State *L)
     foh_game *g = game_of(L);
     writable(L);
     int p = player_arg(L, 1), n = count_arg(L, 2);
-    int moved = foh_tokens_from_supply(&g->st, p, n);
-    foh_log(g, "  P%d takes %d token%s from the Supply", p + 1, moved, moved == 1 ? "" : "s");
-    lua_pushinteger(L, moved);
+    lua_pushinteger(L, foh_tokens_take_from_supply(g, p, n));
     return 1;
 }
 
@@ -490,9 +489,8 @@ static int api_take_from_reserve(lua_State *L)
     writable(L);
     int p = player_arg(L, 1), n = count_arg(L, 2);
     foh_error err;
-    if (foh_tokens_from_reserve(&g->st, p, n, &err) != FOH_OK)
+    if (foh_tokens_take_from_reserve(g, p, n, &err) != FOH_OK)
         return luaL_error(L, "game.take_from_reserve: %s", err.msg);
-    foh_log(g, "  P%d takes %d token%s from the Reserve", p + 1, n, n == 1 ? "" : "s");
     lua_pushinteger(L, n);
     return 1;
 }
@@ -502,9 +500,7 @@ static int api_pay_to_supply(lua_State *L)
     foh_game *g = game_of(L);
     writable(L);
     int p = player_arg(L, 1), n = count_arg(L, 2);
-    int moved = foh_tokens_to_supply(&g->st, p, n);
-    foh_log(g, "  P%d pays %d token%s to the Supply", p + 1, moved, moved == 1 ? "" : "s");
-    lua_pushinteger(L, moved);
+    lua_pushinteger(L, foh_tokens_pay_to_supply(g, p, n));
     return 1;
 }
 
@@ -513,9 +509,7 @@ static int api_give(lua_State *L)
     foh_game *g = game_of(L);
     writable(L);
     int from = player_arg(L, 1), to = player_arg(L, 2), n = count_arg(L, 3);
-    int moved = foh_tokens_transfer(&g->st, from, to, n);
-    foh_log(g, "  P%d gives %d token%s to P%d", from + 1, moved, moved == 1 ? "" : "s", to + 1);
-    lua_pushinteger(L, moved);
+    lua_pushinteger(L, foh_tokens_give(g, from, to, n));
     return 1;
 }
 
@@ -565,10 +559,11 @@ static int api_discard(lua_State *L)
     foh_game *g = game_of(L);
     writable(L);
     int c = card_arg(L, 1);
-    if (g->st.loc[c].zone != FOH_ZONE_NATION)
-        return luaL_error(L, "game.discard: %s is not in a Nation", foh_lua_engine_of(L)->cs->card[c].id);
     foh_error err;
-    return raise_status(L, foh_nation_discard(g, c, &err), &err);
+    foh_status s = foh_nation_discard(g, c, &err);
+    if (s == FOH_ERR_ILLEGAL) /* the card, not a reaction */
+        return luaL_error(L, "game.discard: %s", err.msg);
+    return raise_status(L, s, &err);
 }
 
 /* Whether TEXT is UTF-8 without control characters (C0, DEL, C1): labels
@@ -625,6 +620,25 @@ static void option_label(lua_State *L, char *label)
     }
 }
 
+/* The options list of a game.choose call: at stack index 2, with TOP
+ * values on the stack when the call began. */
+typedef struct {
+    lua_State *L;
+    int top;
+} choose_list;
+
+/* foh_choice_ask's label of option I of a choose_list CTX (option_label:
+ * may raise the option's error). The option stays on the stack just above
+ * the call's values, so that the last one labelled, the recorded answer,
+ * is what game.choose returns, read once. */
+static void choose_label(void *ctx, int i, char *out)
+{
+    const choose_list *list = ctx;
+    lua_settop(list->L, list->top);
+    lua_geti(list->L, 2, i + 1);
+    option_label(list->L, out);
+}
+
 /* game.choose(player, options, prompt): a decision point. Answers come
  * from the game's recorded answers; with none left the run stops here and
  * the game waits for this player's FOH_ACT_CHOOSE. */
@@ -642,42 +656,23 @@ static int api_choose(lua_State *L)
         return luaL_error(L, "game.choose: the prompt holds a control character or is not UTF-8 text (prompts are "
                              "shown on terminals and saved as JSON)");
     lua_Integer n = luaL_len(L, 2);
-    if (n == 0) {
+    choose_list list = {L, lua_gettop(L)};
+    int pick;
+    foh_error err;
+    foh_status s = foh_choice_ask(g, p, n, prompt, choose_label, &list, &pick, &err);
+    if (s == FOH_NEED_CHOICE) {
+        e->need_choice = 1;
+        lua_pushlightuserdata(L, (void *)&foh_lua_need_choice_tag);
+        return lua_error(L);
+    }
+    if (s != FOH_OK)
+        return luaL_error(L, "game.choose: %s", err.msg);
+    if (pick < 0)
         lua_pushnil(L);
-        return 1;
-    }
-    if (n == 1) {
+    else if (n == 1)
         lua_geti(L, 2, 1);
-        return 1;
-    }
-    if (n > FOH_MAX_OPTIONS)
-        return luaL_error(L, "game.choose: %d options, more than the engine's limit of %d per choice", (int)n,
-                          FOH_MAX_OPTIONS);
-    if (g->used_answers < g->nanswers) {
-        int a = g->answers[g->used_answers++];
-        if (a >= n)
-            return luaL_error(L, "game.choose: recorded answer %d is out of range", a);
-        lua_geti(L, 2, a + 1);
-        char label[FOH_OPTION_LABEL];
-        option_label(L, g->log ? label : NULL); /* checked either way; the label is for the log */
-        if (g->log)
-            foh_log(g, "  P%d chooses %s (%s)", p + 1, label, prompt);
-        return 1;
-    }
-    if (g->nanswers >= FOH_MAX_ANSWERS)
-        return luaL_error(L, "game.choose: more than %d choices in one action (the engine's limit)", FOH_MAX_ANSWERS);
-    foh_choice *ch = &g->choice;
-    ch->player = p;
-    snprintf(ch->prompt, sizeof ch->prompt, "%s", prompt);
-    ch->n = (int)n;
-    for (int i = 0; i < n; i++) {
-        lua_geti(L, 2, i + 1);
-        option_label(L, ch->label[i]);
-        lua_pop(L, 1);
-    }
-    e->need_choice = 1;
-    lua_pushlightuserdata(L, (void *)&foh_lua_need_choice_tag);
-    return lua_error(L);
+    /* else the recorded answer is on top, left by choose_label */
+    return 1;
 }
 
 /* game.log(text) or game.log(format, value...): one line of the game's

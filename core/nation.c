@@ -216,6 +216,8 @@ foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, f
 foh_status foh_nation_discard(foh_game *g, int card, foh_error *err)
 {
     const foh_cardset *cs = cs_of(g);
+    if (card < 0 || g->st.loc[card].zone != FOH_ZONE_NATION)
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "%s is not in a Nation", card < 0 ? "nil" : cs->card[card].id);
     int owner = g->st.loc[card].owner, type = cs->card[card].type;
     int was_top = cs->type[type].place == FOH_PLACE_STACK && FOH_EVENT_WANTED(cs, FOH_EV_REVEALED) &&
                   foh_nation_top(g, owner, type) == card;

@@ -51,7 +51,12 @@ void foh_nation_remove(foh_game *g, int card);
  * status is returned (FOH_NEED_CHOICE, FOH_ERR_SCRIPT). */
 foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, foh_error *err);
 /* Discard CARD from its Nation (removed from the game) and fire leave
- * (how = discarded), then revealed for the card it uncovers. */
+ * (how = discarded), then revealed for the card it uncovers: game.discard
+ * (scripts/API.md) and the native helpers' discards. Only a card in a
+ * Nation may be discarded: FOH_ERR_ILLEGAL (nothing done), "X is not in a
+ * Nation" naming the card's id (CARD -1, none: "nil"), without the API
+ * name, which each caller words. Else the reactions' status
+ * (FOH_NEED_CHOICE, FOH_ERR_SCRIPT). */
 foh_status foh_nation_discard(foh_game *g, int card, foh_error *err);
 /* Icons of PLAYER: stripes, constant Permanent effects, then counting
  * Permanent effects, which see only the first two (default ruling 6).

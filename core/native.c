@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "choice.h"
 #include "log.h"
 #include "lua_internal.h"
 #include "market.h"
@@ -453,6 +454,19 @@ int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *w
     return ok;
 }
 
+/* A core's error (foh_tokens_take_from_reserve, foh_nation_discard,
+ * foh_choice_ask: their message in ERR) as the C path words it: a
+ * FOH_ERR_SCRIPT "card 'ID' (FILE:LINE): CALL: message", CALL the API
+ * function the helper calls there. */
+static foh_status card_error(const foh_game *g, int card, const char *call, foh_error *err)
+{
+    const foh_card_def *d = &g->eng->cs->card[card];
+    char why[sizeof err->msg];
+    memcpy(why, err->msg, sizeof why); /* ERR is rewritten from it */
+    return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): %s: %s", d->id, d->effect_file, d->effect_line, call,
+                         why);
+}
+
 /* Whole-number ICONS of one kind a script's table would hold: the same
  * check and message as foh_lua_read_icons. */
 static foh_status icon_count(foh_game *g, int card, int icon, long long v, int *out, foh_error *err)
@@ -596,26 +610,19 @@ foh_status foh_native_on_gain(foh_game *g, int card, int player, foh_error *err)
                              "card '%s' (%s:%d): token count %lld is out of range (0 to 100000 tokens per call)", d->id,
                              d->effect_file, d->effect_line, t);
     if (!n->from_reserve) {
-        int moved = foh_tokens_from_supply(&g->st, player, (int)t);
-        foh_log(g, "  P%d takes %d token%s from the Supply", player + 1, moved, moved == 1 ? "" : "s");
+        foh_tokens_take_from_supply(g, player, (int)t);
         return FOH_OK;
     }
-    foh_error why;
-    if (foh_tokens_from_reserve(&g->st, player, (int)t, &why) != FOH_OK)
-        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): game.take_from_reserve: %s", d->id,
-                             d->effect_file, d->effect_line, why.msg);
-    foh_log(g, "  P%d takes %d token%s from the Reserve", player + 1, (int)t, t == 1 ? "" : "s");
+    if (foh_tokens_take_from_reserve(g, player, (int)t, err) != FOH_OK)
+        return card_error(g, card, "game.take_from_reserve", err);
     return FOH_OK;
 }
 
 /* game.discard(c) (scripts/API.md): a card in a Nation leaves the game. */
 static foh_status discard(foh_game *g, int card, int c, foh_error *err)
 {
-    const foh_card_def *d = &g->eng->cs->card[card];
-    if (c < 0 || g->st.loc[c].zone != FOH_ZONE_NATION)
-        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): game.discard: %s is not in a Nation", d->id,
-                             d->effect_file, d->effect_line, c < 0 ? "nil" : g->eng->cs->card[c].id);
-    return foh_nation_discard(g, c, err);
+    foh_status s = foh_nation_discard(g, c, err);
+    return s == FOH_ERR_ILLEGAL ? card_error(g, card, "game.discard", err) : s; /* the card, not a reaction */
 }
 
 foh_status foh_native_activate(foh_game *g, int card, int player, foh_error *err)
@@ -623,10 +630,8 @@ foh_status foh_native_activate(foh_game *g, int card, int player, foh_error *err
     const foh_native *n = &g->eng->native[card];
     foh_status s = FOH_OK;
     foh_memo_note_other(g->eng);
-    if (n->has_cost) {
-        int moved = foh_tokens_to_supply(&g->st, player, n->per);
-        foh_log(g, "  P%d pays %d token%s to the Supply", player + 1, moved, moved == 1 ? "" : "s");
-    }
+    if (n->has_cost)
+        foh_tokens_pay_to_supply(g, player, n->per);
     if (n->remove_self && (s = discard(g, card, card, err)) != FOH_OK)
         return s;
     /* can_activate checked that the pile has a top card. */
@@ -712,45 +717,33 @@ static void option_label(const foh_game *g, int o, int players, char *out)
     out[n] = '\0';
 }
 
+/* The options of a choice asked in C: OPT, players (0-based) when
+ * PLAYERS, else cards. */
+typedef struct {
+    const foh_game *g;
+    const int *opt;
+    int players;
+} native_options;
+
+/* foh_choice_ask's label of option I of a native_options CTX: nothing to
+ * check, so nothing done without OUT. */
+static void native_label(void *ctx, int i, char *out)
+{
+    const native_options *o = ctx;
+    if (out)
+        option_label(o->g, o->opt[i], o->players, out);
+}
+
 /* game.choose(player, options, prompt) of N options OPT (players, 0-based,
  * when PLAYERS, else cards): *PICK the index chosen, -1 for none; or
  * FOH_NEED_CHOICE with the game's choice set (the run stops to ask). */
 static foh_status choose(foh_game *g, int card, int player, const int *opt, int n, int players, const char *prompt,
                          int *pick, foh_error *err)
 {
-    const foh_card_def *d = &g->eng->cs->card[card];
-    *pick = n == 1 ? 0 : -1;
-    if (n <= 1)
-        return FOH_OK;
-    if (n > FOH_MAX_OPTIONS)
-        return foh_error_set(err, FOH_ERR_SCRIPT,
-                             "card '%s' (%s:%d): game.choose: %d options, more than the engine's limit of %d per choice",
-                             d->id, d->effect_file, d->effect_line, n, FOH_MAX_OPTIONS);
-    char label[FOH_OPTION_LABEL];
-    if (g->used_answers < g->nanswers) {
-        int a = g->answers[g->used_answers++];
-        if (a >= n)
-            return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): game.choose: recorded answer %d is out of range",
-                                 d->id, d->effect_file, d->effect_line, a);
-        if (g->log) {
-            option_label(g, opt[a], players, label);
-            foh_log(g, "  P%d chooses %s (%s)", player + 1, label, prompt);
-        }
-        *pick = a;
-        return FOH_OK;
-    }
-    if (g->nanswers >= FOH_MAX_ANSWERS)
-        return foh_error_set(err, FOH_ERR_SCRIPT,
-                             "card '%s' (%s:%d): game.choose: more than %d choices in one action (the engine's limit)",
-                             d->id, d->effect_file, d->effect_line, FOH_MAX_ANSWERS);
-    foh_choice *ch = &g->choice;
-    ch->player = player;
     _Static_assert(sizeof "opponent to attack" <= FOH_PROMPT, "the helpers' prompts fit");
-    memcpy(ch->prompt, prompt, strlen(prompt) + 1); /* one of the helpers' prompts below */
-    ch->n = n;
-    for (int i = 0; i < n; i++)
-        option_label(g, opt[i], players, ch->label[i]);
-    return FOH_NEED_CHOICE;
+    native_options o = {g, opt, players};
+    foh_status s = foh_choice_ask(g, player, n, prompt, native_label, &o, pick, err);
+    return s == FOH_OK || s == FOH_NEED_CHOICE ? s : card_error(g, card, "game.choose", err);
 }
 
 /* game.strength(p, role), its Nation's read noted as the API notes it. */
@@ -806,11 +799,9 @@ static foh_status hit(foh_game *g, int card, int p, int q, const foh_native *n, 
     int list[FOH_MAX_CARDS], k = 0, pick;
     foh_status s = FOH_OK;
     switch ((foh_native_hit)n->hit) {
-    case FOH_HIT_TAKE_TOKENS: {
-        int moved = foh_tokens_transfer(&g->st, q, p, n->per);
-        foh_log(g, "  P%d gives %d token%s to P%d", q + 1, moved, moved == 1 ? "" : "s", p + 1);
+    case FOH_HIT_TAKE_TOKENS:
+        foh_tokens_give(g, q, p, n->per);
         return FOH_OK;
-    }
     case FOH_HIT_DISCARD_TOP_EACH:
         for (int i = 0; i < n->ntypes && s == FOH_OK; i++) {
             int top = foh_nation_top(g, q, n->types[i]);

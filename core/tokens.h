@@ -18,4 +18,23 @@ int foh_tokens_to_supply(foh_state *st, int player, int n);
 /* Up to N tokens FROM -> TO (players); returns tokens moved. */
 int foh_tokens_transfer(foh_state *st, int from, int to, int n);
 
+/* The moves of an effect, with their log lines: one body for the `game`
+ * API (scripts/API.md) and the native helpers that stand for it
+ * (native.c), so that both log the same bytes. PLAYER, FROM and TO are
+ * 0-based players; N is a count of tokens, 0 to 100000 (each caller checks
+ * it in its own words). */
+/* game.take_from_supply: up to N tokens Supply -> PLAYER, never from the
+ * Reserve (default ruling 10); returns the tokens moved. */
+int foh_tokens_take_from_supply(foh_game *g, int player, int n);
+/* game.take_from_reserve: N tokens Reserve -> PLAYER, substituted when the
+ * Reserve runs out (default ruling 9). Errors as foh_tokens_from_reserve
+ * (FOH_ERR_ILLEGAL, nothing moved or logged), its message without the API
+ * name: each caller words its own front. */
+foh_status foh_tokens_take_from_reserve(foh_game *g, int player, int n, foh_error *err);
+/* game.pay_to_supply: up to N tokens PLAYER -> Supply; returns the tokens
+ * moved. */
+int foh_tokens_pay_to_supply(foh_game *g, int player, int n);
+/* game.give: up to N tokens FROM -> TO; returns the tokens moved. */
+int foh_tokens_give(foh_game *g, int from, int to, int n);
+
 #endif
