@@ -809,6 +809,20 @@ double cli_now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void cli_wait_workers(int (*finished)(void *ud), void (*progress)(void *ud), void *ud)
+{
+    double shown = -1;
+    while (!finished(ud)) {
+        double now = cli_now_s();
+        if (progress && (shown < 0 || now - shown >= 0.2)) {
+            progress(ud);
+            shown = now;
+        }
+        struct timespec nap = {0, 2000000}; /* 2 ms */
+        nanosleep(&nap, NULL);
+    }
+}
+
 void cli_progress(long done, long total, double elapsed, int show_rate, int final)
 {
     double rate = elapsed > 0 ? done / elapsed : 0;

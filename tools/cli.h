@@ -167,6 +167,11 @@ double cli_now_s(void);
  * ELAPSED seconds since the start; FINAL ends the line. Callers show it only
  * on a terminal. */
 void cli_progress(long done, long total, double elapsed, int show_rate, int final);
+/* Wait for worker threads: until FINISHED(UD) is true, calling
+ * PROGRESS(UD) (may be NULL) at once and then every 200 ms. The condition
+ * is looked at every few milliseconds, so a run ends when its workers do,
+ * not at the next progress tick. */
+void cli_wait_workers(int (*finished)(void *ud), void (*progress)(void *ud), void *ud);
 
 /* Whether PATH can be written (created in its folder, or replaced) without
  * touching it; errno tells why not. */

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ladder.h"
@@ -385,6 +384,28 @@ static int ladder_budget(const cli_options *o, long *from)
     return 0;
 }
 
+/* What the ladder waits for: its workers, and its progress bar. */
+typedef struct {
+    atomic_int *exited;
+    int started;
+    atomic_long *done;
+    long total;
+    double start;
+} ladder_watch;
+
+static int workers_exited(void *ud)
+{
+    const ladder_watch *lw = ud;
+    return atomic_load(lw->exited) >= lw->started;
+}
+
+static void show_progress(void *ud)
+{
+    const ladder_watch *lw = ud;
+    /* Games differ in cost by rung: no rate. */
+    cli_progress(atomic_load(lw->done), lw->total, cli_now_s() - lw->start, 0, 0);
+}
+
 int ladder_main(const cli_options *o)
 {
     static const cli_option_id refused[] = {OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE,
@@ -459,12 +480,8 @@ int ladder_main(const cli_options *o)
     }
     double start = cli_now_s();
     int tty = isatty(2);
-    while (atomic_load(&exited) < started) {
-        if (tty)
-            cli_progress(atomic_load(&done), total, cli_now_s() - start, 0, 0); /* games differ in cost by rung: no rate */
-        struct timespec nap = {0, 200000000};
-        nanosleep(&nap, NULL);
-    }
+    ladder_watch lw = {.exited = &exited, .started = started, .done = &done, .total = total, .start = start};
+    cli_wait_workers(workers_exited, tty ? show_progress : NULL, &lw);
     for (int t = 0; t < started; t++) {
         pthread_join(tid[t], NULL);
         if (w[t].failed) {

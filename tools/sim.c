@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -401,6 +400,27 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
     return sim_run_outcomes(o, cs, total, impact, NULL);
 }
 
+/* What sim_run_outcomes waits for: its workers, and its progress bar. */
+typedef struct {
+    atomic_int *exited;
+    int nthreads;
+    atomic_long *done;
+    long total;
+    double start;
+} run_watch;
+
+static int workers_exited(void *ud)
+{
+    const run_watch *rw = ud;
+    return atomic_load(rw->exited) >= rw->nthreads;
+}
+
+static void show_progress(void *ud)
+{
+    const run_watch *rw = ud;
+    cli_progress(atomic_load(rw->done), rw->total, cli_now_s() - rw->start, 1, 0);
+}
+
 int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact,
                      sim_outcome *outcomes)
 {
@@ -458,12 +478,9 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
     double start = cli_now_s();
     int tty = isatty(2);
     /* Until every worker has returned (one may stop early on an error). */
-    while (status == CLI_OK && atomic_load(&exited) < nthreads) {
-        if (tty)
-            cli_progress(atomic_load(&done), last - first, cli_now_s() - start, 1, 0);
-        struct timespec nap = {0, 200000000};
-        nanosleep(&nap, NULL);
-    }
+    run_watch rw = {.exited = &exited, .nthreads = nthreads, .done = &done, .total = last - first, .start = start};
+    if (status == CLI_OK)
+        cli_wait_workers(workers_exited, tty ? show_progress : NULL, &rw);
     for (int t = 0; t < nthreads; t++) {
         pthread_join(tid[t], NULL);
         if (w[t].status != CLI_OK) {

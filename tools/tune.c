@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -667,6 +666,28 @@ static void update_loss(const tuner *T, candidate *c)
     c->loss = tune_miss(&c->m, &T->tg, &c->loss_var) + T->change_cost * c->n;
 }
 
+/* What a stage waits for on a terminal: its games, and a progress line. */
+typedef struct {
+    pool *p;
+    int n;
+    long total;
+} pool_watch;
+
+static int pool_finished(void *ud)
+{
+    const pool_watch *pw = ud;
+    return atomic_load(&pw->p->done) >= pw->total;
+}
+
+static void show_pool(void *ud)
+{
+    const pool_watch *pw = ud;
+    const tuner *T = pw->p->T;
+    long done = atomic_load(&pw->p->done);
+    fprintf(stderr, "\rtune: %s: %d candidate%s, %ld/%ld games, %ld of the budget's %ld played, %.0fs   ", T->stage,
+            pw->n, pw->n == 1 ? "" : "s", done, pw->total, T->spent + done, T->budget, cli_now_s() - T->started);
+}
+
 /* Play each of the N candidates C[k] up to GAMES games (from where it
  * stands), on T's threads; updates their losses. A CLI status. */
 static int evaluate(tuner *T, candidate **c, int n, long games)
@@ -713,15 +734,10 @@ static int evaluate(tuner *T, candidate **c, int n, long games)
             nthreads++;
     if (!nthreads)
         pool_work(&p);
-    while (T->tty && nthreads) {
-        long done = atomic_load(&p.done);
-        double el = cli_now_s() - T->started;
-        fprintf(stderr, "\rtune: %s: %d candidate%s, %ld/%ld games, %ld of the budget's %ld played, %.0fs   ",
-                T->stage, n, n == 1 ? "" : "s", done, total, T->spent + done, T->budget, el);
-        if (done >= total)
-            break;
-        struct timespec nap = {0, 200000000};
-        nanosleep(&nap, NULL);
+    pool_watch pw = {.p = &p, .n = n, .total = total};
+    if (T->tty && nthreads) {
+        cli_wait_workers(pool_finished, show_pool, &pw);
+        show_pool(&pw); /* all played */
     }
     for (int t = 0; t < nthreads; t++)
         pthread_join(tid[t], NULL);
