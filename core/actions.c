@@ -136,11 +136,16 @@ static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *o
     enum { OTHERS = 2 * FOH_MAX_MARKET + FOH_MAX_CARDS + FOH_MAX_ACTIONS + 3 };
     int may_invest = st->investment[p] < 0 && st->tokens[p] > 0 && (allowed >> FOH_ACT_INVEST & 1);
     if (may_invest && (long long)st->tokens[p] * st->nmarket > INT_MAX - OTHERS) {
-        foh_error_set(err, FOH_ERR_DATA,
-                      "P%d has %d tokens: one Invest action per amount on each of the %d Market cards would be more "
-                      "legal actions than the engine counts (%d)",
-                      p + 1, st->tokens[p], st->nmarket, INT_MAX - OTHERS);
-        return -1;
+        int free = 0; /* the cards one may invest in: no investor yet */
+        for (int i = 0; i < st->nmarket; i++)
+            free += st->loc[st->market[i]].investor < 0;
+        if ((long long)st->tokens[p] * free > INT_MAX - OTHERS) {
+            foh_error_set(err, FOH_ERR_DATA,
+                          "P%d has %d tokens: one Invest action per amount on each of the %d Market cards without "
+                          "an investor would be more legal actions than the engine counts (%d)",
+                          p + 1, st->tokens[p], free, INT_MAX - OTHERS);
+            return -1;
+        }
     }
     if (grouped && may_invest) {
         /* One entry per Market card without investor, for the amounts 1 to

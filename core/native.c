@@ -457,9 +457,11 @@ int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *w
 /* A core's error (foh_tokens_take_from_reserve, foh_nation_discard,
  * foh_choice_ask: their message in ERR) as the C path words it: a
  * FOH_ERR_SCRIPT "card 'ID' (FILE:LINE): CALL: message", CALL the API
- * function the helper calls there. */
+ * function the helper calls there. ERR may be NULL (no message wanted). */
 static foh_status card_error(const foh_game *g, int card, const char *call, foh_error *err)
 {
+    if (!err)
+        return FOH_ERR_SCRIPT;
     const foh_card_def *d = &g->eng->cs->card[card];
     char why[sizeof err->msg];
     memcpy(why, err->msg, sizeof why); /* ERR is rewritten from it */

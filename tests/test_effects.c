@@ -588,6 +588,38 @@ static void test_native_field_limit(void **state)
     foh_cardset_free(cs);
 }
 
+/* A card effect run in C (core/native.c) that fails returns its status
+ * when the caller wants no message (ERR NULL, as the public API allows),
+ * and leaves the game as it was: Irrigation's tokens from an empty Reserve
+ * with the engine's token limit reached. */
+static void test_native_error_without_err(void **state)
+{
+    (void)state;
+    foh_game *g = t_empty_game(3, P1);
+    t_market(g, "irrigation");
+    t_tokens(g, P1, 5);
+    assert_int_equal(foh_position_invest(g, P1, t_card("irrigation"), 2, NULL), FOH_OK);
+    int lo = 0, hi = 1000000000; /* P2 holds as many tokens as the engine allows */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (foh_position_set_tokens(g, P2, mid, NULL) == FOH_OK)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    t_tokens(g, P2, lo);
+    assert_int_equal(foh_game_reserve(g), 0);
+    uint64_t before = foh_game_digest(g);
+    foh_action complete = t_act(FOH_ACT_COMPLETE, NULL, 0);
+    assert_int_equal(foh_game_apply(g, &complete, NULL), FOH_ERR_SCRIPT);
+    assert_true(foh_game_digest(g) == before);
+    foh_error err = {0};
+    assert_int_equal(foh_game_apply(g, &complete, &err), FOH_ERR_SCRIPT);
+    if (!strstr(err.msg, "card 'irrigation'") || !strstr(err.msg, "game.take_from_reserve"))
+        fail_msg("%s", err.msg);
+    foh_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -607,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_allocator_keeps_little),
         cmocka_unit_test(test_attack_reaction_without_defence),
         cmocka_unit_test(test_native_field_limit),
+        cmocka_unit_test(test_native_error_without_err),
     };
     return cmocka_run_group_tests(tests, NULL, t_teardown);
 }

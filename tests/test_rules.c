@@ -470,6 +470,15 @@ static void test_invest_amounts_count(void **state)
     assert_int_equal(foh_game_legal_grouped(g, room, 16, &nlegal, &err), -1);
     assert_int_equal(nlegal, -1);
     assert_int_equal(err.code, FOH_ERR_DATA);
+    /* Only cards without an investor take Invest: with two invested in,
+     * 3 x 500 M amounts, 2 Snipes and Harvest fit. */
+    t_tokens(g, P2, 5);
+    t_tokens(g, P3, 5);
+    assert_int_equal(foh_position_invest(g, P2, t_card("aristotle"), 2, &err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, P3, t_card("philosophy"), 2, &err), FOH_OK);
+    assert_int_equal(foh_game_legal_actions(g, room, 16, &err), 1500000003);
+    assert_int_equal(foh_game_legal_grouped(g, room, 16, &nlegal, &err), 6);
+    assert_int_equal(nlegal, 1500000003);
     foh_game_free(g);
 }
 
