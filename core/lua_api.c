@@ -976,9 +976,11 @@ static int api_to_box(lua_State *L)
     return 0;
 }
 
-/* game.fire(event, fields): fire an event game.yaml declares (`events`)
- * with the table FIELDS; every reaction sees, and may change, the table,
- * which is returned (scripts/API.md, "Events"). */
+/* game.fire(event, fields [, check]): fire an event game.yaml declares
+ * (`events`) with the table FIELDS; every reaction sees, and may change,
+ * the table, which is returned (scripts/API.md, "Events"). CHECK(fields),
+ * if given, runs after each reaction, so that a reaction that breaks the
+ * table is the one named in the error. */
 static int api_fire(lua_State *L)
 {
     foh_game *g = game_of(L);
@@ -987,18 +989,22 @@ static int api_fire(lua_State *L)
     const foh_cardset *cs = e->cs;
     const char *name = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
+    int check = !lua_isnoneornil(L, 3);
+    if (check)
+        luaL_checktype(L, 3, LUA_TFUNCTION);
     int ev = name_index(name, e->event_name, cs->event[0], sizeof cs->event[0], cs->nevents);
     if (ev < 0)
         return luaL_error(L, "game.fire: unknown event '%s' (declare it in game.yaml's events)", name);
     if (ev < FOH_EV_BUILTIN)
         return luaL_error(L, "game.fire: '%s' is one of the engine's events: only the engine fires it", name);
-    lua_settop(L, 2);
+    lua_settop(L, 3);
     lua_pushvalue(L, 1);
     lua_setfield(L, 2, "name");
     if (FOH_EVENT_WANTED(cs, ev)) {
         foh_error err;
-        raise_status(L, foh_lua_dispatch(g, ev, 2, &err), &err);
+        raise_status(L, foh_lua_dispatch(g, ev, 2, check ? 3 : 0, &err), &err);
     }
+    lua_settop(L, 2);
     return 1;
 }
 

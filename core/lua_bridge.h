@@ -77,7 +77,9 @@ typedef struct {
  * nested deeper than FOH_MAX_EVENT_DEPTH. */
 foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err);
 /* The same with the event's table already at stack index EV of the
- * engine's Lua state (game.fire); reactions may change it. */
-foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err);
+ * engine's Lua state (game.fire); reactions may change it. With CHECK (a
+ * stack index, 0 for none), the function there is called with the table
+ * after each reaction: its error is reported as that reaction's. */
+foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error *err);
 
 #endif

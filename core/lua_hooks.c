@@ -285,7 +285,33 @@ const char *const foh_event_names[FOH_EV_BUILTIN] = {
     "harvest",    "gain",    "leave",    "covered", "revealed", "age",
 };
 
-foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
+/* After a reaction to an event (CARD's HOOK, or variant hook VHOOK when
+ * CARD is -1), the firing script's CHECK(ev) of the table at EV: an error
+ * it raises is the reaction's, which left the table so, and names it with
+ * the place of its script. */
+static foh_status check_reaction(foh_game *g, int check, int ev, int card, const char *hook, int vhook,
+                                 foh_error *err)
+{
+    foh_engine *e = g->eng;
+    lua_State *L = e->L;
+    int top = lua_gettop(L);
+    lua_pushvalue(L, check);
+    lua_pushvalue(L, ev);
+    foh_status s = call_pushed(g, top, 1, 0, 0, -1, "check", -1, err); /* "check: ...", taken off below */
+    if (s != FOH_ERR_SCRIPT || !err)
+        return s;
+    const foh_cardset *cs = e->cs;
+    const char *file = card >= 0 ? cs->card[card].effect_file : cs->hook[vhook].file;
+    int line = card >= 0 ? cs->card[card].effect_line : cs->hook[vhook].line;
+    char who[160], why[sizeof err->msg];
+    caller_name(e, card, hook, vhook, who, sizeof who);
+    size_t skip = strncmp(err->msg, "check: ", 7) ? 0 : 7;
+    snprintf(why, sizeof why, "%s", err->msg + skip);
+    return foh_error_set(err, FOH_ERR_SCRIPT, "%s at %s:%d: after this reaction, the event's table fails the check "
+                         "of the script that fired the event: %s", who, file, line, why);
+}
+
+foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error *err)
 {
     foh_engine *e = g->eng;
     const foh_cardset *cs = e->cs;
@@ -299,6 +325,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
                              who, cs->event[event], FOH_MAX_EVENT_DEPTH);
     }
     ev = lua_absindex(L, ev);
+    check = check ? lua_absindex(L, check) : 0;
     int outer_card = e->react_card, outer_hook = e->react_hook;
     e->event_depth++;
     foh_status s = FOH_OK;
@@ -311,6 +338,8 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
         e->react_card = -1;
         e->react_hook = h;
         s = call_pushed(g, top, 1, 0, 0, -1, NULL, h, err);
+        if (s == FOH_OK && check)
+            s = check_reaction(g, check, ev, -1, NULL, h, err);
     }
     char hook[FOH_NAME + 8];
     snprintf(hook, sizeof hook, "on.%s", cs->event[event]);
@@ -334,6 +363,8 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, foh_error *err)
             s = call_pushed(g, top, 3, 0, 0, c, hook, -1, err);
             if (s != FOH_ERR_SCRIPT)
                 foh_memo_exercise(e, c);
+            if (s == FOH_OK && check)
+                s = check_reaction(g, check, ev, c, hook, -1, err);
         }
     }
     e->event_depth--;
@@ -364,7 +395,7 @@ foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, 
             lua_pushstring(L, f->text);
         lua_setfield(L, -2, f->key);
     }
-    foh_status s = foh_lua_dispatch(g, event, -1, err);
+    foh_status s = foh_lua_dispatch(g, event, -1, 0, err);
     lua_settop(L, top);
     return s;
 }

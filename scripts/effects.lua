@@ -218,6 +218,17 @@ function end_game_icons(icons)
   return with_native({ end_game = function() return icons end }, { 'end_game_icons', icons })
 end
 
+-- After each reaction to the event 'attack' (game.fire's check): the two
+-- strengths must still be numbers, for the comparison and the log line. A
+-- reaction that breaks them is named in the error, not the attack.
+---@param ev table the event's table
+local function attack_event_check(ev)
+  if type(ev.attack) ~= 'number' or type(ev.defence) ~= 'number' then
+    error(string.format("'attack' and 'defence' must stay numbers (now %s and %s)", type(ev.attack),
+      type(ev.defence)), 0)
+  end
+end
+
 -- Opponents an attack by P affects: strictly weaker (attacker: own attack
 -- strength; defender: attack + defense), not immune (default ruling 5).
 -- Before the comparison each opponent's cards and the variants react to the
@@ -239,10 +250,8 @@ local function compare_from(p, card, mine, q, n, reacts, targets)
   if reacts then -- else the event's table would come back unchanged
     local ev = game.fire('attack', {
       attacker = p, target = q, card = card, attack = attack, defence = defence, immune = immune,
-    })
+    }, attack_event_check)
     attack, defence, immune = ev.attack, ev.defence, ev.immune
-    -- The log line needs it (a nil would end the values early).
-    if defence == nil then error("a reaction to the event 'attack' left it no 'defence'") end
   end
   local note = ''
   if immune then

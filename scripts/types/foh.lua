@@ -304,12 +304,15 @@ function game.neutral_invest(k, id, from_supply, from_reserve) end
 
 ---Fires event EVENT, declared in game.yaml `events` (the engine's own
 ---events cannot be fired), with the table FIELDS: every reaction sees it,
----and may change it. `fields.name` is set to EVENT.
+---and may change it. `fields.name` is set to EVENT. With CHECK, CHECK(fields)
+---runs after each reaction; an error it raises is reported as that
+---reaction's (its card or variant, and the place of its script).
 ---@generic E: foh.event
 ---@param event string
 ---@param fields E
+---@param check? fun(fields: E)
 ---@return E fields the same table, after the reactions
-function game.fire(event, fields) end
+function game.fire(event, fields, check) end
 
 ---Whether anything of the card set (a variant's reaction, a card's `on`
 ---field) reacts to EVENT (the engine's or a declared one), wherever it is.
