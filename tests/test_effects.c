@@ -297,6 +297,20 @@ static const char ACTIVE_WITH_CARDS[] =
     "- id: probe4\n  name: Probe4\n  age: A\n  type: wonder\n  timing: instant\n  stripe: {}\n  text: x\n"
     "  effect: return { on_gain = function() game.reacts('nope') end }\n";
 
+/* An engine on the card set whose cards.yaml is CARDS (folder TAG, the base
+ * game.yaml), the set in *CS; fails the test if either cannot be made. */
+static foh_engine *cards_engine(const char *tag, const char *cards, foh_cardset **cs)
+{
+    foh_error err = {0};
+    *cs = foh_cardset_load(t_cardset_dir(tag, "cards.yaml", cards, (const char *)NULL), &err);
+    if (!*cs)
+        fail_msg("%s", err.msg);
+    foh_engine *e = foh_engine_new(*cs, &err);
+    if (!e)
+        fail_msg("%s", err.msg);
+    return e;
+}
+
 /* game.active_with answers from the cache what the effect tables say, for
  * each Nation, on a second game of the same engine (the cache filled by
  * the first) as on the first; past the cache's 16 fields and for a name
@@ -306,12 +320,8 @@ static void test_active_with(void **state)
 {
     (void)state;
     foh_error err = {0};
-    const char *dir = t_cardset_dir("active_with", "cards.yaml", ACTIVE_WITH_CARDS, (const char *)NULL);
-    foh_cardset *cs = foh_cardset_load(dir, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(cs, &err);
-    assert_non_null(e);
+    foh_cardset *cs;
+    foh_engine *e = cards_engine("active_with", ACTIVE_WITH_CARDS, &cs);
         /* fd (knowledge) is covered by fe in the first game, on top in the second. */
     static const char *const first[3][5] = {{"s1", "fa", "fb", "fc", NULL}, {"s2", NULL}, {"s3", "fd", "fe", NULL}};
     static const char *const second[3][5] = {{"s1", "fb", "fd", NULL}, {"s2", "fa", "fc", NULL}, {"s3", "fe", NULL}};
@@ -356,14 +366,7 @@ static const char *log_cards(char *buf, size_t len, const char *const *bodies, i
 static foh_engine *log_engine(const char *name, const char *const *bodies, int n, foh_cardset **cs)
 {
     static char yaml[16384];
-    const char *dir = t_cardset_dir(name, "cards.yaml", log_cards(yaml, sizeof yaml, bodies, n), (const char *)NULL);
-    foh_error err = {0};
-    *cs = foh_cardset_load(dir, &err);
-    if (!*cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(*cs, &err);
-    assert_non_null(e);
-    return e;
+    return cards_engine(name, log_cards(yaml, sizeof yaml, bodies, n), cs);
 }
 
 /* game.log with values writes each as Lua's tostring would (and a table
@@ -509,13 +512,9 @@ static void test_attack_reaction_without_defence(void **state)
         "    end } }\n"
         "- id: raid\n  name: Raid\n  age: A\n  type: military\n  timing: attack\n  stripe: {attack: 3}\n  text: x\n"
         "  effect: return attack(take_tokens(1))\n";
-    const char *dir = t_cardset_dir("no_defence", "cards.yaml", cards, (const char *)NULL);
     foh_error err = {0};
-    foh_cardset *cs = foh_cardset_load(dir, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(cs, &err);
-    assert_non_null(e);
+    foh_cardset *cs;
+    foh_engine *e = cards_engine("no_defence", cards, &cs);
     foh_options opt = {.players = 3, .seed = 5};
     foh_game *g = foh_game_new(e, &opt, &err);
     assert_non_null(g);
@@ -566,14 +565,9 @@ static void test_native_field_limit(void **state)
         ATTACKER("full", NAMES("no_own_attacks", "on_attack", "spare_7", "attack", "attacked"));
 #undef ATTACKER
 #undef NAMES
-    const char *dir = t_cardset_dir("field_limit", "cards.yaml", cards, (const char *)NULL);
     foh_error err = {0};
-    foh_cardset *cs = foh_cardset_load(dir, &err);
-    if (!cs)
-        fail_msg("%s", err.msg);
-    foh_engine *e = foh_engine_new(cs, &err);
-    if (!e)
-        fail_msg("%s", err.msg);
+    foh_cardset *cs;
+    foh_engine *e = cards_engine("field_limit", cards, &cs);
     static const struct {
         const char *id;
         int lua;

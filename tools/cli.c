@@ -823,6 +823,23 @@ void cli_wait_workers(int (*finished)(void *ud), void (*progress)(void *ud), voi
     }
 }
 
+static int threads_exited(void *ud)
+{
+    const cli_workers *w = ud;
+    return atomic_load(w->exited) >= w->threads;
+}
+
+static void threads_progress(void *ud)
+{
+    const cli_workers *w = ud;
+    cli_progress(atomic_load(w->done), w->total, cli_now_s() - w->start, w->show_rate, 0);
+}
+
+void cli_wait_threads(const cli_workers *w, int progress)
+{
+    cli_wait_workers(threads_exited, progress ? threads_progress : NULL, (void *)w);
+}
+
 void cli_progress(long done, long total, double elapsed, int show_rate, int final)
 {
     double rate = elapsed > 0 ? done / elapsed : 0;

@@ -4,6 +4,7 @@
 #ifndef FOH_CLI_H
 #define FOH_CLI_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -172,6 +173,20 @@ void cli_progress(long done, long total, double elapsed, int show_rate, int fina
  * is looked at every few milliseconds, so a run ends when its workers do,
  * not at the next progress tick. */
 void cli_wait_workers(int (*finished)(void *ud), void (*progress)(void *ud), void *ud);
+/* A run's worker threads as cli_wait_threads waits for them: each adds 1
+ * to *EXITED when it returns, and counts its games in *DONE (of TOTAL,
+ * since START on cli_now_s; SHOW_RATE as cli_progress). */
+typedef struct {
+    atomic_int *exited;
+    int threads;
+    atomic_long *done;
+    long total;
+    double start;
+    int show_rate;
+} cli_workers;
+/* cli_wait_workers until all of W's threads have exited, with its
+ * progress bar when PROGRESS (callers: on a terminal). */
+void cli_wait_threads(const cli_workers *w, int progress);
 
 /* Whether PATH can be written (created in its folder, or replaced) without
  * touching it; errno tells why not. */

@@ -384,28 +384,6 @@ static int ladder_budget(const cli_options *o, long *from)
     return 0;
 }
 
-/* What the ladder waits for: its workers, and its progress bar. */
-typedef struct {
-    atomic_int *exited;
-    int started;
-    atomic_long *done;
-    long total;
-    double start;
-} ladder_watch;
-
-static int workers_exited(void *ud)
-{
-    const ladder_watch *lw = ud;
-    return atomic_load(lw->exited) >= lw->started;
-}
-
-static void show_progress(void *ud)
-{
-    const ladder_watch *lw = ud;
-    /* Games differ in cost by rung: no rate. */
-    cli_progress(atomic_load(lw->done), lw->total, cli_now_s() - lw->start, 0, 0);
-}
-
 int ladder_main(const cli_options *o)
 {
     static const cli_option_id refused[] = {OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE,
@@ -480,8 +458,9 @@ int ladder_main(const cli_options *o)
     }
     double start = cli_now_s();
     int tty = isatty(2);
-    ladder_watch lw = {.exited = &exited, .started = started, .done = &done, .total = total, .start = start};
-    cli_wait_workers(workers_exited, tty ? show_progress : NULL, &lw);
+    /* Games differ in cost by rung: no rate. */
+    cli_workers ws = {.exited = &exited, .threads = started, .done = &done, .total = total, .start = start};
+    cli_wait_threads(&ws, tty);
     for (int t = 0; t < started; t++) {
         pthread_join(tid[t], NULL);
         if (w[t].failed) {

@@ -400,27 +400,6 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
     return sim_run_outcomes(o, cs, total, impact, NULL);
 }
 
-/* What sim_run_outcomes waits for: its workers, and its progress bar. */
-typedef struct {
-    atomic_int *exited;
-    int nthreads;
-    atomic_long *done;
-    long total;
-    double start;
-} run_watch;
-
-static int workers_exited(void *ud)
-{
-    const run_watch *rw = ud;
-    return atomic_load(rw->exited) >= rw->nthreads;
-}
-
-static void show_progress(void *ud)
-{
-    const run_watch *rw = ud;
-    cli_progress(atomic_load(rw->done), rw->total, cli_now_s() - rw->start, 1, 0);
-}
-
 int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact,
                      sim_outcome *outcomes)
 {
@@ -478,9 +457,10 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
     double start = cli_now_s();
     int tty = isatty(2);
     /* Until every worker has returned (one may stop early on an error). */
-    run_watch rw = {.exited = &exited, .nthreads = nthreads, .done = &done, .total = last - first, .start = start};
+    cli_workers ws = {.exited = &exited, .threads = nthreads, .done = &done, .total = last - first, .start = start,
+                      .show_rate = 1};
     if (status == CLI_OK)
-        cli_wait_workers(workers_exited, tty ? show_progress : NULL, &rw);
+        cli_wait_threads(&ws, tty);
     for (int t = 0; t < nthreads; t++) {
         pthread_join(tid[t], NULL);
         if (w[t].status != CLI_OK) {
