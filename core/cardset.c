@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "foh/file.h"
 #include "foh/yaml.h"
 #include "internal.h"
 #include "loader.h"
@@ -64,17 +66,7 @@ static void normalize_path(char *path)
     free(seg);
 }
 
-/* FNV-1a 64 (an identity check for save files, not security): H updated
- * with BYTES. */
 #define FNV_START 0xcbf29ce484222325ULL
-static uint64_t fnv1a_more(uint64_t h, const char *bytes, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ULL;
-    return h;
-}
-
-static uint64_t fnv1a(const char *bytes, size_t n) { return fnv1a_more(FNV_START, bytes, n); }
 
 /* Remember a source of the card set: LABEL, the file's PATH and the hash
  * of its bytes. The sources are bounded (game.yaml, card files, scripts,
@@ -97,15 +89,13 @@ static int add_source(foh_loader *ld, const char *label, const char *path, uint6
 /* Remember file PATH (already read successfully) as LABEL with its hash. */
 static int record_source(foh_loader *ld, const char *label, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return foh_error_set(ld->err, FOH_ERR_DATA, "%s: cannot read the file again", path) == FOH_OK;
-    uint64_t h = FNV_START;
-    char buf[8192];
+    char *bytes;
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        h = fnv1a_more(h, buf, n);
-    fclose(f);
+    foh_error e;
+    if (foh_file_read(path, FOH_YAML_MAX_BYTES, "YAML files", &bytes, &n, &e) != FOH_OK)
+        return foh_error_set(ld->err, e.code, "%s (reading it again to record its hash)", e.msg) == FOH_OK;
+    uint64_t h = foh_file_hash(bytes, n);
+    free(bytes);
     return add_source(ld, label, path, h);
 }
 
@@ -125,31 +115,17 @@ static int load_script(foh_loader *ld, const char *dir, const foh_yaml_node *s)
         (int)sizeof path)
         return foh_load_bad_node(ld, s, "the script path '%s' is longer than %zu bytes", name, sizeof path - 1);
     normalize_path(path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return foh_load_bad_node(ld, s, "cannot open the script '%s'", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    rewind(f);
-    if (len < 0 || len > MAX_SCRIPT_BYTES) {
-        fclose(f);
-        return foh_load_bad_node(ld, s, "the script '%s' is larger than %d KiB (the engine's limit)", path,
-                                 MAX_SCRIPT_BYTES >> 10);
-    }
-    char *src = malloc((size_t)len + 1);
-    if (!src || fread(src, 1, (size_t)len, f) != (size_t)len) {
-        free(src);
-        fclose(f);
-        return foh_load_bad_node(ld, s, "cannot read the script '%s'", path);
-    }
-    fclose(f);
-    src[len] = '\0';
+    char *src;
+    size_t len;
+    foh_error e;
+    if (foh_file_read(path, MAX_SCRIPT_BYTES, "scripts", &src, &len, &e) != FOH_OK)
+        return foh_load_bad_node(ld, s, "cannot load the script: %s", e.msg);
     snprintf(cs->script[cs->nscripts].path, sizeof cs->script[0].path, "%s", path);
     cs->script[cs->nscripts++].src = src;
     char label[sizeof cs->source[0].label];
     const char *base = strrchr(path, '/');
     snprintf(label, sizeof label, "script %s", base ? base + 1 : path);
-    return add_source(ld, label, path, fnv1a(src, (size_t)len));
+    return add_source(ld, label, path, foh_file_hash(src, len));
 }
 
 /* Resolve setup.deck_bottom once the cards are known. */
@@ -539,9 +515,7 @@ static int find_set(foh_loader *ld, set_loader *sl, const char *dir, const foh_y
     for (int i = 0; i < sl->nsearch; i++) {
         char probe[FOH_PATH + 64];
         snprintf(probe, sizeof probe, "%s/%s/game.yaml", sl->search[i], t);
-        FILE *f = fopen(probe, "rb");
-        if (f) {
-            fclose(f);
+        if (access(probe, R_OK) == 0) { /* never opened: a named pipe would block */
             snprintf(out, len, "%s/%s", sl->search[i], t);
             return 1;
         }
@@ -970,7 +944,7 @@ uint64_t foh_cardset_hash(const foh_cardset *cs)
 {
     uint64_t h = FNV_START;
     for (int i = 0; i < cs->nsources; i++) {
-        h = (h ^ fnv1a(cs->source[i].label, strlen(cs->source[i].label))) * 0x100000001b3ULL;
+        h = (h ^ foh_file_hash(cs->source[i].label, strlen(cs->source[i].label))) * 0x100000001b3ULL;
         h = (h ^ cs->source[i].hash) * 0x100000001b3ULL;
     }
     return h;

@@ -138,17 +138,27 @@ foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, fo
     int k = player - FOH_NEUTRAL_INVESTOR; /* a neutral marker when >= 0 */
     if (editable(g, err) != FOH_OK)
         return FOH_ERR_USAGE;
-    int ok = card >= 0 && card < g->eng->cs->ncards && st->loc[card].zone == FOH_ZONE_MARKET &&
-             st->loc[card].investor < 0;
-    if (k >= 0)
-        ok = ok && k < g->eng->cs->neutral_investors && st->neutral[k] < 0 && tokens >= 0;
-    else
-        ok = ok && player >= 0 && player < st->players && st->investment[player] < 0 && tokens >= 1;
-    if (!ok)
+    const foh_cardset *cs = g->eng->cs;
+    if (card < 0 || card >= cs->ncards)
+        return foh_error_set(err, FOH_ERR_USAGE, "no card %d", card);
+    const char *id = cs->card[card].id;
+    if (st->loc[card].zone != FOH_ZONE_MARKET)
+        return foh_error_set(err, FOH_ERR_USAGE, "cannot invest in %s: it is not in the Market", id);
+    if (st->loc[card].investor >= 0)
+        return foh_error_set(err, FOH_ERR_USAGE, "cannot invest in %s: it already has an investor", id);
+    if (k >= 0 && (k >= cs->neutral_investors || st->neutral[k] >= 0 || tokens < 0))
         return foh_error_set(err, FOH_ERR_USAGE,
-                             "investor %d cannot invest %d tokens in card %d (not a free Market card, already "
-                             "invested, or no such investor)",
-                             player + 1, tokens, card);
+                             "neutral investor %d cannot invest %d tokens in %s (no such investor, already "
+                             "invested, or a negative count)",
+                             k + 1, tokens, id);
+    if (k < 0 && (player < 0 || player >= st->players))
+        return foh_error_set(err, FOH_ERR_USAGE, "cannot invest in %s: no player %d", id, player + 1);
+    if (k < 0 && st->investment[player] >= 0)
+        return foh_error_set(err, FOH_ERR_USAGE, "P%d cannot invest in %s: they already invest in %s", player + 1, id,
+                             cs->card[st->investment[player]].id);
+    if (k < 0 && tokens < 1)
+        return foh_error_set(err, FOH_ERR_USAGE, "P%d cannot invest %d tokens in %s: at least 1", player + 1, tokens,
+                             id);
     if (can_balance(st, tokens, err) != FOH_OK)
         return FOH_ERR_USAGE;
     st->loc[card].investor = (int8_t)player;

@@ -1,11 +1,11 @@
 /* yaml: libyaml events -> checked tree (see foh/yaml.h). */
 #include "foh/yaml.h"
 
-#include <errno.h>
+#include "foh/file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <yaml.h>
 
 
@@ -53,12 +53,56 @@ void foh_yaml_free(foh_yaml_node *n)
     free(n->items);
     free(n->text);
     free(n->own_file);
+    free(n->index);
     free(n);
 }
 
-static int append(foh_yaml_node *parent, char *key, int key_line, int key_column, foh_yaml_node *child)
+/* Maps with at least this many keys get a hash index (foh_yaml_key). */
+#define INDEX_FROM 16
+
+static size_t key_hash(const char *k)
 {
-    size_t m = parent->n + 1;
+    size_t h = 0xcbf29ce484222325ULL;
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Put key I of map M in its index (which has a free slot). */
+static void index_put(foh_yaml_node *m, size_t i)
+{
+    size_t mask = m->index_cap - 1, at = key_hash(m->keys[i]) & mask;
+    while (m->index[at])
+        at = (at + 1) & mask;
+    m->index[at] = i + 1;
+}
+
+/* (Re)build map M's index with room for twice its keys; 0 if out of memory. */
+static int index_build(foh_yaml_node *m)
+{
+    size_t slots = 64;
+    while (slots < 4 * m->n)
+        slots *= 2;
+    size_t *index = calloc(slots, sizeof *index);
+    if (!index)
+        return 0;
+    free(m->index);
+    m->index = index;
+    m->index_cap = slots;
+    for (size_t i = 0; i < m->n; i++)
+        index_put(m, i);
+    return 1;
+}
+
+/* Make room in PARENT for one more child: every array doubles, so building
+ * a node of n children is linear. */
+static int reserve(foh_yaml_node *parent)
+{
+    if (parent->n < parent->cap)
+        return 1;
+    if (parent->cap > ((size_t)-1 / 2) / sizeof(char *))
+        return 0;
+    size_t m = parent->cap ? parent->cap * 2 : 4;
     foh_yaml_node **items = realloc(parent->items, m * sizeof *items);
     if (!items)
         return 0;
@@ -76,12 +120,33 @@ static int append(foh_yaml_node *parent, char *key, int key_line, int key_column
         if (!columns)
             return 0;
         parent->key_columns = columns;
-        keys[parent->n] = key;
-        lines[parent->n] = key_line;
-        columns[parent->n] = key_column;
     }
-    items[parent->n] = child;
-    parent->n = m;
+    parent->cap = m;
+    return 1;
+}
+
+static int append(foh_yaml_node *parent, char *key, int key_line, int key_column, foh_yaml_node *child)
+{
+    if (!reserve(parent))
+        return 0;
+    size_t i = parent->n;
+    if (parent->kind == FOH_YAML_MAP) {
+        parent->keys[i] = key;
+        parent->key_lines[i] = key_line;
+        parent->key_columns[i] = key_column;
+    }
+    parent->items[i] = child;
+    parent->n = i + 1;
+    if (parent->kind == FOH_YAML_MAP && parent->n >= INDEX_FROM) {
+        if (4 * parent->n > 2 * parent->index_cap) { /* at most half full */
+            if (!index_build(parent)) {
+                parent->n = i; /* the caller still owns KEY and CHILD */
+                return 0;
+            }
+        } else {
+            index_put(parent, i);
+        }
+    }
     return 1;
 }
 
@@ -206,32 +271,22 @@ static foh_yaml_node *parse_node(reader *r, yaml_event_t *ev, int depth)
 foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
 {
     reader r = {.path = path, .err = err, .errlen = errlen};
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open file (%s)", path, strerror(errno));
+    char *text;
+    size_t len;
+    foh_error ferr;
+    if (foh_file_read(path, FOH_YAML_MAX_BYTES, "YAML files", &text, &len, &ferr) != FOH_OK) {
+        snprintf(err, errlen, "%s", ferr.msg);
         return NULL;
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errlen, "%s: not a file (a folder or a device)", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) > (long)FOH_YAML_MAX_BYTES) {
-        fclose(f);
-        snprintf(err, errlen, "%s: file larger than %u MiB (the reader's limit)", path, FOH_YAML_MAX_BYTES >> 20);
-        return NULL;
-    }
-    rewind(f);
     r.path_copy = malloc(strlen(path) + 1);
     if (!r.path_copy) {
-        fclose(f);
+        free(text);
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     strcpy(r.path_copy, path);
     yaml_parser_initialize(&r.parser);
-    yaml_parser_set_input_file(&r.parser, f);
+    yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
 
     foh_yaml_node *root = NULL;
     yaml_event_t ev;
@@ -256,7 +311,7 @@ foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
         yaml_event_delete(&ev);
     }
     yaml_parser_delete(&r.parser);
-    fclose(f);
+    free(text);
     if (r.failed || !root) {
         if (!r.failed)
             snprintf(err, errlen, "%s:1:1: empty file", path);
@@ -270,12 +325,12 @@ foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
 
 int foh_yaml_set(foh_yaml_node *m, const char *key, int key_line, foh_yaml_node *v)
 {
-    for (size_t i = 0; i < m->n; i++)
-        if (strcmp(m->keys[i], key) == 0) {
-            foh_yaml_free(m->items[i]);
-            m->items[i] = v;
-            return 1;
-        }
+    int i = foh_yaml_key(m, key);
+    if (i >= 0) {
+        foh_yaml_free(m->items[i]);
+        m->items[i] = v;
+        return 1;
+    }
     char *k = malloc(strlen(key) + 1);
     if (!k)
         return 0;
@@ -303,18 +358,21 @@ int foh_yaml_unknown_key(const foh_yaml_node *m, const char *const *allowed)
 
 foh_yaml_node *foh_yaml_get(const foh_yaml_node *m, const char *key)
 {
-    if (!m || m->kind != FOH_YAML_MAP)
-        return NULL;
-    for (size_t i = 0; i < m->n; i++)
-        if (strcmp(m->keys[i], key) == 0)
-            return m->items[i];
-    return NULL;
+    int i = foh_yaml_key(m, key);
+    return i < 0 ? NULL : m->items[i];
 }
 
 int foh_yaml_key(const foh_yaml_node *m, const char *key)
 {
     if (!m || m->kind != FOH_YAML_MAP)
         return -1;
+    if (m->index_cap) {
+        size_t mask = m->index_cap - 1;
+        for (size_t at = key_hash(key) & mask; m->index[at]; at = (at + 1) & mask)
+            if (strcmp(m->keys[m->index[at] - 1], key) == 0)
+                return (int)(m->index[at] - 1);
+        return -1;
+    }
     for (size_t i = 0; i < m->n; i++)
         if (strcmp(m->keys[i], key) == 0)
             return (int)i;

@@ -24,3 +24,10 @@ expect(list-for-scalar.yaml 1 "list-for-scalar.yaml:5:23: current must be a sing
        "0 passed, 0 failed, 1 malformed")
 expect(scalar-for-list.yaml 1 "scalar-for-list.yaml:3:10: removed (a list of card ids) must be a list, not a single value")
 expect(one-bad-of-two.yaml 1 "one-bad-of-two.yaml:5:26: cards" "PASS" "still runs" "1 passed, 0 failed, 1 malformed")
+# script_error: a step whose action must fail in a card script.
+expect(script-error.yaml 1 "expected a script to fail (\"anything\"), but the action was applied"
+       "but the rules refused the action: Snipe: Temple is not a Market card with an investor"
+       "script-error.yaml:21:23: a step expects a refusal ('error') or a script's failure ('script_error'), not both"
+       "script-error.yaml:26:23: 'script_error' goes with a turn action or one answer to a choice"
+       "expected a script's error mentioning \"instruction limit\", got"
+       "0 passed, 3 failed, 2 malformed")

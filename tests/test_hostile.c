@@ -426,7 +426,7 @@ static void test_4_loading_is_bounded(void **state)
     memset(lua, '-', 300 * 1024);
     lua[300 * 1024] = '\0';
     assert_null(with_variant_script("huge-helper", lua, &err));
-    expect_in(err.msg, "is larger than 256 KiB (the engine's limit)");
+    expect_in(err.msg, "is larger than 256 KiB (the engine's limit for scripts)");
     free(pad);
     free(lua);
     free(yaml);

@@ -144,19 +144,14 @@ int cli_find(const cli_options *o, const char *kind, const char *name, const cha
         snprintf(out, len, "%s", name);
         char probe[2200];
         snprintf(probe, sizeof probe, "%s/%s", name, file);
-        FILE *f = fopen(probe, "r");
-        if (f)
-            fclose(f);
-        return f != NULL;
+        return access(probe, R_OK) == 0; /* never opened: a named pipe would block */
     }
     const char *dirs[CLI_MAX_SEARCH];
     int n = cli_search_path(o, kind, dirs, CLI_MAX_SEARCH);
     for (int i = 0; i < n; i++) {
         char probe[2200];
         snprintf(probe, sizeof probe, "%s/%s/%s", dirs[i], name, file);
-        FILE *f = fopen(probe, "r");
-        if (f) {
-            fclose(f);
+        if (access(probe, R_OK) == 0) { /* never opened: a named pipe would block */
             snprintf(out, len, "%s/%s", dirs[i], name);
             return 1;
         }

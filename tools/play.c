@@ -591,7 +591,11 @@ static int run_session(cli_options *o, session *ss)
     foh_error err;
     foh_options opt = {.players = o->players, .seed = o->seed};
     foh_game *g = status == CLI_OK ? foh_game_new(eng, &opt, &err) : NULL;
-    if (status == CLI_OK && !g) {
+    if (status == CLI_OK && !g && o->load) {
+        /* The players and seed came from the file: it is the bad input. */
+        cli_error(cmd, "%s: the recorded game cannot start: %s", o->load, err.msg);
+        status = CLI_DATA;
+    } else if (status == CLI_OK && !g) {
         cli_error(cmd, "%s", err.msg);
         status = err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
     }
@@ -602,8 +606,13 @@ static int run_session(cli_options *o, session *ss)
     foh_player *bots[FOH_MAX_PLAYERS] = {0}, *seats[FOH_MAX_PLAYERS] = {0};
     int playing = !strcmp(cmd, "play");
     ss->g = g;
-    if (status == CLI_OK && playing && !make_seats(ss, o, bots))
+    if (status == CLI_OK && playing && !make_seats(ss, o, bots)) {
         status = CLI_USAGE;
+        if (o->load && !(o->given >> OPT_SEATS & 1)) { /* the seats came from the file */
+            cli_error(cmd, "%s: the recorded seats cannot be played (give --seats to choose others)", o->load);
+            status = CLI_DATA;
+        }
+    }
     if (ss->table) {
         ss->table->save = save_now;
         ss->table->save_ud = ss;

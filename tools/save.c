@@ -175,12 +175,20 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
     s->path = path;
     reader rd = {path, err, errlen}, *r = &rd;
     json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    char *text;
+    size_t len;
+    foh_error ferr;
+    if (foh_file_read(path, SAVE_MAX_BYTES, "save files", &text, &len, &ferr) != FOH_OK) {
+        snprintf(err, errlen, "%s", ferr.msg);
+        return 0;
+    }
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    free(text);
     if (!root) {
         if (jerr.line > 0)
             snprintf(err, errlen, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, jerr.text);
         else
-            snprintf(err, errlen, "%s: %s", path, jerr.text);
+            snprintf(err, errlen, "%s: not valid JSON: %s", path, jerr.text[0] ? jerr.text : "out of memory");
         return 0;
     }
     char format[32];
@@ -210,20 +218,28 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
         ok = get_int(r, opts, "action_time_ms", "options", 0, 86400000LL, &x) && ((s->limits.time_ms = (long)x), 1);
     if (ok && (!json_is_array(acts) || json_array_size(acts) > SAVE_MAX_ACTIONS))
         ok = bad(r, "actions", "must be a list of at most 1,000,000 actions");
-    if (ok && json_array_size(acts) > 0) {
-        s->actions = calloc(json_array_size(acts), sizeof *s->actions);
-        if (!s->actions)
-            ok = bad(r, "actions", "out of memory");
-    }
+    size_t room = 0; /* grown as entries are found good: a bad file costs no large allocation */
     for (size_t i = 0; ok && i < json_array_size(acts); i++) {
         json_t *a = json_array_get(acts, i);
-        struct save_action *out = &s->actions[i];
         char at[48];
         snprintf(at, sizeof at, "actions[%zu]", i);
         if (!json_is_object(a)) {
             ok = bad(r, at, "must be an object");
             break;
         }
+        if (i == room) {
+            room = room ? 2 * room : 64;
+            if (room > json_array_size(acts))
+                room = json_array_size(acts);
+            struct save_action *grown = realloc(s->actions, room * sizeof *grown);
+            if (!grown) {
+                ok = bad(r, "actions", "out of memory");
+                break;
+            }
+            s->actions = grown;
+        }
+        struct save_action *out = &s->actions[i];
+        memset(out, 0, sizeof *out);
         ok = get_string(r, a, "kind", at, out->kind, sizeof out->kind);
         if (ok && foh_action_kind_find(out->kind) < 0) {
             char what[64];

@@ -12,6 +12,11 @@
 
 #define SAVE_FORMAT "foh-save/1"
 #define SAVE_MAX_ACTIONS 1000000 /* a game that long is corrupt, not played */
+/* The largest save file read: a game stalled at the turn limit writes
+ * about 100 KiB, and reading a file costs up to 25 times its size in
+ * memory (jansson's tree of the smallest values), so the cap keeps a
+ * hostile file under about 200 MiB. */
+#define SAVE_MAX_BYTES (8u << 20)
 
 /* A save file as read: what produced the game and its actions. */
 typedef struct {

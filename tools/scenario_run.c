@@ -1055,7 +1055,8 @@ static const char *const ACTIONS[] = {"invest", "complete", "snipe", "activate",
 static int run_step(runner *r, const foh_yaml_node *step, int number)
 {
     static const char *const keys[] = {"invest", "complete", "snipe", "activate", "harvest", "choose",
-                                       "check",  "pass",     "action", "expect",  "error",   "note", NULL};
+                                       "check",  "pass",     "action", "expect",  "error",   "script_error",
+                                       "note",   NULL};
     const foh_yaml_node *as_map = step, *arg = NULL;
     const char *verb = NULL;
     if (step->kind == FOH_YAML_SCALAR) {
@@ -1093,6 +1094,16 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
         return malformed(r, error, "error: the words the refusal must contain (empty matches every message)");
     if (error && !error_text)
         return 0;
+    const foh_yaml_node *serror = as_map ? foh_yaml_get(as_map, "script_error") : NULL;
+    const char *serror_text = serror ? text_of(r, serror, "script_error (text of the script's error)") : NULL;
+    if (serror_text && !serror_text[0])
+        return malformed(r, serror, "script_error: the words the script's error must contain (empty matches every "
+                                    "message)");
+    if (serror && !serror_text)
+        return 0;
+    if (error && serror)
+        return malformed(r, serror, "a step expects a refusal ('error') or a script's failure ('script_error'), "
+                                    "not both");
     foh_action act;
     int have = 0;
     if (!strcmp(verb, "invest")) {
@@ -1146,6 +1157,20 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
     }
     if (error && (!have || !strcmp(verb, "choose")))
         return malformed(r, error, "'error' goes with a turn action that must be refused");
+    if (serror && !have && !(!strcmp(verb, "choose") && arg && arg->kind == FOH_YAML_SCALAR && arg->text[0]))
+        return malformed(r, serror, "'script_error' goes with a turn action or one answer to a choice");
+    if (serror && !have) {
+        /* One answer whose effect must fail: applied as the turn actions below. */
+        if (!foh_game_choice(r->g)) {
+            mismatch(r, "answer '%s': no choice is pending", arg->text);
+            return 1;
+        }
+        int opt = option_for(r, arg);
+        if (opt < 0)
+            return 1;
+        act = (foh_action){.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = opt};
+        have = 1;
+    }
 
     if (have && error) {
         /* A refusal: the engine must say why and change nothing. */
@@ -1160,6 +1185,21 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
             mismatch(r, "expected a refusal mentioning \"%s\", got \"%s\"", error_text, e.msg);
         else if (foh_game_digest(r->g) != before)
             mismatch(r, "the refused action changed the game");
+    } else if (have && serror) {
+        /* A card script that must fail: the engine names it, leaves the
+         * game exactly as it was, and the scenario goes on. */
+        foh_error e = {0};
+        uint64_t before = foh_game_digest(r->g);
+        foh_status s = foh_game_apply(r->g, &act, &e);
+        if (s == FOH_OK)
+            mismatch(r, "expected a script to fail (\"%s\"), but the action was applied", serror_text);
+        else if (s != FOH_ERR_SCRIPT && s != FOH_ERR_MEMORY)
+            mismatch(r, "expected a script to fail (\"%s\"), but the rules refused the action: %s", serror_text,
+                     e.msg);
+        else if (!strstr(e.msg, serror_text))
+            mismatch(r, "expected a script's error mentioning \"%s\", got \"%s\"", serror_text, e.msg);
+        else if (foh_game_digest(r->g) != before)
+            mismatch(r, "the failed action changed the game");
     } else if (have) {
         play(r, &act, verb);
     } else if (!strcmp(verb, "choose")) {

@@ -18,20 +18,19 @@ static uint64_t fnv_more(uint64_t h, const void *bytes, size_t n)
 }
 
 /* FNV-1a 64 of file PATH's bytes, as the loader hashes its sources
- * (foh_cardset_source); 0 if it cannot be read (gone, or being written). */
+ * (foh_cardset_source); 0 if it cannot be read (gone, being written, or
+ * no longer a regular file of at most the reader's size: a named pipe or
+ * a link to /dev/zero is never opened for reading, so a poll never
+ * blocks or spins). */
 static uint64_t file_hash(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    uint64_t h = FNV_START;
-    char buf[8192];
+    char *bytes;
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        h = fnv_more(h, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    return bad ? 0 : h;
+    if (foh_file_read(path, FOH_YAML_MAX_BYTES, "YAML files", &bytes, &n, NULL) != FOH_OK)
+        return 0;
+    uint64_t h = foh_file_hash(bytes, n);
+    free(bytes);
+    return h;
 }
 
 /* The card files of folder DIR as the loader finds them (every name ending

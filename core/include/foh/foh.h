@@ -5,6 +5,7 @@
 #include "foh/bot.h"
 #include "foh/cardset.h"
 #include "foh/error.h"
+#include "foh/file.h"
 #include "foh/game.h"
 #include "foh/match.h"
 #include "foh/position.h"

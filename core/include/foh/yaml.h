@@ -24,15 +24,22 @@ typedef struct foh_yaml_node {
     int *key_lines, *key_columns; /* position of each key */
     struct foh_yaml_node **items; /* map values or sequence items */
     char *own_file;    /* root only: the storage behind `file` */
+    size_t cap;        /* room in items (and keys, key_lines, key_columns) */
+    size_t *index;     /* large maps: hash slots holding 1 + a key's index, 0 if empty */
+    size_t index_cap;  /* slots in index (a power of two), 0 without one */
 } foh_yaml_node;
 
-/* Maximum nesting depth and file size the reader accepts. */
+/* Maximum nesting depth and file size the reader accepts. Reading is
+ * linear in the file: lists and maps grow geometrically and a large map's
+ * keys are hashed, for the duplicate check and for foh_yaml_get. */
 #define FOH_YAML_MAX_DEPTH 32
 #define FOH_YAML_MAX_BYTES (8u << 20)
 
-/* Parse file PATH into a tree. On error returns NULL and writes
- * "file:line:column: reason" into ERR (a duplicate key names the line of
- * the first one). */
+/* Parse file PATH into a tree. The file is read through foh_file_read (a
+ * regular file of at most FOH_YAML_MAX_BYTES; never a pipe or device). On
+ * error returns NULL and writes "file:line:column: reason" into ERR (a
+ * duplicate key names the line of the first one), or "file: reason" for a
+ * file that cannot be read. */
 FOH_API foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen);
 
 /* Free a tree (NULL is allowed). Nodes moved into another tree keep
