@@ -48,7 +48,9 @@ static const struct {
     [OPT_ON_ERROR] = {"on-error", "stop|skip",
                       "a game stopped by an error (a card script's error or limit, met in the game or in\n"
                       "a bot's look-ahead): stop the run (default; exit status 1) or leave the game out\n"
-                      "of the report; either way the game, its seed, the card and the action are named"},
+                      "of the report; either way the game, its seed, the card and the action are named.\n"
+                      "A stopped run names its lowest-numbered failing game, whatever the threads, and\n"
+                      "the foh play command that plays it alone"},
     [OPT_SAVE] = {"save", "FILE",
                   "write the game to FILE after every action (JSON, docs/save-format.md): an interrupted\n"
                   "game can be resumed"},
@@ -217,6 +219,62 @@ void cli_line(FILE *out, const char *text)
             putc(*p, out);
     }
     putc('\n', out);
+}
+
+/* Append " --FLAG" (FLAG may be NULL) and " WORD" (may be NULL), quoted for a
+ * POSIX shell when it holds more than letters, digits and ",.:/_+=@%-",
+ * to OUT (LEN bytes, N used so far); returns the new length. */
+static size_t shell_word(char *out, size_t len, size_t n, const char *flag, const char *word)
+{
+    if (flag && n < len)
+        n += (size_t)snprintf(out + n, len - n, " --%s", flag);
+    if (!word)
+        return n;
+    int plain = word[0] != '\0';
+    for (const char *p = word; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr(",.:/_+=@%-", *p);
+    if (n < len)
+        n += (size_t)snprintf(out + n, len - n, plain ? " %s" : " '", word);
+    for (const char *p = word; !plain && *p && n < len; p++)
+        n += (size_t)snprintf(out + n, len - n, *p == '\'' ? "'\\''" : "%c", *p);
+    if (!plain && n < len)
+        n += (size_t)snprintf(out + n, len - n, "'");
+    return n < len ? n : len;
+}
+
+void cli_play_command(const cli_options *o, uint64_t seed, char *out, size_t len)
+{
+    char num[32];
+    size_t n = (size_t)snprintf(out, len, "foh play");
+    snprintf(num, sizeof num, "%llu", (unsigned long long)seed);
+    n = shell_word(out, len, n, "seed", num);
+    snprintf(num, sizeof num, "%d", o->players);
+    n = shell_word(out, len, n, "players", num);
+    n = shell_word(out, len, n, "seats", o->seats);
+    if (strcmp(o->cards, FOH_DEFAULT_CARDS))
+        n = shell_word(out, len, n, "cards", o->cards);
+    for (int i = 0; i < o->nmore_cards; i++)
+        n = shell_word(out, len, n, "cards", o->more_cards[i]);
+    for (int i = 0; i < o->nvariants; i++)
+        n = shell_word(out, len, n, "variant", o->variant[i]);
+    for (int i = 0; i < o->nmods; i++)
+        n = shell_word(out, len, n, "mods", o->mods[i]);
+    /* The limits given (0: the default). */
+    if (o->limits.instructions > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)o->limits.instructions);
+        n = shell_word(out, len, n, "lua-instructions", num);
+    }
+    if (o->limits.memory_bytes > 0) {
+        snprintf(num, sizeof num, "%zu", o->limits.memory_bytes >> 20);
+        n = shell_word(out, len, n, "lua-memory", num);
+    }
+    if (o->limits.time_ms > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)o->limits.time_ms);
+        n = shell_word(out, len, n, "action-time", num);
+    }
+    if (o->limits.lua_only)
+        shell_word(out, len, n, "lua-only", NULL);
 }
 
 static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)

@@ -150,6 +150,12 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
  * error), 1 otherwise. */
 int cli_print_scores(FILE *out, foh_game *g);
 
+/* The command that plays, alone, the game seeded SEED of a run with O's
+ * players, seats, card sets, variants, mods and script limits ("foh play
+ * --seed SEED --players N --seats ..."), words quoted for a POSIX shell,
+ * into OUT (LEN bytes; cut short if it does not fit). */
+void cli_play_command(const cli_options *o, uint64_t seed, char *out, size_t len);
+
 /* Print "foh COMMAND: message" on stderr, with control characters written
  * visibly: messages carry names and text from card files and scripts,
  * which must not drive the terminal. */
