@@ -185,17 +185,64 @@ void cli_defaults(cli_options *o)
              slash ? FOH_DEFAULT_CARDS : ".");
 }
 
-/* Escape control characters of TEXT into OUT (at most LEN bytes). */
-static void escape(const char *text, char *out, size_t len)
+/* How many bytes at P a terminal may be given as they are: one printable
+ * ASCII character, or one well-formed UTF-8 sequence that is not a C1
+ * control (U+0080 to U+009F); 0 for a byte to write as "\xNN". */
+static int shown_bytes(const unsigned char *p)
+{
+    if (p[0] >= 0x20 && p[0] < 0x7f)
+        return 1;
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    /* The second byte's range: no overlong form, no surrogate, nothing past
+     * U+10FFFF, no C1 control. */
+    unsigned lo = p[0] == 0xe0 ? 0xa0 : p[0] == 0xf0 ? 0x90 : p[0] == 0xc2 ? 0xa0 : 0x80;
+    unsigned hi = p[0] == 0xed ? 0x9f : p[0] == 0xf4 ? 0x8f : 0xbf;
+    if (n == 0 || p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+size_t cli_escape(const char *text, char *out, size_t len)
 {
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && n + 5 < len; p++) {
-        if (*p < 0x20 || *p == 0x7f)
+    if (len == 0)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int k = shown_bytes(p);
+        if (k == 0 && n + 4 < len) {
             n += (size_t)snprintf(out + n, len - n, "\\x%02x", *p);
-        else
-            out[n++] = (char)*p;
+            p++;
+        } else if (k > 0 && n + (size_t)k < len) {
+            memcpy(out + n, p, (size_t)k);
+            n += (size_t)k;
+            p += k;
+        } else
+            break; /* cut short, at a character's boundary */
     }
     out[n] = '\0';
+    return n;
+}
+
+const char *cli_safe(const char *text, char *out, size_t len)
+{
+    cli_escape(text ? text : "", out, len);
+    return out;
+}
+
+void cli_puts(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int k = shown_bytes(p);
+        if (k == 0)
+            fprintf(out, "\\x%02x", *p++);
+        else {
+            fwrite(p, 1, (size_t)k, out);
+            p += k;
+        }
+    }
 }
 
 void cli_error(const char *command, const char *fmt, ...)
@@ -205,19 +252,14 @@ void cli_error(const char *command, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    escape(msg, safe, sizeof safe);
+    cli_escape(msg, safe, sizeof safe);
     fflush(stdout); /* what was printed so far comes first */
     fprintf(stderr, "foh%s%s: %s\n", command ? " " : "", command ? command : "", safe);
 }
 
 void cli_line(FILE *out, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
-        else
-            putc(*p, out);
-    }
+    cli_puts(out, text);
     putc('\n', out);
 }
 

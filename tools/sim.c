@@ -370,11 +370,15 @@ int sim_players_allowed(const char *command, const foh_cardset *cs, int players)
 /* The report's first line; foh merge prints the same for merged shards. */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
 {
-    fprintf(out, "%ld games, %d players, seed %llu, players %s, ", games, o->players, (unsigned long long)o->seed,
-            o->seats);
+    /* The seats and folders come from a shard with foh merge: escaped. */
+    fprintf(out, "%ld games, %d players, seed %llu, players ", games, o->players, (unsigned long long)o->seed);
+    cli_puts(out, o->seats);
+    fprintf(out, ", ");
     origin_print_cards(out, o);
-    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
-        fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++) {
+        fprintf(out, "%s", i ? ", " : ", variants: ");
+        cli_puts(out, foh_cardset_variant_name(cs, i));
+    }
     fprintf(out, "\n");
     sim_print_variants(out, cs);
 }
