@@ -48,7 +48,9 @@ static const struct {
     [OPT_ON_ERROR] = {"on-error", "stop|skip",
                       "a game stopped by an error (a card script's error or limit, met in the game or in\n"
                       "a bot's look-ahead): stop the run (default; exit status 1) or leave the game out\n"
-                      "of the report; either way the game, its seed, the card and the action are named"},
+                      "of the report; either way the game, its seed, the card and the action are named.\n"
+                      "A stopped run names its lowest-numbered failing game, whatever the threads, and\n"
+                      "the foh play command that plays it alone"},
     [OPT_SAVE] = {"save", "FILE",
                   "write the game to FILE after every action (JSON, docs/save-format.md): an interrupted\n"
                   "game can be resumed"},
@@ -178,17 +180,64 @@ void cli_defaults(cli_options *o)
              slash ? FOH_DEFAULT_CARDS : ".");
 }
 
-/* Escape control characters of TEXT into OUT (at most LEN bytes). */
-static void escape(const char *text, char *out, size_t len)
+/* How many bytes at P a terminal may be given as they are: one printable
+ * ASCII character, or one well-formed UTF-8 sequence that is not a C1
+ * control (U+0080 to U+009F); 0 for a byte to write as "\xNN". */
+static int shown_bytes(const unsigned char *p)
+{
+    if (p[0] >= 0x20 && p[0] < 0x7f)
+        return 1;
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    /* The second byte's range: no overlong form, no surrogate, nothing past
+     * U+10FFFF, no C1 control. */
+    unsigned lo = p[0] == 0xe0 ? 0xa0 : p[0] == 0xf0 ? 0x90 : p[0] == 0xc2 ? 0xa0 : 0x80;
+    unsigned hi = p[0] == 0xed ? 0x9f : p[0] == 0xf4 ? 0x8f : 0xbf;
+    if (n == 0 || p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+size_t cli_escape(const char *text, char *out, size_t len)
 {
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && n + 5 < len; p++) {
-        if (*p < 0x20 || *p == 0x7f)
+    if (len == 0)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int k = shown_bytes(p);
+        if (k == 0 && n + 4 < len) {
             n += (size_t)snprintf(out + n, len - n, "\\x%02x", *p);
-        else
-            out[n++] = (char)*p;
+            p++;
+        } else if (k > 0 && n + (size_t)k < len) {
+            memcpy(out + n, p, (size_t)k);
+            n += (size_t)k;
+            p += k;
+        } else
+            break; /* cut short, at a character's boundary */
     }
     out[n] = '\0';
+    return n;
+}
+
+const char *cli_safe(const char *text, char *out, size_t len)
+{
+    cli_escape(text ? text : "", out, len);
+    return out;
+}
+
+void cli_puts(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int k = shown_bytes(p);
+        if (k == 0)
+            fprintf(out, "\\x%02x", *p++);
+        else {
+            fwrite(p, 1, (size_t)k, out);
+            p += k;
+        }
+    }
 }
 
 void cli_error(const char *command, const char *fmt, ...)
@@ -198,20 +247,71 @@ void cli_error(const char *command, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    escape(msg, safe, sizeof safe);
+    cli_escape(msg, safe, sizeof safe);
     fflush(stdout); /* what was printed so far comes first */
     fprintf(stderr, "foh%s%s: %s\n", command ? " " : "", command ? command : "", safe);
 }
 
 void cli_line(FILE *out, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
-        else
-            putc(*p, out);
-    }
+    cli_puts(out, text);
     putc('\n', out);
+}
+
+/* Append " --FLAG" (FLAG may be NULL) and " WORD" (may be NULL), quoted for a
+ * POSIX shell when it holds more than letters, digits and ",.:/_+=@%-",
+ * to OUT (LEN bytes, N used so far); returns the new length. */
+static size_t shell_word(char *out, size_t len, size_t n, const char *flag, const char *word)
+{
+    if (flag && n < len)
+        n += (size_t)snprintf(out + n, len - n, " --%s", flag);
+    if (!word)
+        return n;
+    int plain = word[0] != '\0';
+    for (const char *p = word; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr(",.:/_+=@%-", *p);
+    if (n < len)
+        n += (size_t)snprintf(out + n, len - n, plain ? " %s" : " '", word);
+    for (const char *p = word; !plain && *p && n < len; p++)
+        n += (size_t)snprintf(out + n, len - n, *p == '\'' ? "'\\''" : "%c", *p);
+    if (!plain && n < len)
+        n += (size_t)snprintf(out + n, len - n, "'");
+    return n < len ? n : len;
+}
+
+void cli_play_command(const cli_options *o, uint64_t seed, char *out, size_t len)
+{
+    char num[32];
+    size_t n = (size_t)snprintf(out, len, "foh play");
+    snprintf(num, sizeof num, "%llu", (unsigned long long)seed);
+    n = shell_word(out, len, n, "seed", num);
+    snprintf(num, sizeof num, "%d", o->players);
+    n = shell_word(out, len, n, "players", num);
+    n = shell_word(out, len, n, "seats", o->seats);
+    if (strcmp(o->cards, FOH_DEFAULT_CARDS))
+        n = shell_word(out, len, n, "cards", o->cards);
+    for (int i = 0; i < o->nmore_cards; i++)
+        n = shell_word(out, len, n, "cards", o->more_cards[i]);
+    for (int i = 0; i < o->nvariants; i++)
+        n = shell_word(out, len, n, "variant", o->variant[i]);
+    for (int i = 0; i < o->nmods; i++)
+        n = shell_word(out, len, n, "mods", o->mods[i]);
+    /* The limits given (0: the default). */
+    if (o->limits.instructions > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)o->limits.instructions);
+        n = shell_word(out, len, n, "lua-instructions", num);
+    }
+    if (o->limits.memory_bytes > 0) {
+        snprintf(num, sizeof num, "%zu", o->limits.memory_bytes >> 20);
+        n = shell_word(out, len, n, "lua-memory", num);
+    }
+    if (o->limits.time_ms > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)o->limits.time_ms);
+        n = shell_word(out, len, n, "action-time", num);
+    }
+    if (o->limits.lua_only)
+        shell_word(out, len, n, "lua-only", NULL);
 }
 
 static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)

@@ -1,6 +1,9 @@
 /* foh: the command-line program of The Flow of History rules engine. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -32,7 +35,48 @@ static void usage(FILE *out)
                  "exit status: 0 success, 1 bad card data or script error, 2 bad usage\n");
 }
 
-int main(int argc, char **argv)
+/* Standard input, output or error closed when the program starts (foh ...
+ * >&-): /dev/null opened read-only in its place, so that no file the
+ * command opens takes its number (a report would go into a --json file),
+ * and writing to it still fails (EBADF), as on the closed stream. */
+static void hold_std_streams(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int got = open("/dev/null", O_RDONLY);
+            if (got >= 0 && got != fd)
+                close(got); /* a lower number was free: it took that one */
+        }
+}
+
+/* Whether everything written to standard output reached it (flushed and
+ * closed without error); if not, says so on stderr with the cause. */
+static int stdout_written(void)
+{
+    errno = 0;
+    int err = fflush(stdout) != 0 ? errno : 0;
+    int failed = err != 0 || ferror(stdout);
+    if (failed && !err) {
+        /* An earlier write failed and errno has changed since: the output is
+         * cut short already; one newline more (ending its cut line) tells
+         * the cause, if the failure lasts. */
+        errno = 0;
+        if (write(STDOUT_FILENO, "\n", 1) < 0)
+            err = errno;
+    }
+    if (fclose(stdout) != 0) {
+        failed = 1;
+        err = err ? err : errno;
+    }
+    if (!failed)
+        return 1;
+    /* Not cli_error: it flushes stdout, closed now. */
+    fprintf(stderr, "foh: cannot write standard output: %s\n", err ? strerror(err) : "a write failed");
+    return 0;
+}
+
+/* Run the command of ARGV; its exit status. */
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -47,4 +91,14 @@ int main(int argc, char **argv)
             return COMMANDS[i].run(argc - 2, argv + 2);
     cli_error(NULL, "unknown command '%s' (see foh --help)", argv[1]);
     return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    hold_std_streams();
+    int status = run(argc, argv);
+    /* Every command's report: lost output is an error (exit status 1). */
+    if (!stdout_written() && status == CLI_OK)
+        status = CLI_DATA;
+    return status;
 }

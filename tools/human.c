@@ -135,15 +135,6 @@ static void recap(human_table *t, int p)
     t->seen[p] = t->nlog;
 }
 
-/* TEXT from a script (a choice's prompt or label) with control characters
- * shown as '?', so that it cannot move the cursor or change colours. */
-static void plain(char *text)
-{
-    for (unsigned char *c = (unsigned char *)text; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
-            *c = '?';
-}
-
 static int kind_rank(foh_action_kind k)
 {
     static const foh_action_kind order[] = {FOH_ACT_INVEST,  FOH_ACT_COMPLETE, FOH_ACT_SNIPE, FOH_ACT_ACTIVATE,
@@ -194,8 +185,8 @@ static void entry_text(const human_table *t, foh_game *g, const foh_action *lega
             snprintf(buf, len, "Invest in %s (%d to %d tokens; asks how many)", name, e->min, e->max);
     } else if (e->kind == FOH_ACT_CHOOSE) {
         const foh_choice *ch = foh_game_choice(g);
-        snprintf(buf, len, "%s", ch ? ch->label[legal[e->first].option] : "?");
-        plain(buf);
+        /* From a script: escaped, so that it cannot move the cursor or change colours. */
+        cli_escape(ch ? ch->label[legal[e->first].option] : "?", buf, len);
     } else {
         foh_game_describe_action(g, &legal[e->first], buf, len);
     }
@@ -209,9 +200,8 @@ static void print_list(human_table *t, foh_game *g, int p, const foh_action *leg
         char card[160] = "the variant";
         if (ch->card >= 0)
             board_card_name(foh_game_cardset(g), ch->card, &t->style, card, sizeof card);
-        char prompt[FOH_PROMPT];
-        snprintf(prompt, sizeof prompt, "%s", ch->prompt);
-        plain(prompt);
+        char prompt[4 * FOH_PROMPT];
+        cli_escape(ch->prompt, prompt, sizeof prompt);
         fprintf(t->out, "\n%s, %s asks: %s\n", board_player_name(&t->style, p, name, sizeof name), card, prompt);
     } else {
         fprintf(t->out, "\n%s, your %s:\n", board_player_name(&t->style, p, name, sizeof name),
@@ -269,9 +259,11 @@ static void cmd_help(human_table *t, foh_game *g, const char *arg)
                         "  quit         stop (offers to save)\n");
         return;
     }
+    char safe[4 * 256];
     int c = find_card(foh_game_cardset(g), arg);
     if (c < 0)
-        fprintf(t->out, "No card is called '%s' (a card's id or name, or a prefix of one card's).\n", arg);
+        fprintf(t->out, "No card is called '%s' (a card's id or name, or a prefix of one card's).\n",
+                cli_safe(arg, safe, sizeof safe));
     else
         board_card_help(t->out, foh_game_cardset(g), c, &t->style);
 }
@@ -342,10 +334,13 @@ static void save_to(human_table *t, const char *path, const char *why)
     char err[1200];
     if (!path)
         path = t->save_path ? t->save_path : "foh-autosave.json";
-    if (t->save && t->save(t->save_ud, path, err, sizeof err))
-        fprintf(t->out, "%s: the game is saved in %s; resume with: foh play --load %s\n", why, path, path);
-    else
-        fprintf(t->out, "%s: the game could not be saved: %s\n", why, t->save ? err : "no save");
+    char safe[4096];
+    if (t->save && t->save(t->save_ud, path, err, sizeof err)) {
+        cli_safe(path, safe, sizeof safe);
+        fprintf(t->out, "%s: the game is saved in %s; resume with: foh play --load %s\n", why, safe, safe);
+    } else
+        fprintf(t->out, "%s: the game could not be saved: %s\n", why,
+                cli_safe(t->save ? err : "no save", safe, sizeof safe));
 }
 
 /* ---- Deciding ---- */
@@ -383,7 +378,8 @@ static int ask_amount(human_table *t, foh_game *g, const foh_action *legal, int 
         while (isspace((unsigned char)*end))
             end++;
         if (*end || end == line || x < -1000000 || x > 1000000) {
-            fprintf(t->out, "'%s' is not a number of tokens.\n", line);
+            char safe[200];
+            fprintf(t->out, "'%s' is not a number of tokens.\n", cli_safe(line, safe, sizeof safe));
             continue;
         }
         foh_action a = {.kind = FOH_ACT_INVEST, .card = e->card, .tokens = (int)x, .option = 0};
@@ -422,7 +418,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             break;
         while (isspace((unsigned char)*line))
             line++;
-        char word[32], arg[256];
+        char word[32], arg[256], safe[4 * sizeof word];
         size_t wl = strcspn(line, " \t");
         const char *from = line + wl;
         while (isspace((unsigned char)*from))
@@ -443,7 +439,8 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             char *end;
             long x = strtol(word, &end, 10);
             if (*end || x < 1 || x > k) {
-                fprintf(t->out, "There is no action %s here: type a number from 1 to %d (or help).\n", word, k);
+                fprintf(t->out, "There is no action %s here: type a number from 1 to %d (or help).\n",
+                        cli_safe(word, safe, sizeof safe), k);
                 continue;
             }
             chosen = (int)x - 1;
@@ -500,7 +497,8 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             t->quit = 1;
             break;
         } else {
-            fprintf(t->out, "Unknown command '%s': type a number from 1 to %d, or help.\n", word, k);
+            fprintf(t->out, "Unknown command '%s': type a number from 1 to %d, or help.\n",
+                    cli_safe(word, safe, sizeof safe), k);
         }
         if (chosen >= 0)
             pick = ask_amount(t, g, legal, n, &e[chosen]); /* -1: back to the list */
@@ -524,7 +522,8 @@ foh_player *human_new(human_table *t, const char *name)
     human *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
-    snprintf(h->name, sizeof h->name, "%s", name && name[0] ? name : "human");
+    /* From --seats or a save file: escaped once, for every line naming the player. */
+    cli_escape(name && name[0] ? name : "human", h->name, sizeof h->name);
     h->base.name = h->name;
     h->base.decide = human_decide;
     h->base.free = human_free;

@@ -8,6 +8,7 @@
  * from a shared counter and store each game's result at its own index;
  * the report is computed from the results in game order afterwards, so it
  * does not depend on the number of threads. */
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -46,8 +47,13 @@ typedef struct {
     long deals, total;
     outcome *out;
     atomic_long *next, *done;
-    atomic_int *stop, *exited;
+    /* Jobs handed out this or later are not played: lowered to the first
+     * failing job found so far, so that every job before it is still played
+     * and the run reports the first failing job, as one thread would. */
+    atomic_long *stop_at;
+    atomic_int *exited;
     int failed;
+    long failed_at; /* when FAILED: the failing job's turn (k), or -1 (no engine) */
     char error[1100];
 } worker;
 
@@ -110,6 +116,14 @@ static int play_job(worker *w, foh_engine *eng, long j)
     return ok;
 }
 
+/* Lower *STOP_AT to K unless it is lower already. */
+static void stop_before(atomic_long *stop_at, long k)
+{
+    long was = atomic_load(stop_at);
+    while (k < was && !atomic_compare_exchange_weak(stop_at, &was, k))
+        ;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -118,14 +132,16 @@ static void *work(void *arg)
     if (!eng) {
         snprintf(w->error, sizeof w->error, "%s", err.msg);
         w->failed = 1;
-        atomic_store(w->stop, 1);
+        w->failed_at = -1;
+        stop_before(w->stop_at, -1);
     }
     /* The most expensive games (the last rungs) first: the threads then end
      * together. */
-    for (long k; eng && !atomic_load(w->stop) && (k = atomic_fetch_add(w->next, 1)) < w->total;) {
+    for (long k; eng && (k = atomic_fetch_add(w->next, 1)) < w->total && k < atomic_load(w->stop_at);) {
         if (!play_job(w, eng, w->total - 1 - k)) {
             w->failed = 1;
-            atomic_store(w->stop, 1);
+            w->failed_at = k;
+            stop_before(w->stop_at, k);
             break;
         }
         atomic_fetch_add(w->done, 1);
@@ -440,17 +456,17 @@ int ladder_main(const cli_options *o)
     outcome *out = calloc((size_t)total, sizeof *out);
     worker *w = calloc((size_t)o->threads, sizeof *w);
     pthread_t *tid = calloc((size_t)o->threads, sizeof *tid);
-    atomic_long next = 0, done = 0;
-    atomic_int stop = 0, exited = 0;
+    atomic_long next = 0, done = 0, stop_at = LONG_MAX;
+    atomic_int exited = 0;
     int status = out && w && tid ? CLI_OK : CLI_DATA, started = 0;
     if (status != CLI_OK)
         cli_error("sim", "out of memory");
     for (int t = 0; status == CLI_OK && t < o->threads; t++) {
         w[t] = (worker){.o = o, .cs = cs, .rungs = rungs, .nrungs = nrungs, .deals = deals, .total = total,
-                        .out = out, .next = &next, .done = &done, .stop = &stop, .exited = &exited};
+                        .out = out, .next = &next, .done = &done, .stop_at = &stop_at, .exited = &exited};
         if (pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
             cli_error("sim", "cannot start a thread");
-            atomic_store(&stop, 1);
+            stop_before(&stop_at, -1);
             status = CLI_DATA;
             break;
         }
@@ -461,12 +477,16 @@ int ladder_main(const cli_options *o)
     /* Games differ in cost by rung: no rate. */
     cli_workers ws = {.exited = &exited, .threads = started, .done = &done, .total = total, .start = start};
     cli_wait_threads(&ws, tty);
+    /* The failure that comes first (as one thread would have met it). */
+    const worker *first_failed = NULL;
     for (int t = 0; t < started; t++) {
         pthread_join(tid[t], NULL);
-        if (w[t].failed) {
-            cli_error("sim", "%s", w[t].error);
-            status = CLI_DATA;
-        }
+        if (w[t].failed && (!first_failed || w[t].failed_at < first_failed->failed_at))
+            first_failed = &w[t];
+    }
+    if (first_failed) {
+        cli_error("sim", "%s", first_failed->error);
+        status = CLI_DATA;
     }
     if (status == CLI_OK) {
         if (tty)

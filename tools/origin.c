@@ -49,13 +49,16 @@ void origin_print_cards(FILE *out, const cli_options *o)
     origin *og = malloc(sizeof *og);
     char why[ORIGIN_PATH + 64];
     if (!og || !origin_of(o, og, why, sizeof why)) {
-        fprintf(out, "card set %s", o->cards); /* as given: loading it said what is wrong */
+        fprintf(out, "card set "); /* as given: loading it said what is wrong */
+        cli_puts(out, o->cards);
         free(og);
         return;
     }
     fprintf(out, "card set%s ", og->ncards > 1 ? "s" : "");
-    for (int i = 0; i < og->ncards; i++)
-        fprintf(out, "%s%s", i ? " + " : "", og->cards[i]);
+    for (int i = 0; i < og->ncards; i++) {
+        fprintf(out, "%s", i ? " + " : "");
+        cli_puts(out, og->cards[i]); /* from a shard with foh merge */
+    }
     free(og);
 }
 

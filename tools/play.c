@@ -511,13 +511,17 @@ static void print_header(const cli_options *o, const foh_cardset *cs, foh_game *
     const char *spec = o->seats;
     for (int p = 0; p < o->players; p++) {
         size_t len = strcspn(spec, ",");
-        printf(" P%d %.*s", p + 1, (int)len, spec);
+        char one[256], safe[4 * sizeof one];
+        snprintf(one, sizeof one, "%.*s", (int)len, spec);
+        printf(" P%d %s", p + 1, cli_safe(one, safe, sizeof safe)); /* from a save file with --load */
         if (spec[len] == ',')
             spec += len + 1;
     }
     printf("\n");
-    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
-        printf("Variant: %s\n", foh_cardset_variant_name(cs, i));
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++) {
+        printf("Variant: ");
+        cli_line(stdout, foh_cardset_variant_name(cs, i));
+    }
     print_setup(g, o->reveal);
 }
 

@@ -40,7 +40,9 @@ static int report_coverage(const scenario_stats *stats)
                 n++;
                 seen += stats->cards[j].covered;
             }
-        printf("  %s: %d of %d", origin, seen, n);
+        printf("  ");
+        cli_puts(stdout, origin); /* a folder given by the user */
+        printf(": %d of %d", seen, n);
         for (int j = k, listed = 0; j < stats->ncards && seen < n; j++)
             if (!strcmp(stats->cards[j].origin, origin) && !stats->cards[j].covered)
                 printf("%s %s", listed++ ? "" : "; not exercised:", stats->cards[j].id);

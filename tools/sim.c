@@ -3,6 +3,7 @@
  * statistics are integer sums, so the report is the same whatever the
  * number of threads; memory does not grow with the number of games. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -55,9 +56,14 @@ typedef struct {
     FILE *csv, *trace;
     atomic_long *done;
     atomic_int *exited; /* workers that have returned */
-    atomic_int *stop; /* set by the first failing worker (--on-error stop) */
+    /* Games numbered this or more are not played: lowered to the lowest
+     * failing game found so far (--on-error stop), so that every game below
+     * it is still played and the run reports the lowest failing game, as
+     * one thread would, whatever the threads and their timing. */
+    atomic_long *stop_at;
     pthread_mutex_t *print; /* stderr, shared by the workers */
     int status;
+    long failed; /* with STATUS not CLI_OK: the failing game, or -1 (no engine: before any game) */
     char error[1000];
     int timing_index[FOH_MAX_CARDS]; /* each card's sim_timing_index, found once */
     const char *card_name[FOH_MAX_CARDS]; /* each card's name (the card set's), found once */
@@ -258,6 +264,14 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     return ok;
 }
 
+/* Lower *STOP_AT to I unless it is lower already. */
+static void stop_before(atomic_long *stop_at, long i)
+{
+    long was = atomic_load(stop_at);
+    while (i < was && !atomic_compare_exchange_weak(stop_at, &was, i))
+        ;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -266,6 +280,8 @@ static void *work(void *arg)
     if (!eng) {
         snprintf(w->error, sizeof w->error, "%s", err.msg);
         w->status = CLI_DATA;
+        w->failed = -1;
+        stop_before(w->stop_at, -1);
         atomic_fetch_add(w->exited, 1);
         return NULL;
     }
@@ -276,11 +292,12 @@ static void *work(void *arg)
         w->card_name[c] = ci.name;
     }
     game_result r;
-    for (long i = w->from; i < w->to && !atomic_load(w->stop); i++) {
+    for (long i = w->from; i < w->to && i < atomic_load(w->stop_at); i++) {
         if (!play_one(w, eng, i, &r)) {
             if (!w->o->skip_errors) {
                 w->status = CLI_DATA;
-                atomic_store(w->stop, 1);
+                w->failed = i;
+                stop_before(w->stop_at, i);
                 break;
             }
             /* Left out of the report; each skipped game and its error on stderr. */
@@ -319,14 +336,14 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
 {
     /* One worker, run in this thread (foh tune runs many such ranges at once). */
     worker *w = calloc(1, sizeof *w);
-    atomic_long done = 0;
-    atomic_int stop = 0, exited = 0;
+    atomic_long done = 0, stop_at = LONG_MAX;
+    atomic_int exited = 0;
     pthread_mutex_t print = PTHREAD_MUTEX_INITIALIZER;
     if (!w) {
         snprintf(err, len, "out of memory");
         return CLI_DATA;
     }
-    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .hook = hook, .done = &done, .stop = &stop,
+    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .hook = hook, .done = &done, .stop_at = &stop_at,
                   .exited = &exited, .print = &print};
     work(w);
     int status = w->status;
@@ -353,11 +370,15 @@ int sim_players_allowed(const char *command, const foh_cardset *cs, int players)
 /* The report's first line; foh merge prints the same for merged shards. */
 void sim_print_header(FILE *out, long games, const cli_options *o, const foh_cardset *cs)
 {
-    fprintf(out, "%ld games, %d players, seed %llu, players %s, ", games, o->players, (unsigned long long)o->seed,
-            o->seats);
+    /* The seats and folders come from a shard with foh merge: escaped. */
+    fprintf(out, "%ld games, %d players, seed %llu, players ", games, o->players, (unsigned long long)o->seed);
+    cli_puts(out, o->seats);
+    fprintf(out, ", ");
     origin_print_cards(out, o);
-    for (int i = 0; i < foh_cardset_variant_count(cs); i++)
-        fprintf(out, "%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
+    for (int i = 0; i < foh_cardset_variant_count(cs); i++) {
+        fprintf(out, "%s", i ? ", " : ", variants: ");
+        cli_puts(out, foh_cardset_variant_name(cs, i));
+    }
     fprintf(out, "\n");
     sim_print_variants(out, cs);
 }
@@ -408,8 +429,8 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
     long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
     worker *w = calloc((size_t)nthreads, sizeof *w);
     pthread_t *tid = calloc((size_t)nthreads, sizeof *tid);
-    atomic_long done = 0;
-    atomic_int stop = 0, exited = 0;
+    atomic_long done = 0, stop_at = LONG_MAX;
+    atomic_int exited = 0;
     pthread_mutex_t print = PTHREAD_MUTEX_INITIALIZER;
     if (!w || !tid) {
         cli_error("sim", "out of memory");
@@ -426,7 +447,7 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
         w[t].from = first + (last - first) * t / nthreads;
         w[t].to = first + (last - first) * (t + 1) / nthreads;
         w[t].done = &done;
-        w[t].stop = &stop;
+        w[t].stop_at = &stop_at;
         w[t].exited = &exited;
         w[t].print = &print;
         w[t].outcomes = outcomes;
@@ -434,7 +455,7 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
         if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
             cli_error("sim", "out of memory");
             status = CLI_DATA;
-            atomic_store(&stop, 1);
+            stop_before(&stop_at, -1);
             nthreads = t;
             break;
         }
@@ -446,7 +467,7 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
             pthread_create(&tid[t], NULL, work, &w[t]) != 0) {
             cli_error("sim", "cannot start a thread with its temporary files");
             status = CLI_DATA;
-            atomic_store(&stop, 1); /* the workers already started stop at their next game */
+            stop_before(&stop_at, -1); /* the workers already started stop at their next game */
             if (w[t].csv)
                 fclose(w[t].csv);
             if (w[t].trace)
@@ -461,15 +482,25 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
                       .show_rate = 1};
     if (status == CLI_OK)
         cli_wait_threads(&ws, tty);
+    /* Of the failing workers, the one whose failure comes first (the
+     * lowest game, or no engine): what one thread would have reported. */
+    const worker *first_failed = NULL;
     for (int t = 0; t < nthreads; t++) {
         pthread_join(tid[t], NULL);
-        if (w[t].status != CLI_OK) {
-            cli_error("sim", "%s", w[t].error);
-            status = w[t].status;
-        }
+        if (w[t].status != CLI_OK && (!first_failed || w[t].failed < first_failed->failed))
+            first_failed = &w[t];
         sim_stats_merge(total, &w[t].stats);
         if (impact)
             impact_merge(impact, w[t].impact);
+    }
+    if (first_failed) {
+        cli_error("sim", "%s", first_failed->error);
+        if (first_failed->failed >= 0 && !o->nwithout) {
+            char again[4096];
+            cli_play_command(o, foh_seed_for(o->seed, (uint64_t)first_failed->failed), again, sizeof again);
+            cli_error("sim", "game %ld again, alone: %s", first_failed->failed + 1, again);
+        }
+        status = first_failed->status;
     }
     if (tty && status == CLI_OK)
         cli_progress(last - first, last - first, cli_now_s() - start, 1, 1);

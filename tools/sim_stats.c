@@ -442,7 +442,9 @@ void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int p
     char names[FOH_MAX_PLAYERS][64];
     for (int p = 0, k = 0; p < players; p++) {
         size_t len2 = strcspn(seats + k, ",");
-        snprintf(names[p], sizeof names[p], "%.*s", (int)len2, seats + k);
+        char spec[64];
+        snprintf(spec, sizeof spec, "%.*s", (int)len2, seats + k);
+        cli_escape(spec, names[p], sizeof names[p]); /* from a shard with foh merge */
         if (seats[k + (int)len2] == ',')
             k += (int)len2 + 1;
     }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
+
 struct term {
     FILE *in, *out;
     EditLine *el;   /* NULL when IN is not a terminal */
@@ -140,8 +142,9 @@ const char *term_read(term *t, const char *prompt)
     if (n < 0)
         return NULL;
     t->line[strcspn(t->line, "\r\n")] = '\0';
-    /* Echo piped input, so that a transcript reads like the session. */
-    fprintf(t->out, "%s\n", t->line);
+    /* Echo piped input, so that a transcript reads like the session
+     * (escaped: what was typed must not drive the terminal). */
+    cli_line(t->out, t->line);
     return t->line;
 }
 

@@ -31,7 +31,9 @@ static int list_folder(const cli_options *o, const char *const *dirs, int k, int
         if (!cli_find(o, "variants", names[i], "variant.yaml", found, sizeof found) || strcmp(found, dir))
             continue;
         if (heading) {
-            printf("in %s:\n", root);
+            printf("in ");
+            cli_puts(stdout, root); /* from --mods or $FOH_MODS */
+            printf(":\n");
             heading = 0;
         }
         foh_error err;
