@@ -12,6 +12,9 @@
 #      file:line, kept (still 6);
 #   4. the effect fixed with harvest = 9: reloaded, 10 icons;
 #   5. a card file with a new card: refused, naming the card; still 10;
+#   6. a named pipe among the card files, 7. a card file replaced by a link
+#   to /dev/zero: each refused by name (never opened for reading, so the
+#   game neither blocks nor spins), the game going on; still 10;
 #   then undo goes back past a reload and that turn is played under the new
 #   definitions; at the end of input the game is not saved (a game played
 #   under changing definitions could not be replayed).
@@ -116,6 +119,33 @@ asked 9
 # P1's harvests: turns 2 (before the first reload), 5, 8, 11, 14, then 11 again.
 [ "$(harvests | sed 's/ harvest icons\?//' | tr '\n' ,)" = "1,6,6,6,10,10," ] ||
   fail "turn 11 played again after undo: $(harvests | tr '\n' ,)"
+
+# 6. A named pipe added among the card files (the extra card file gone):
+# never opened for reading, refused by name; the game goes on.
+rm cards/base/8-extra.yaml
+mkfifo cards/base/0-pipe.yaml
+echo harvest >&3
+asked 10
+grep -q "^foh play: watch: kept the old definitions: cards/base/0-pipe.yaml: not a regular file (a named pipe)$" err.txt ||
+  fail "the named pipe was not refused by name"
+[ "$(last_harvest)" = "10 harvest icons" ] || fail "the harvest after the named pipe: $(last_harvest)"
+echo "6. named pipe refused, the game goes on: ok"
+
+# 7. A card file replaced by a link to /dev/zero: never read for ever.
+rm cards/base/0-pipe.yaml
+mv "$file" saved-age-S.yaml
+ln -s /dev/zero "$file"
+echo harvest >&3
+asked 11
+grep -q "^foh play: watch: kept the old definitions: cards/base/1-age-S.yaml: not a regular file (a device)$" err.txt ||
+  fail "the link to /dev/zero was not refused by name"
+[ "$(last_harvest)" = "10 harvest icons" ] || fail "the harvest after /dev/zero: $(last_harvest)"
+rm "$file"
+mv saved-age-S.yaml "$file"
+echo harvest >&3
+asked 12
+[ "$(last_harvest)" = "10 harvest icons" ] || fail "the harvest with the file back: $(last_harvest)"
+echo "7. link to /dev/zero refused, the game goes on: ok"
 
 # End of input: not saved, saying why.
 exec 3>&-

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# The project's hostile inputs as one suite (issue 27): files and streams a
+# user hands the engine that once hung it, took quadratic time, or blew its
+# memory. Each attack must end within its time guard with a non-zero exit
+# and a message naming the file (or, for large but valid input, finish),
+# never a hang, a crash or silence. Prints one line per attack with its
+# time, then "N passed, N failed"; exits 1 if any failed.
+#
+# The time guards catch hangs and quadratic work (each attack below took
+# 18 s to for ever before); they are not speed targets: the seconds printed
+# are what to read (the Release build: each well under 2 s).
+#   bash tests/hostile_inputs.sh FOH WORK_DIR [GUARD_SECONDS]
+set -uo pipefail
+foh=$1
+work=$2/hostile-inputs
+guard=${3:-20}
+src=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+passed=0
+failed=0
+
+# attack NAME WANT_EXIT EXPECTED_TEXT COMMAND...: run COMMAND under the
+# guard; it must exit WANT_EXIT ("nonzero" for any failure) with
+# EXPECTED_TEXT on stdout or stderr.
+attack() {
+  local name=$1 want=$2 text=$3
+  shift 3
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  timeout "$guard" "$@" >out.txt 2>err.txt
+  rc=$?
+  t1=$(date +%s.%N)
+  local secs
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+  local why=""
+  if [ "$rc" = 124 ]; then
+    why="still running after ${guard} s (a hang)"
+  elif [ "$rc" -ge 128 ]; then
+    why="killed by signal $((rc - 128))"
+  elif [ "$want" = nonzero ] && [ "$rc" = 0 ]; then
+    why="exit 0, expected a failure"
+  elif [ "$want" != nonzero ] && [ "$rc" != "$want" ]; then
+    why="exit $rc, expected $want"
+  elif ! grep -qF -- "$text" out.txt err.txt; then
+    why="no '$text' in its output"
+  fi
+  if [ -z "$why" ]; then
+    passed=$((passed + 1))
+    printf 'ok    %6ss  %s\n' "$secs" "$name"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL  %6ss  %s: %s\n' "$secs" "$name" "$why"
+    head -c 600 err.txt | sed 's/^/        stderr: /'
+    head -c 300 out.txt | sed 's/^/        stdout: /'
+  fi
+}
+
+# A card set folder of our own: the base set and the scripts it names.
+fresh_cards() {
+  rm -rf cards scripts
+  mkdir -p cards
+  cp -r "$src/cards/base" cards/base
+  cp -r "$src/scripts" scripts
+}
+
+# --- Files that are not regular files -------------------------------------
+fresh_cards
+mkfifo cards/base/0-pipe.yaml
+attack "a named pipe among the card files: foh play" 1 "cards/base/0-pipe.yaml: not a regular file (a named pipe)" \
+  "$foh" play --cards cards/base --seed 1
+attack "a named pipe among the card files: foh check" 1 "0-pipe.yaml: not a regular file (a named pipe)" \
+  "$foh" check --cards cards/base
+attack "a named pipe among the card files: foh sim" 1 "0-pipe.yaml: not a regular file (a named pipe)" \
+  "$foh" sim --cards cards/base --games 10
+rm cards/base/0-pipe.yaml
+ln -s /dev/zero cards/base/0-zero.yaml
+attack "a link to /dev/zero among the card files" 1 "cards/base/0-zero.yaml: not a regular file (a device)" \
+  "$foh" play --cards cards/base --seed 1
+rm cards/base/0-zero.yaml
+mv cards/base/game.yaml cards/base/game.yaml.orig
+mkfifo cards/base/game.yaml
+attack "game.yaml a named pipe" 1 "cards/base/game.yaml: not a regular file (a named pipe)" \
+  "$foh" play --cards cards/base --seed 1
+rm cards/base/game.yaml
+mv cards/base/game.yaml.orig cards/base/game.yaml
+mv scripts/effects.lua scripts/effects.lua.orig
+mkfifo scripts/effects.lua
+attack "a script a named pipe" 1 "effects.lua: not a regular file (a named pipe)" \
+  "$foh" play --cards cards/base --seed 1
+rm scripts/effects.lua
+ln -s /dev/zero scripts/effects.lua
+attack "a script a link to /dev/zero" 1 "effects.lua: not a regular file (a device)" \
+  "$foh" play --cards cards/base --seed 1
+rm scripts/effects.lua
+mv scripts/effects.lua.orig scripts/effects.lua
+mkdir -p pipe-variant
+mkfifo pipe-variant/variant.yaml
+attack "a variant.yaml a named pipe" 1 "pipe-variant/variant.yaml: not a regular file (a named pipe)" \
+  "$foh" play --variant ./pipe-variant --seed 1
+mkfifo save.json
+attack "a save a named pipe: foh replay" 1 "save.json: not a regular file (a named pipe)" "$foh" replay save.json
+attack "a save a named pipe: foh play --load" 1 "save.json: not a regular file (a named pipe)" \
+  "$foh" play --load save.json
+attack "a save a link to /dev/zero" 1 "not a regular file (a device)" "$foh" replay /dev/zero
+mkfifo scenario.yaml
+attack "a scenario a named pipe" 1 "scenario.yaml: not a regular file (a named pipe)" "$foh" scenario scenario.yaml
+mkfifo shard.json
+attack "a shard a named pipe" 1 "shard.json: not a regular file (a named pipe)" "$foh" merge shard.json
+rm -f save.json scenario.yaml shard.json
+
+# --- Quadratic input --------------------------------------------------------
+fresh_cards
+{
+  printf -- '- id: big\n  name: Big\n  age: I\n  type: knowledge\n  timing: none\n  stripe: {}\n  text: x\n  params:\n'
+  awk 'BEGIN { for (i = 0; i < 120000; i++) printf "    k%d: %d\n", i, i }'
+} >cards/base/9-big-params.yaml
+attack "a card's params: a map of 120,000 keys" 1 "more than 16 params" "$foh" check --cards cards/base
+rm cards/base/9-big-params.yaml
+awk 'BEGIN { for (i = 0; i < 120000; i++) printf "k%d: %d\n", i, i }' >cards/base/9-big-map.yaml
+attack "a card file: a map of 120,000 keys" 1 "a card file is a list of cards, not a map" "$foh" check --cards cards/base
+{
+  awk 'BEGIN { for (i = 0; i < 120000; i++) printf "k%d: %d\n", i, i }'
+  echo "k77: again"
+} >dup.yaml
+cp dup.yaml cards/base/9-big-map.yaml
+attack "a map of 120,000 keys with a duplicate at the end" 1 "duplicate key 'k77' (first at line 78)" \
+  "$foh" check --cards cards/base
+rm cards/base/9-big-map.yaml
+{
+  echo "name: many keys"
+  echo "players: 3"
+  echo "steps: [check]"
+  echo "expect:"
+  awk 'BEGIN { for (i = 0; i < 120000; i++) printf "  k%d: %d\n", i, i }'
+} >keys-scenario.yaml
+attack "a scenario: a map of 120,000 keys" 1 "unknown field" "$foh" scenario keys-scenario.yaml
+{
+  printf 'name: many steps\nplayers: 3\nsteps:\n'
+  awk 'BEGIN { for (i = 0; i < 1000000; i++) print "- harvest:" }'
+} >steps-1m.yaml
+attack "a scenario of 1,000,000 steps (11 MB)" 1 "larger than 8 MiB" "$foh" scenario steps-1m.yaml
+{
+  printf 'name: many steps\nplayers: 3\nsteps:\n'
+  awk 'BEGIN { for (i = 0; i < 800000; i++) print "- check:" }'
+  printf '  expect: {turn: 0}\n'
+} >steps-800k.yaml
+attack "a scenario of 800,000 steps (7.2 MB), played" 0 "1 passed, 0 failed" "$foh" scenario steps-800k.yaml
+{
+  printf 'name: many steps\nplayers: 3\nsteps: ['
+  awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "%sharvest", i ? "," : "" }'
+  printf ']\n'
+} >steps-1m-flow.yaml
+attack "a scenario of 1,000,000 harvests in one line (8 MB), played to the game's end" 1 "the game is over" \
+  "$foh" scenario steps-1m-flow.yaml
+rm -f steps-*.yaml keys-scenario.yaml dup.yaml
+
+# --- Memory -----------------------------------------------------------------
+"$foh" play --seed 1 --save small.json --stop-after 3 >/dev/null || echo "cannot make a save"
+python3 - <<'EOF'
+import json
+s = json.load(open("small.json"))
+body = json.dumps({k: v for k, v in s.items() if k != "actions"})[:-1]
+with open("save-60m.json", "w") as f:
+    f.write(body + ',"actions":[')
+    f.write("0," * (30000000 - 1) + "0]}")
+with open("save-objects.json", "w") as f:
+    f.write(body + ',"actions":[' + ",".join(["{}"] * 2700000) + "]}")
+EOF
+attack "a 60 MB save of 30 million actions, under 256 MiB of memory" 1 \
+  "save-60m.json: the file is larger than 8 MiB (the engine's limit for save files)" \
+  prlimit --as=268435456 "$foh" replay save-60m.json
+attack "an 8 MB save of 2.7 million empty actions, under 256 MiB of memory" 1 "save-objects.json: " \
+  prlimit --as=268435456 "$foh" replay save-objects.json
+rm -f save-60m.json save-objects.json small.json
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
