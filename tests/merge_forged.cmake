@@ -100,3 +100,32 @@ execute_process(COMMAND ${FOH} merge ${OUT}/eshard2.json OUTPUT_VARIABLE out ERR
 if(NOT rc EQUAL 1 OR NOT err MATCHES "eshard2.json: [^\n]*3-age-I.yaml")
   message(FATAL_ERROR "foh merge of a shard whose card folder changed since: exit ${rc}: ${err}\n${out}")
 endif()
+
+# foh tune's shards the same way (tiny runs): shard 1, the card's param
+# edited, shard 2: refused, naming the card file and both shards; and a
+# game whose seats share more win units than one game has.
+file(WRITE ${OUT}/edited/cards/base/3-age-I.yaml "${yaml}")
+set(tune tune --players 3 --seats random --games 20 --budget 300 --target seat-spread=2 --seed 1
+         --cards ${OUT}/edited/cards/base)
+execute_process(COMMAND ${FOH} ${tune} --shard 1/2 --save-shard ${OUT}/tshard1.json OUTPUT_QUIET ERROR_QUIET
+                RESULT_VARIABLE rc1)
+file(WRITE ${OUT}/edited/cards/base/3-age-I.yaml "${edited}")
+execute_process(COMMAND ${FOH} ${tune} --shard 2/2 --save-shard ${OUT}/tshard2.json OUTPUT_QUIET ERROR_QUIET
+                RESULT_VARIABLE rc2)
+file(WRITE ${OUT}/edited/cards/base/3-age-I.yaml "${yaml}")
+if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "foh tune --shard of the copied cards exited with ${rc1} and ${rc2}")
+endif()
+execute_process(COMMAND ${FOH} tune --merge ${OUT}/tshard1.json ${OUT}/tshard2.json --verify-games 20
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "tshard2.json: [^\n]*3-age-I.yaml[^\n]*tshard1.json")
+  message(FATAL_ERROR "foh tune --merge of shards made before and after a card's edit: exit ${rc}: ${err}\n${out}")
+endif()
+file(READ ${OUT}/tshard1.json t1)
+string(JSON t1 SET "${t1}" base games 0 1 "[60,60,60]")
+file(WRITE ${OUT}/tforged-wins.json "${t1}")
+execute_process(COMMAND ${FOH} tune --merge ${OUT}/tforged-wins.json ${OUT}/tshard2.json --verify-games 20
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "tforged-wins.json: base.games.0..1.: 180 win units in one game")
+  message(FATAL_ERROR "foh tune --merge of a game with 180 win units: exit ${rc}: ${err}\n${out}")
+endif()

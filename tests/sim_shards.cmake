@@ -140,7 +140,7 @@ foreach(i 0 1 2 3)
   endif()
 endforeach()
 # A foh tune shard is named as one, with the command that merges it.
-string(REPLACE "foh-sim-shard/6" "foh-tune-shard/1" tuneshard "${shard}")
+string(REPLACE "foh-sim-shard/6" "foh-tune-shard/2" tuneshard "${shard}")
 file(WRITE ${OUT}/tune-shard.json "${tuneshard}")
 execute_process(COMMAND ${FOH} merge ${OUT}/tune-shard.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 1 OR NOT err MATCHES "tune-shard.json: a shard of foh tune [^\n]*foh tune --merge")
