@@ -1,7 +1,6 @@
 /* foh merge: add `foh sim --shard i/k --save-shard FILE` outputs into the
  * report of the whole run (docs/scaling.md). */
 #include <jansson.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
