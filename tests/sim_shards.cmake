@@ -37,13 +37,13 @@ execute_process(COMMAND ${FOH} merge ${OUT}/bad-shard.json OUTPUT_QUIET ERROR_VA
 if(NOT rc EQUAL 1 OR NOT err MATCHES "'players' must be a whole number from 1 to")
   message(FATAL_ERROR "foh merge of a shard with 100000000 players: exit ${rc}: ${err}")
 endif()
-# A shard of an older format (foh-sim-shard/4 had no --impact sums) is
+# A shard of an older format (foh-sim-shard/5 had no sources) is
 # refused, naming both versions.
-string(REPLACE "foh-sim-shard/5" "foh-sim-shard/4" old "${shard}")
+string(REPLACE "foh-sim-shard/6" "foh-sim-shard/5" old "${shard}")
 file(WRITE ${OUT}/old-shard.json "${old}")
 execute_process(COMMAND ${FOH} merge ${OUT}/old-shard.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 1 OR NOT err MATCHES "old-shard.json: format foh-sim-shard/4, written by another version of foh; this one reads foh-sim-shard/5")
-  message(FATAL_ERROR "foh merge of a foh-sim-shard/4 file: exit ${rc}: ${err}")
+if(NOT rc EQUAL 1 OR NOT err MATCHES "old-shard.json: format foh-sim-shard/5, written by another version of foh; this one reads foh-sim-shard/6")
+  message(FATAL_ERROR "foh merge of a foh-sim-shard/5 file: exit ${rc}: ${err}")
 endif()
 
 # --impact: 3 shards (one thread each) merge into exactly the impact table,
@@ -140,7 +140,7 @@ foreach(i 0 1 2 3)
   endif()
 endforeach()
 # A foh tune shard is named as one, with the command that merges it.
-string(REPLACE "foh-sim-shard/5" "foh-tune-shard/1" tuneshard "${shard}")
+string(REPLACE "foh-sim-shard/6" "foh-tune-shard/2" tuneshard "${shard}")
 file(WRITE ${OUT}/tune-shard.json "${tuneshard}")
 execute_process(COMMAND ${FOH} merge ${OUT}/tune-shard.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 1 OR NOT err MATCHES "tune-shard.json: a shard of foh tune [^\n]*foh tune --merge")

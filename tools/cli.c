@@ -395,7 +395,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         return 1;
     }
     case OPT_GAMES:
-        if (!number(c, flag, v, 1, 100000000L, &x))
+        if (!number(c, flag, v, 1, CLI_MAX_GAMES, &x))
             return 0;
         o->games = x;
         return 1;

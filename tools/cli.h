@@ -14,6 +14,8 @@
 enum { CLI_OK = 0, CLI_DATA = 1, CLI_USAGE = 2 };
 
 #define CLI_MAX_VARIANTS 8
+/* Most games of one run (--games): shards hold at most that many. */
+#define CLI_MAX_GAMES 100000000L
 /* Folders of the mod search path: $FOH_MODS and --mods, 8 each. */
 #define CLI_MAX_MODS (2 * CLI_MAX_VARIANTS)
 /* The whole search path: the project's folder, then the mod folders. */

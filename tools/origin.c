@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "origin.h"
 
+#include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -151,4 +152,82 @@ void origin_apply(const origin *og, cli_options *o)
     o->nmods = og->nmods;
     for (int i = 0; i < og->nmods; i++)
         o->mods[i] = og->mods[i];
+}
+
+json_t *origin_sources(const foh_cardset *cs)
+{
+    json_t *sources = json_array();
+    for (int i = 0; sources && i < foh_cardset_source_count(cs); i++) {
+        uint64_t h;
+        const char *label = foh_cardset_source(cs, i, &h);
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016" PRIx64, h);
+        if (json_array_append_new(sources, json_pack("{s:s,s:s}", "file", label, "hash", hex)) != 0) {
+            json_decref(sources);
+            return NULL;
+        }
+    }
+    return sources;
+}
+
+/* The hash recorded for FILE in the source list SOURCES, or NULL. */
+static const char *source_hash(json_t *sources, const char *file)
+{
+    for (size_t i = 0; i < json_array_size(sources); i++) {
+        json_t *src = json_array_get(sources, i);
+        if (!strcmp(json_string_value(json_object_get(src, "file")), file))
+            return json_string_value(json_object_get(src, "hash"));
+    }
+    return NULL;
+}
+
+/* Whether SOURCES is a list of {file, hash} strings. */
+static int sources_valid(json_t *sources)
+{
+    if (!json_is_array(sources))
+        return 0;
+    for (size_t i = 0; i < json_array_size(sources); i++) {
+        json_t *src = json_array_get(sources, i);
+        if (!json_is_string(json_object_get(src, "file")) || !json_is_string(json_object_get(src, "hash")))
+            return 0;
+    }
+    return 1;
+}
+
+/* The file and hash of entry I of the source list SOURCES. */
+static const char *source_file(json_t *sources, size_t i)
+{
+    return json_string_value(json_object_get(json_array_get(sources, i), "file"));
+}
+
+static const char *source_hash_at(json_t *sources, size_t i)
+{
+    return json_string_value(json_object_get(json_array_get(sources, i), "hash"));
+}
+
+int origin_sources_differ(json_t *a, json_t *b, const char *name_a, const char *name_b, char *why, size_t len)
+{
+    if (!sources_valid(a) || !sources_valid(b)) {
+        snprintf(why, len, "'sources' must be a list of the card set's files, each with a file and a hash");
+        return 1;
+    }
+    /* The same card set lists the same files in the same order (the order
+     * of its cards): one pass, and a search at the first difference. */
+    size_t na = json_array_size(a), nb = json_array_size(b);
+    for (size_t i = 0; i < na || i < nb; i++) {
+        const char *fa = i < na ? source_file(a, i) : NULL, *fb = i < nb ? source_file(b, i) : NULL;
+        if (fa && fb && !strcmp(fa, fb)) {
+            if (!strcmp(source_hash_at(a, i), source_hash_at(b, i)))
+                continue;
+            snprintf(why, len, "%s differs (hash %s in %s, %s in %s)", fa, source_hash_at(a, i), name_a,
+                     source_hash_at(b, i), name_b);
+        } else if (fa && !source_hash(b, fa))
+            snprintf(why, len, "%s is in %s only", fa, name_a);
+        else if (fb && !source_hash(a, fb))
+            snprintf(why, len, "%s is in %s only", fb, name_b);
+        else
+            snprintf(why, len, "the files are read in another order (%s in %s, %s in %s)", fa, name_a, fb, name_b);
+        return 1;
+    }
+    return 0;
 }

@@ -46,6 +46,18 @@ int origin_read(struct json_t *root, origin *og, char *why, size_t len);
 /* Whether ROOT_A and ROOT_B record the same origin. */
 int origin_equal(struct json_t *root_a, struct json_t *root_b);
 
+/* The files CS was read from with the hashes of their bytes, as save files
+ * and shards record them: a list of {"file": label, "hash": 16 hex digits}
+ * (foh_cardset_source); NULL if out of memory. */
+struct json_t *origin_sources(const foh_cardset *cs);
+
+/* Whether the source lists A and B (as origin_sources writes them; A as
+ * recorded in NAME_A, B in NAME_B) differ; if so, WHY names the first file
+ * that does: "3-age-I.yaml differs (hash H in NAME_A, H2 in NAME_B)", or
+ * "F is in NAME_A only", or says that a list is malformed. */
+int origin_sources_differ(struct json_t *a, struct json_t *b, const char *name_a, const char *name_b, char *why,
+                          size_t len);
+
 /* Set O's card sets, variants and mod search path (replacing $FOH_MODS and
  * --mods) to OG's. O then points into OG, which must outlive it. */
 void origin_apply(const origin *og, cli_options *o);

@@ -48,17 +48,12 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
         free(og);
         return 0;
     }
-    json_t *root = json_object(), *sources = json_array(), *acts = json_array();
+    json_t *root = json_object(), *acts = json_array();
     json_object_set_new(root, "format", json_string(SAVE_FORMAT));
     origin_write(root, og);
     free(og);
     json_object_set_new(root, "card_set_hash", hex64(foh_cardset_hash(cs)));
-    for (int i = 0; i < foh_cardset_source_count(cs); i++) {
-        uint64_t h;
-        const char *label = foh_cardset_source(cs, i, &h);
-        json_array_append_new(sources, json_pack("{s:s,s:o}", "file", label, "hash", hex64(h)));
-    }
-    json_object_set_new(root, "sources", sources);
+    json_object_set_new(root, "sources", origin_sources(cs));
     json_object_set_new(root, "options",
                         json_pack("{s:i,s:I,s:s,s:I,s:I,s:I}", "players", o->players, "seed", (json_int_t)o->seed,
                                   "seats", o->seats, "lua_instructions", (json_int_t)o->limits.instructions,

@@ -543,9 +543,9 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
 }
 
 /* Write the raw sums of the run O to --save-shard's file (with --impact's
- * IMPACT, or NULL), with where its card set comes from; 0 after saying why
- * not. */
-static int save_shard(const cli_options *o, const sim_stats *total, const impact_stats *impact)
+ * IMPACT, or NULL), with where its card set CS comes from and the hashes of
+ * its sources; 0 after saying why not. */
+static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_stats *total, const impact_stats *impact)
 {
     origin *og = malloc(sizeof *og);
     char why[ORIGIN_PATH + 64];
@@ -554,7 +554,7 @@ static int save_shard(const cli_options *o, const sim_stats *total, const impact
     if (!ok) {
         cli_error("sim", "%s: %s", o->save_shard, og && (isums || !impact) ? why : "out of memory");
         json_decref(isums);
-    } else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, o->players, o->seats, o->seed, o->games,
+    } else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, cs, o->players, o->seats, o->seed, o->games,
                                            o->shard, o->shards, isums)))
         cli_error("sim", "cannot write %s", o->save_shard);
     free(og);
@@ -636,7 +636,7 @@ int cmd_sim(int argc, char **argv)
         sim_stats_print(stdout, total, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
-        if (o.save_shard && !save_shard(&o, total, impact))
+        if (o.save_shard && !save_shard(&o, cs, total, impact))
             status = CLI_DATA;
         json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
         if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed, extra))

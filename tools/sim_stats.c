@@ -2,6 +2,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -696,11 +697,202 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
     fprintf(out, "\n");
 }
 
-/* Version 5 added the `impact` sums of foh sim --impact. */
-#define SHARD_FORMAT "foh-sim-shard/5"
+/* Version 5 added the `impact` sums of foh sim --impact, version 6 the
+ * `sources` of the card set (their hashes). */
+#define SHARD_FORMAT "foh-sim-shard/6"
 
-int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, int players, const char *seats,
-                         uint64_t seed, long total_games, int shard, int shards, json_t *impact)
+/* The fields of sim_stats in their order, to name the shard's sums[i] in
+ * messages: COLS 0 for a number, else the length of a row of the array;
+ * SIGNED: the field may be negative (a sum of scores), the others count. */
+#define FIELD(f, cols, sgn)                                                                                     \
+    {#f, offsetof(sim_stats, f) / sizeof(long), sizeof(((sim_stats *)0)->f) / sizeof(long), cols, sgn}
+static const struct {
+    const char *name;
+    size_t at, n;
+    int cols, sgn;
+} FIELDS[] = {
+    FIELD(games, 0, 0),         FIELD(decisions, 0, 0),          FIELD(skipped, 0, 0),
+    FIELD(stalled, 0, 0),       FIELD(win_units, 1, 0),          FIELD(score_sum, 1, 1),
+    FIELD(score_sq, 1, 0),      FIELD(all_sum, 0, 1),            FIELD(all_sq, 0, 0),
+    FIELD(winner_sum, 0, 1),    FIELD(winner_sq, 0, 0),          FIELD(winner_n, 0, 0),
+    FIELD(turns_sum, 0, 0),     FIELD(turns_sq, 0, 0),           FIELD(snipes, 0, 0),
+    FIELD(substituted, 0, 0),   FIELD(culture_vp, 0, 1),         FIELD(other_vp, 0, 1),
+    FIELD(end_vp, 0, 1),        FIELD(hist, 1, 0),               FIELD(fired, 1, 0),
+    FIELD(start_games, 1, 0),   FIELD(start_win_units, 1, 0),    FIELD(gained, GAIN_KINDS, 0),
+    FIELD(price_sum, 1, 0),     FIELD(price_n, 1, 0),            FIELD(price_sq, 1, 0),
+    FIELD(owned_n, 1, 0),       FIELD(owned_win_units, 1, 0),    FIELD(total_player_games, 0, 0),
+    FIELD(total_win_units, 0, 0), FIELD(first_win_units, 0, 0),  FIELD(order_win_units, 1, 0),
+    FIELD(order_score_sum, 1, 1), FIELD(len_hist, 1, 0),         FIELD(fired_games, 1, 0),
+    FIELD(activations, 1, 0),   FIELD(gain_turn_sum, 1, 0),      FIELD(gain_turn_n, 1, 0),
+    FIELD(gain_turn_hist, GAIN_BINS, 0), FIELD(choices, 1, 0),   FIELD(choice_options, 1, 0),
+    FIELD(picks, PICK_KINDS, 0), FIELD(choices_lost, 0, 0),
+};
+_Static_assert(offsetof(sim_stats, choices_lost) + sizeof(long) == sizeof(sim_stats),
+               "FIELDS must end with the last field of sim_stats");
+
+/* The FIELDS entry holding sums[I]. */
+static size_t field_of(size_t i)
+{
+    size_t f = 0;
+    while (f + 1 < sizeof FIELDS / sizeof FIELDS[0] && FIELDS[f + 1].at <= i)
+        f++;
+    return f;
+}
+
+/* Say into WHY that the sum at X, a field of S, breaks a law: "'gained[3][1]'
+ * (sums[437]) is 25, " and the law (FMT). Returns 0. */
+static int broken(const sim_stats *s, const long *x, char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int broken(const sim_stats *s, const long *x, char *why, size_t len, const char *fmt, ...)
+{
+    size_t i = (size_t)(x - (const long *)s), f = field_of(i), k = i - FIELDS[f].at;
+    char name[64];
+    if (!FIELDS[f].cols)
+        snprintf(name, sizeof name, "%s", FIELDS[f].name);
+    else if (FIELDS[f].cols == 1)
+        snprintf(name, sizeof name, "%s[%zu]", FIELDS[f].name, k);
+    else
+        snprintf(name, sizeof name, "%s[%zu][%zu]", FIELDS[f].name, k / (size_t)FIELDS[f].cols,
+                 k % (size_t)FIELDS[f].cols);
+    int n = snprintf(why, len, "'%s' (sums[%zu]) is %ld, ", name, i, *x);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < len)
+        vsnprintf(why + n, len - (size_t)n, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* *SUM = the N numbers from A, STRIDE apart, added; 0 if that overflows. */
+static int add_up(const long *a, int n, int stride, long *sum)
+{
+    *sum = 0;
+    for (int i = 0; i < n; i++)
+        if (__builtin_add_overflow(*sum, a[i * stride], sum))
+            return 0;
+    return 1;
+}
+
+/* Whether the sums S of one shard of PLAYERS players obey the laws of the
+ * sums sim_stats_add makes (else WHY says which law the first bad field
+ * breaks): they count, so they are not negative (the scores' sums may be);
+ * a shard's games are at most CLI_MAX_GAMES; each count is at most what
+ * its games allow; the totals are the sums of their parts. Each bound is
+ * checked before it is used, so that no product or sum overflows; the sums
+ * of lawful shards obey the same laws, so no report of them divides by 0 or
+ * shows a share outside 0-100%. */
+static int sums_lawful(const sim_stats *s, int players, char *why, size_t len)
+{
+    const long *x = (const long *)s;
+    for (size_t f = 0; f < sizeof FIELDS / sizeof FIELDS[0]; f++)
+        for (size_t k = 0; !FIELDS[f].sgn && k < FIELDS[f].n; k++)
+            if (x[FIELDS[f].at + k] < 0)
+                return broken(s, x + FIELDS[f].at + k, why, len, "a count, and negative");
+    const long g = s->games, u = WIN_UNITS;
+    if (g > CLI_MAX_GAMES)
+        return broken(s, &s->games, why, len, "more than the %ld games foh sim plays at most", CLI_MAX_GAMES);
+    const long gp = g * players; /* fits: g <= CLI_MAX_GAMES */
+    long sum;
+    if (s->total_player_games != gp)
+        return broken(s, &s->total_player_games, why, len, "not the shard's %ld games times %d players", g, players);
+    if (s->stalled > g)
+        return broken(s, &s->stalled, why, len, "more than the shard's %ld games", g);
+    /* A sum of squares of whole numbers is at least the sum of their sizes. */
+    const long *sq[] = {&s->turns_sq, &s->all_sq, &s->winner_sq}, *of[] = {&s->turns_sum, &s->all_sum, &s->winner_sum};
+    for (int k = 0; k < 3; k++)
+        if (*sq[k] < *of[k] || (*of[k] < 0 && *sq[k] + *of[k] < 0))
+            return broken(s, sq[k], why, len, "a sum of squares of whole numbers, less than their sum (%ld)", *of[k]);
+    for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
+        const long *seat[] = {&s->win_units[p], &s->score_sum[p], &s->score_sq[p], &s->order_win_units[p],
+                              &s->order_score_sum[p]};
+        for (int k = 0; p >= players && k < 5; k++)
+            if (*seat[k])
+                return broken(s, seat[k], why, len, "while the shard has %d players", players);
+        if (s->win_units[p] > g * u || s->order_win_units[p] > g * u)
+            return broken(s, s->win_units[p] > g * u ? &s->win_units[p] : &s->order_win_units[p], why, len,
+                          "more than %ld win units for each of the shard's %ld games", u, g);
+        if (s->score_sq[p] < s->score_sum[p] || (s->score_sum[p] < 0 && s->score_sq[p] + s->score_sum[p] < 0))
+            return broken(s, &s->score_sq[p], why, len,
+                          "a sum of squares of whole numbers, less than their sum (%ld)", s->score_sum[p]);
+    }
+    /* The totals and their parts (each part is bounded above: they fit). */
+    if (!add_up(s->win_units, FOH_MAX_PLAYERS, 1, &sum) || s->total_win_units != sum)
+        return broken(s, &s->total_win_units, why, len, "not the sum of 'win_units' (%ld)", sum);
+    if (!add_up(s->order_win_units, FOH_MAX_PLAYERS, 1, &sum) || s->total_win_units != sum)
+        return broken(s, &s->total_win_units, why, len, "not the sum of 'order_win_units' (%ld)", sum);
+    if (s->first_win_units != s->order_win_units[0])
+        return broken(s, &s->first_win_units, why, len, "not 'order_win_units[0]' (%ld), the same wins",
+                      s->order_win_units[0]);
+    if (!add_up(s->score_sum, FOH_MAX_PLAYERS, 1, &sum) || s->all_sum != sum)
+        return broken(s, &s->all_sum, why, len, "not the sum of 'score_sum'");
+    if (!add_up(s->order_score_sum, FOH_MAX_PLAYERS, 1, &sum) || s->all_sum != sum)
+        return broken(s, &s->all_sum, why, len, "not the sum of 'order_score_sum'");
+    if (!add_up(s->score_sq, FOH_MAX_PLAYERS, 1, &sum) || s->all_sq != sum)
+        return broken(s, &s->all_sq, why, len, "not the sum of 'score_sq'");
+    if (s->winner_n > gp)
+        return broken(s, &s->winner_n, why, len, "more winners than the shard's %ld player-games", gp);
+    if (s->total_win_units > s->winner_n * u)
+        return broken(s, &s->total_win_units, why, len, "more than %ld win units for each of the %ld winners", u,
+                      s->winner_n);
+    if (!add_up(s->hist, SCORE_BINS, 1, &sum) || sum != gp)
+        return broken(s, &s->total_player_games, why, len, "while the score histogram 'hist' does not count as many");
+    if (!add_up(s->len_hist, LEN_BINS, 1, &sum) || sum != g)
+        return broken(s, &s->games, why, len, "while the game length histogram 'len_hist' does not count as many");
+    /* Per card: each card is in one game at most once. */
+    long starts = 0, start_units = 0;
+    for (int c = 0; c < FOH_MAX_CARDS; c++) {
+        const long *once[] = {&s->start_games[c], &s->price_n[c], &s->owned_n[c], &s->fired_games[c],
+                              &s->gain_turn_n[c]};
+        for (int k = 0; k < 5; k++)
+            if (*once[k] > g)
+                return broken(s, once[k], why, len, "more than the shard's %ld games", g);
+        if (!add_up(s->gained[c], GAIN_KINDS, 1, &sum))
+            return broken(s, &s->gained[c][0], why, len, "and its sum with the card's other gains ('gained[%d][*]') "
+                          "overflows 64 bits", c);
+        if (sum > g)
+            return broken(s, &s->gained[c][0], why, len, "and with the card's other gains ('gained[%d][*]') %ld, more "
+                          "than the shard's %ld games", c, sum, g);
+        if (s->start_win_units[c] > s->start_games[c] * u)
+            return broken(s, &s->start_win_units[c], why, len, "more than %ld win units for each of its %ld games", u,
+                          s->start_games[c]);
+        if (s->owned_win_units[c] > s->owned_n[c] * u)
+            return broken(s, &s->owned_win_units[c], why, len, "more than %ld win units for each of its %ld owners",
+                          u, s->owned_n[c]);
+        if (s->owned_win_units[c] > s->total_win_units ||
+            s->total_win_units - s->owned_win_units[c] > (gp - s->owned_n[c]) * u)
+            return broken(s, &s->owned_win_units[c], why, len,
+                          "while the players not owning the card won %ld of the shard's %ld win units",
+                          s->total_win_units - s->owned_win_units[c], s->total_win_units);
+        if (s->price_sq[c] < s->price_sum[c])
+            return broken(s, &s->price_sq[c], why, len, "a sum of squares of whole numbers, less than their sum (%ld)",
+                          s->price_sum[c]);
+        if (!add_up(s->gain_turn_hist[c], GAIN_BINS, 1, &sum) || sum != s->gain_turn_n[c])
+            return broken(s, &s->gain_turn_n[c], why, len,
+                          "while the histogram 'gain_turn_hist[%d]' does not count as many", c);
+        starts += s->start_games[c]; /* at most FOH_MAX_CARDS * CLI_MAX_GAMES */
+        start_units += s->start_win_units[c];
+    }
+    if (starts > gp)
+        return broken(s, &s->total_player_games, why, len, "fewer than the %ld starting cards ('start_games')", starts);
+    if (start_units > s->total_win_units)
+        return broken(s, &s->total_win_units, why, len, "fewer than the %ld win units of the starting cards",
+                      start_units);
+    /* Choices: at most MAX_GAME_CHOICES answers a game, each of FOH_MAX_OPTIONS options at most. */
+    if (!add_up(s->choices, CHOICE_ROWS, 1, &sum) || sum > g * MAX_GAME_CHOICES)
+        return broken(s, &s->choices[0], why, len, "and with the other rows of 'choices' more than %d answers for "
+                      "each of the shard's %ld games", MAX_GAME_CHOICES, g);
+    for (int row = 0; row < CHOICE_ROWS; row++) {
+        if (s->choice_options[row] > s->choices[row] * FOH_MAX_OPTIONS)
+            return broken(s, &s->choice_options[row], why, len, "more than %d options for each of its %ld answers",
+                          FOH_MAX_OPTIONS, s->choices[row]);
+        if (!add_up(s->picks[row], PICK_KINDS, 1, &sum) || sum != s->choices[row])
+            return broken(s, &s->choices[row], why, len, "while its picks ('picks[%d][*]') do not count as many", row);
+    }
+    return 1;
+}
+
+int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, const foh_cardset *cs, int players,
+                         const char *seats, uint64_t seed, long total_games, int shard, int shards, json_t *impact)
 {
     json_t *root = json_object(), *sums = json_array();
     if (impact)
@@ -711,6 +903,7 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
     json_object_set_new(root, "format", json_string(SHARD_FORMAT));
     json_object_set_new(root, "shard", json_pack("[i,i]", shard, shards));
     origin_write(root, og);
+    json_object_set_new(root, "sources", origin_sources(cs));
     json_object_set_new(root, "players", json_integer(players));
     json_object_set_new(root, "seats", json_string(seats));
     json_object_set_new(root, "seed", json_integer((json_int_t)seed));
@@ -742,6 +935,10 @@ static const char *bad_description(json_t *root, char *why, size_t len)
     }
     if (!json_is_integer(json_object_get(root, "seed")) || !json_is_integer(games) || json_integer_value(games) < 0)
         return "'seed' and 'total_games' must be whole numbers";
+    if (json_integer_value(games) > CLI_MAX_GAMES) {
+        snprintf(why, len, "'total_games' must be at most %ld (foh sim --games)", CLI_MAX_GAMES);
+        return why;
+    }
     json_int_t i = json_integer_value(json_array_get(shard, 0)), k = json_integer_value(json_array_get(shard, 1));
     if (json_array_size(shard) != 2 || !json_is_integer(json_array_get(shard, 0)) ||
         !json_is_integer(json_array_get(shard, 1)) || k < 1 || k > 100000 || i < 1 || i > k)
@@ -749,7 +946,8 @@ static const char *bad_description(json_t *root, char *why, size_t len)
     return NULL;
 }
 
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards, json_t **impact)
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char *first, int *shard, int *shards,
+                         json_t **impact)
 {
     *impact = NULL;
     json_error_t jerr;
@@ -801,24 +999,64 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard
             return 0;
         }
     }
+    /* Its sources: a well-formed list (compared with itself), the first
+     * shard's. */
+    json_t *src = json_object_get(root, "sources");
+    char what[ORIGIN_PATH + 256];
+    if (origin_sources_differ(src, src, path, path, what, sizeof what)) {
+        cli_error("merge", "%s: %s", path, what);
+        json_decref(root);
+        return 0;
+    }
+    if (*meta && origin_sources_differ(json_object_get(*meta, "sources"), src, first, path, what, sizeof what)) {
+        cli_error("merge", "%s: made from other contents of the card set than %s: %s", path, first, what);
+        json_decref(root);
+        return 0;
+    }
     /* All or nothing: a bad number leaves S as it was. */
-    long *x = (long *)s, *sum = malloc(n * sizeof *sum);
-    for (size_t i = 0; sum && i < n; i++) {
+    int players = (int)json_integer_value(json_object_get(root, "players"));
+    sim_stats *part = malloc(sizeof *part);
+    long *x = (long *)s, *y = (long *)part;
+    char law[300];
+    for (size_t i = 0; part && i < n; i++) {
         json_t *v = json_array_get(sums, i);
-        if (!json_is_integer(v) || __builtin_add_overflow(x[i], (long)json_integer_value(v), &sum[i])) {
-            cli_error("merge", "%s: sums[%zu] is not a whole number, or overflows the total", path, i);
-            free(sum);
+        if (!json_is_integer(v)) {
+            cli_error("merge", "%s: sums[%zu] is not a whole number", path, i);
+            free(part);
             json_decref(root);
             return 0;
         }
+        y[i] = (long)json_integer_value(v);
     }
-    if (!sum) {
+    if (!part) {
         cli_error("merge", "out of memory");
         json_decref(root);
         return 0;
     }
-    memcpy(x, sum, n * sizeof *sum);
-    free(sum);
+    /* This part's games: [G (part - 1) / parts, G part / parts) of the run's
+     * G (at most CLI_MAX_GAMES), as foh sim --shard plays them. */
+    long run = (long)json_integer_value(json_object_get(root, "total_games"));
+    long share = run * *shard / *shards - run * (*shard - 1) / *shards;
+    int ok = part->games >= 0 && part->skipped >= 0 && part->games <= share && part->skipped <= share - part->games;
+    if (!ok)
+        cli_error("merge", "%s: holds %ld games and %ld skipped (sums[0] and sums[2]), while part %d of %d of the "
+                  "run's %ld games has %ld: the shard was edited or damaged", path, part->games, part->skipped,
+                  *shard, *shards, run, share);
+    if (ok && !(ok = sums_lawful(part, players, law, sizeof law)))
+        cli_error("merge", "%s: %s: the shard was edited or damaged", path, law);
+    for (size_t i = 0; ok && i < n; i++)
+        if (__builtin_add_overflow(x[i], y[i], &y[i])) {
+            broken(s, x + i, law, sizeof law, "and adding this shard's overflows 64 bits (merge fewer games)");
+            cli_error("merge", "%s: the total %s", path, law);
+            ok = 0;
+        }
+    if (ok)
+        memcpy(x, y, n * sizeof *y);
+    free(part);
+    if (!ok) {
+        json_decref(root);
+        return 0;
+    }
     *impact = json_incref(json_object_get(root, "impact"));
     if (!*meta)
         *meta = root;

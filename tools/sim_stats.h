@@ -128,17 +128,23 @@ int sim_stats_write_reports(const char *command, const char *json_path, const ch
  * folders as in OG, players, seats, seed, games range), so that shards can
  * be merged exactly, from any working directory; IMPACT (or NULL; its
  * reference is taken): foh sim --impact's sums, kept as the file's
- * `impact`. Format foh-sim-shard/5. */
-int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, int players, const char *seats,
-                         uint64_t seed, long total_games, int shard, int shards, json_t *impact);
+ * `impact`; the hashes of CS's sources (origin_sources), so that merge can
+ * tell shards of different card contents apart. Format foh-sim-shard/6. */
+int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, const foh_cardset *cs, int players,
+                         const char *seats, uint64_t seed, long total_games, int shard, int shards, json_t *impact);
 /* Add the shard file PATH into S; on the first file fill the description
  * (strings owned by *META, a jansson object to json_decref); later files
- * must match it; *SHARD and *SHARDS: which part of the run it holds (i/k);
- * *IMPACT: the file's `impact` (a new reference to json_decref), or NULL
- * when it has none. Every field of the sums is checked (the caller checks
- * `impact`): prints the problem, leaves S unchanged and returns 0 on error;
- * a shard of another format version is refused, naming its version. */
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, int *shard, int *shards, json_t **impact);
+ * must match it, sources (their hashes) included, FIRST naming the file
+ * *META came from; *SHARD and *SHARDS: which part of the run it holds
+ * (i/k); *IMPACT: the file's `impact` (a new reference to json_decref), or
+ * NULL when it has none. Every field of the sums is checked against the
+ * laws the sums of foh sim's games obey (counts not negative, at most what
+ * the shard's games allow, totals the sums of their parts), and adding it
+ * to S must not overflow (the caller checks `impact`): prints the problem,
+ * naming PATH and the field, leaves S unchanged and returns 0 on error; a
+ * shard of another format version is refused, naming its version. */
+int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char *first, int *shard, int *shards,
+                         json_t **impact);
 
 /* The A/B report of foh compare: for each figure A, B, B - A with its 95%
  * interval and p-value (normal approximation), a '*' on those that survive

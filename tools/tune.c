@@ -1856,7 +1856,8 @@ static json_t *run_json(const tuner *T, const candidate *base)
                            "length_lo", T->tg.length_lo, "length_hi", T->tg.length_hi);
     json_t *lim = json_pack("{s:I,s:I,s:I}", "instructions", (json_int_t)T->o.limits.instructions, "memory_bytes",
                             (json_int_t)T->o.limits.memory_bytes, "time_ms", (json_int_t)T->o.limits.time_ms);
-    return json_pack("{s:o*,s:i,s:s,s:I,s:I,s:i,s:b,s:o*,s:o*,s:I,s:i,s:f,s:o*,s:i,s:i}", "origin", og, "players",
+    return json_pack("{s:o*,s:o*,s:i,s:s,s:I,s:I,s:i,s:b,s:o*,s:o*,s:I,s:i,s:f,s:o*,s:i,s:i}", "origin", og,
+                     "sources", origin_sources(base->cs), "players",
                      T->o.players, "seats", T->o.seats, "seed", (json_int_t)T->o.seed, "games", (json_int_t)T->o.games,
                      "card_count", foh_cardset_card_count(base->cs), "impact", T->tg.impact_band >= 0, "targets", tg,
                      "tunable", pat, "budget", (json_int_t)T->budget, "max_changes", T->max_changes, "change_cost",
@@ -2035,8 +2036,8 @@ static void take_games(tuner *T, candidate *d, tune_shard_cand *c, long G)
 /* The first field of the run description RUN that run_json does not write, or NULL. */
 static const char *run_unknown_key(json_t *run)
 {
-    static const char *const RUN_KEYS[] = {"origin", "players", "seats", "seed", "games", "card_count", "impact",
-                                           "targets", "tunable", "budget", "max_changes", "change_cost", "limits",
+    static const char *const RUN_KEYS[] = {"origin", "sources", "players", "seats", "seed", "games", "card_count",
+                                           "impact", "targets", "tunable", "budget", "max_changes", "change_cost", "limits",
                                            "tunables", "single_changes"};
     const char *key;
     json_t *val;
@@ -2070,6 +2071,12 @@ static int run_merge(tuner *T, candidates *cand)
                       T->files[f], key);
             goto done;
         }
+        json_t *src = json_object_get(sh[f].run, "sources");
+        char why[ORIGIN_PATH + 256];
+        if (origin_sources_differ(src, src, T->files[f], T->files[f], why, sizeof why)) { /* a malformed list */
+            cli_error("tune", "%s: run.%s", T->files[f], why);
+            goto done;
+        }
     }
     int n = sh[0].shards;
     if (!(part = malloc((size_t)n * sizeof *part))) {
@@ -2090,6 +2097,14 @@ static int run_merge(tuner *T, candidates *cand)
         }
     }
     for (int f = 0; f < nf; f++) {
+        /* The card set's files first: the message names the one that differs. */
+        char why[ORIGIN_PATH + 256];
+        if (origin_sources_differ(json_object_get(sh[major].run, "sources"), json_object_get(sh[f].run, "sources"),
+                                  T->files[major], T->files[f], why, sizeof why)) {
+            cli_error("tune", "%s: made from other contents of the card set than %s: %s", T->files[f],
+                      T->files[major], why);
+            goto done;
+        }
         const char *key = tune_shard_run_differs(sh[f].run, sh[major].run);
         if (key) {
             cli_error("tune", "%s: another run than %s's%s: run.%s differs (or the file was edited)", T->files[f],
@@ -2123,7 +2138,16 @@ static int run_merge(tuner *T, candidates *cand)
     if ((st = prepare(T, cand, &base)) != CLI_OK)
         goto done;
     st = CLI_DATA;
-    json_t *run = sh[0].run;
+    json_t *run = sh[0].run, *now = origin_sources(base->cs);
+    char why[ORIGIN_PATH + 256];
+    if (!now || origin_sources_differ(json_object_get(run, "sources"), now, first, "the card set now", why,
+                                      sizeof why)) {
+        cli_error("tune", "%s: its card set has changed since the shards were made: %s", first,
+                  now ? why : "out of memory");
+        json_decref(now);
+        goto done;
+    }
+    json_decref(now);
     if (foh_cardset_card_count(base->cs) != sh[0].ncards ||
         json_integer_value(json_object_get(run, "tunables")) != T->ntun ||
         json_integer_value(json_object_get(run, "single_changes")) != T->nvalues_total) {

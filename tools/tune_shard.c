@@ -189,6 +189,20 @@ static int read_game(const reader *r, json_t *v, const char *field, tune_games *
             return 0;
         t->start[p] = (short)x;
     }
+    /* One game: its win units are shared among the winners, each seat starts with its own card. */
+    int units = 0;
+    for (int p = 0; p < r->players; p++) {
+        units += t->win[p];
+        for (int q = 0; q < p; q++)
+            if (t->start[p] >= 0 && t->start[p] == t->start[q]) {
+                field_name(f, sizeof f, "%s[2][%d]", field, p);
+                return bad(r, f, "card %d, the starting card of seat %d too: the file was altered", t->start[p], q + 1);
+            }
+    }
+    if (units > WIN_UNITS) {
+        field_name(f, sizeof f, "%s[1]", field);
+        return bad(r, f, "%d win units in one game, more than %d: the file was altered", units, WIN_UNITS);
+    }
     for (int c = 0; c < r->ncards; c++) {
         field_name(f, sizeof f, "%s[3][%d]", field, c);
         if (!whole(r, json_array_get(owner, (size_t)c), f, -1, r->players - 1, &x))

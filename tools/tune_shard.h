@@ -3,9 +3,9 @@
  * run's description, the base's games and, for each single change that
  * reached the full G games of the shard's screening, its path and value,
  * its sums and its kept games (tune_games). JSON, format
- * "foh-tune-shard/1":
+ * "foh-tune-shard/2" (version 2 added the run's "sources"):
  *
- *   {"format": "foh-tune-shard/1", "shard": [i, n], "run": {...},
+ *   {"format": "foh-tune-shard/2", "shard": [i, n], "run": {...},
  *    "spent": games the shard's screening played,
  *    "base": {"sums": SUMS, "games": [GAME, ...]},
  *    "survivors": [{"path": "cards.x.stripe.culture", "value": 5,
@@ -13,12 +13,14 @@
  *
  * GAME is [turns, [win units by seat], [starting card by seat, -1],
  * [owner at the end by card, -1]] and, when the run keeps the gains (an
- * impact target), a fifth item [[card, z_0, ..., z_{IMPACT_D-1}], ...].
+ * impact target), a fifth item [[card, z_0, ..., z_{IMPACT_D-1}], ...];
+ * a game's seats share at most WIN_UNITS win units and no starting card.
  * SUMS holds what the losses read ("games", "win_units", "turns_sum",
  * "turns_sq", "start_games", "start_win_units", "owned_n",
  * "owned_win_units"): the reader rebuilds them from the games and refuses
  * a file whose sums and games disagree. "run" is an object the caller
- * builds (whatever must agree between the shards of one run); the reader
+ * builds (whatever must agree between the shards of one run: foh tune puts
+ * in it the card set's "sources" with their hashes, origin_sources); the reader
  * requires in it "players" (1..FOH_MAX_PLAYERS), "games" (G, 1 or more),
  * "card_count" (1..FOH_MAX_CARDS) and "impact" (true: the
  * gains are kept), checked against the base's games before they are read
@@ -35,7 +37,7 @@
 #include "sim_stats.h"
 #include "tune_games.h"
 
-#define TUNE_SHARD_FORMAT "foh-tune-shard/1"
+#define TUNE_SHARD_FORMAT "foh-tune-shard/2"
 
 /* One candidate of the file: a single change (or the base: no path), its
  * games [0, G) and the sums the losses read. */
