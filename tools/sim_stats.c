@@ -700,6 +700,9 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
 /* Version 5 added the `impact` sums of foh sim --impact, version 6 the
  * `sources` of the card set (their hashes). */
 #define SHARD_FORMAT "foh-sim-shard/6"
+/* The largest sim shard read: its sums are fixed in size (about 200 KiB
+ * with --impact), so a larger file is not a shard; refused before reading. */
+#define SIM_SHARD_MAX_BYTES (16u << 20)
 
 /* The fields of sim_stats in their order, to name the shard's sums[i] in
  * messages: COLS 0 for a number, else the length of a row of the array;
@@ -951,9 +954,18 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
 {
     *impact = NULL;
     json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr);
+    char *text;
+    size_t len;
+    foh_error ferr;
+    if (foh_file_read(path, SIM_SHARD_MAX_BYTES, "shards of foh sim", &text, &len, &ferr) != FOH_OK) {
+        cli_error("merge", "%s", ferr.msg);
+        return 0;
+    }
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    free(text);
     if (!root) {
-        cli_error("merge", "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+        cli_error("merge", "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column,
+                  jerr.text[0] ? jerr.text : "out of memory");
         return 0;
     }
     json_t *sums = json_object_get(root, "sums");

@@ -365,9 +365,17 @@ int tune_shard_read(const char *path, tune_shard *s)
     memset(s, 0, sizeof *s);
     reader r = {.file = path};
     json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr);
+    char *text;
+    size_t len;
+    foh_error ferr;
+    if (foh_file_read(path, TUNE_SHARD_MAX_BYTES, "shards of foh tune", &text, &len, &ferr) != FOH_OK) {
+        cli_error("tune", "%s", ferr.msg);
+        return 0;
+    }
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    free(text);
     if (!root && jerr.line < 1) {
-        cli_error("tune", "%s: %s", path, jerr.text); /* cannot be opened or read */
+        cli_error("tune", "%s: %s", path, jerr.text[0] ? jerr.text : "out of memory");
         return 0;
     }
     if (!root) {

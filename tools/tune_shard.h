@@ -38,6 +38,9 @@
 #include "tune_games.h"
 
 #define TUNE_SHARD_FORMAT "foh-tune-shard/2"
+/* The largest tune shard read (about 1.5 KiB a kept game: some 90,000
+ * games), refused before reading. */
+#define TUNE_SHARD_MAX_BYTES (128u << 20)
 
 /* One candidate of the file: a single change (or the base: no path), its
  * games [0, G) and the sums the losses read. */
