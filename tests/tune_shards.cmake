@@ -112,7 +112,7 @@ set(cases
     "${S1},${S1}|tune-shard-1.json: shard 1 of 2. the same part as"
     "${OUT}/tune-shard-cut.json,${S2}|tune-shard-cut.json:1:[0-9]+: [^\n]*not a whole shard file of foh tune"
     "${OUT}/tune-shard-altered.json,${S2}|tune-shard-altered.json: base\\.sums\\.turns_sum: must be [0-9]+. the games' sum"
-    "${OUT}/no-such-shard.json,${S2}|no-such-shard.json: unable to open")
+    "${OUT}/no-such-shard.json,${S2}|no-such-shard.json: cannot open the file \\(No such file")
 foreach(case ${cases})
   # FILE,FILE|EXPECTED (a list of cases cannot hold ';')
   string(REPLACE "," ";" case "${case}")
