@@ -50,8 +50,8 @@ attack() {
   else
     failed=$((failed + 1))
     printf 'FAIL  %6ss  %s: %s\n' "$secs" "$name" "$why"
-    head -c 600 err.txt | sed 's/^/        stderr: /'
-    head -c 300 out.txt | sed 's/^/        stdout: /'
+    { head -c 600 err.txt; echo; } | sed 's/^/        stderr: /'
+    { head -c 300 out.txt; echo; } | sed 's/^/        stdout: /'
   fi
 }
 
@@ -108,6 +108,25 @@ mkfifo shard.json
 attack "a shard a named pipe" 1 "shard.json: not a regular file (a named pipe)" "$foh" merge shard.json
 attack "a tune shard a named pipe" 1 "shard.json: not a regular file (a named pipe)" "$foh" tune --merge shard.json
 rm -f save.json scenario.yaml shard.json
+
+# A report written to a named pipe that nobody reads: refused, not a hang.
+"$foh" play --seed 1 --save small-save.json --stop-after 3 >/dev/null || echo "cannot make a save"
+mkfifo out.fifo
+attack "foh sim --json into a named pipe with no reader" 1 "cannot write out.fifo" \
+  "$foh" sim --games 10 --json out.fifo
+attack "foh sim --html into a named pipe with no reader" 1 "cannot write out.fifo" \
+  "$foh" sim --games 10 --html out.fifo
+attack "foh sim --games-csv into a named pipe with no reader" 1 "cannot write out.fifo" \
+  "$foh" sim --games 10 --games-csv out.fifo
+attack "foh sim --save-shard into a named pipe with no reader" 1 "cannot write out.fifo" \
+  "$foh" sim --games 10 --shard 1/2 --save-shard out.fifo
+attack "foh play --trace into a named pipe with no reader" 1 "cannot write out.fifo" \
+  "$foh" play --seed 1 --trace out.fifo
+attack "foh legal --json into a named pipe with no reader" 1 "cannot write out.fifo" \
+  "$foh" legal small-save.json --json out.fifo
+attack "foh check --json into a named pipe with no reader" nonzero "out.fifo" \
+  "$foh" check --json out.fifo
+rm -f out.fifo small-save.json
 
 # --- Quadratic input --------------------------------------------------------
 fresh_cards

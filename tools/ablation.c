@@ -34,7 +34,7 @@ static int write_variant(const char *const *ids, int n, char *dir, size_t len)
         snprintf(name, sizeof name, "without %s", ids[0]);
     else
         snprintf(name, sizeof name, "without %d cards", n);
-    FILE *f = fopen(path, "w");
+    FILE *f = cli_create(path);
     if (!f) {
         cli_error("sim", "cannot write %s: %s", path, strerror(errno));
         rmdir(dir);

@@ -419,8 +419,8 @@ int cmd_bench(int argc, char **argv)
         json_object_set_new(j, "long_peak_rss_mib", json_real(kib / 1024.0));
     }
     status = CLI_OK;
-    if (o.json && json_dump_file(j, o.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-        cli_error("bench", "cannot write %s", o.json);
+    if (o.json && !cli_write_json(j, o.json, JSON_INDENT(2) | JSON_SORT_KEYS)) {
+        cli_error("bench", "cannot write %s: %s", o.json, strerror(errno));
         status = CLI_DATA;
     }
 done:

@@ -520,7 +520,7 @@ static int write_json(const char *path, const problems *ps, int cards, int games
     }
     json_object_set_new(doc, "problems", list);
     int ok = !strcmp(path, "-") ? json_dumpf(doc, stdout, JSON_INDENT(2)) == 0 && printf("\n") > 0
-                                : json_dump_file(doc, path, JSON_INDENT(2)) == 0;
+                                : cli_write_json(doc, path, JSON_INDENT(2));
     json_decref(doc);
     if (!ok)
         cli_error("check", "%s: cannot write the JSON report", path);

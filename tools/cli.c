@@ -2,7 +2,9 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -895,6 +897,38 @@ int cli_can_write(const char *path)
     } else
         snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     return access(dir, W_OK) == 0;
+}
+
+FILE *cli_create(const char *path)
+{
+    /* O_NONBLOCK: opening a named pipe with no reader fails (ENXIO) rather
+     * than waiting for one; writes then block as usual. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0)
+        return NULL;
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+int cli_write_json(const json_t *j, const char *path, size_t flags)
+{
+    FILE *f = cli_create(path);
+    if (!f)
+        return 0;
+    int ok = json_dumpf(j, f, flags) == 0;
+    int e = errno;
+    if (fclose(f) != 0) {
+        ok = 0;
+        e = errno;
+    }
+    errno = ok ? 0 : e ? e : EIO;
+    return ok;
 }
 
 double cli_now_s(void)

@@ -212,6 +212,16 @@ void cli_wait_threads(const cli_workers *w, int progress);
  * touching it; errno tells why not. */
 int cli_can_write(const char *path);
 
+/* Open PATH for writing (created or truncated) as fopen(PATH, "w") does,
+ * but never waiting: a named pipe that no program reads is refused at once
+ * (errno ENXIO) instead of blocking the command. NULL with errno set. */
+FILE *cli_create(const char *path);
+
+/* Write JSON document J (json_dumpf FLAGS) to PATH through cli_create; 1 if
+ * it was all written and closed, else 0 with errno set. */
+struct json_t;
+int cli_write_json(const struct json_t *j, const char *path, size_t flags);
+
 struct sim_stats_s;
 /* Play the simulation O describes (its shard) on CS, adding the games into
  * TOTAL (a sim_stats); writes the CSV and trace files if asked. A CLI status. */

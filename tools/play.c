@@ -476,10 +476,10 @@ static int print_legal(foh_game *g, const char *json_path)
             return CLI_DATA;
         }
         json_t *doc = json_pack("{s:o,s:o}", "state", state, "legal", list);
-        int bad = json_dump_file(doc, json_path, JSON_INDENT(1)) != 0;
+        int bad = !cli_write_json(doc, json_path, JSON_INDENT(1));
         json_decref(doc);
         if (bad) {
-            cli_error("legal", "cannot write %s", json_path);
+            cli_error("legal", "cannot write %s: %s", json_path, strerror(errno));
             return CLI_DATA;
         }
     }
@@ -627,7 +627,7 @@ static int run_session(cli_options *o, session *ss)
             status = CLI_DATA;
     FILE *trace_file = NULL;
     tracer tr;
-    if (status == CLI_OK && o->trace && !(trace_file = fopen(o->trace, "w"))) {
+    if (status == CLI_OK && o->trace && !(trace_file = cli_create(o->trace))) {
         cli_error(cmd, "cannot write %s: %s", o->trace, strerror(errno));
         status = CLI_DATA; /* as for every file that cannot be written */
     }

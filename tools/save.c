@@ -99,7 +99,7 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
     int ok = tmp != NULL;
     if (ok) {
         snprintf(tmp, len, "%s.tmp", path);
-        ok = json_dump_file(root, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0;
+        ok = cli_write_json(root, tmp, JSON_INDENT(1)) && rename(tmp, path) == 0;
         if (!ok)
             remove(tmp);
     }

@@ -389,9 +389,9 @@ void sim_print_header(FILE *out, long games, const cli_options *o, const foh_car
  * trace lines), in game order, into PATH. */
 static int join_files(const char *path, worker *w, int nthreads, int trace, int players)
 {
-    FILE *out = fopen(path, "w");
+    FILE *out = cli_create(path);
     if (!out) {
-        cli_error("sim", "cannot write %s", path);
+        cli_error("sim", "cannot write %s: %s", path, strerror(errno));
         return 0;
     }
     if (!trace)
@@ -556,7 +556,7 @@ static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_sta
         json_decref(isums);
     } else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, cs, o->players, o->seats, o->seed, o->games,
                                            o->shard, o->shards, isums)))
-        cli_error("sim", "cannot write %s", o->save_shard);
+        cli_error("sim", "cannot write %s: %s", o->save_shard, strerror(errno));
     free(og);
     return ok;
 }

@@ -16,7 +16,7 @@ int sim_html_write(const char *path, const struct json_t *report)
     /* JSON_ESCAPE_SLASH writes "/" as "\/": the data cannot contain "</script>". */
     char *data = json_dumps(report, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(6));
     const char *at = strstr(foh_report_html, PLACEHOLDER);
-    FILE *out = data && at ? fopen(path, "w") : NULL;
+    FILE *out = data && at ? cli_create(path) : NULL;
     int ok = out != NULL;
     if (out) {
         ok = fwrite(foh_report_html, 1, (size_t)(at - foh_report_html), out) == (size_t)(at - foh_report_html) &&

@@ -1,4 +1,5 @@
 /* sim_stats: see sim_stats.h. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -658,12 +659,12 @@ int sim_stats_write_reports(const char *command, const char *json_path, const ch
         json_object_update(root, extra);
     json_decref(extra);
     int ok = 1;
-    if (json_path && (!root || json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0)) {
-        cli_error(command, "cannot write %s", json_path);
+    if (json_path && (!root || !cli_write_json(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)))) {
+        cli_error(command, "cannot write %s: %s", json_path, root ? strerror(errno) : "out of memory");
         ok = 0;
     }
     if (html_path && (!root || !sim_html_write(html_path, root))) {
-        cli_error(command, "cannot write %s", html_path);
+        cli_error(command, "cannot write %s: %s", html_path, root ? strerror(errno) : "out of memory");
         ok = 0;
     }
     json_decref(root);
@@ -912,7 +913,7 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
     json_object_set_new(root, "seed", json_integer((json_int_t)seed));
     json_object_set_new(root, "total_games", json_integer(total_games));
     json_object_set_new(root, "sums", sums);
-    int ok = json_dump_file(root, path, JSON_COMPACT) == 0;
+    int ok = cli_write_json(root, path, JSON_COMPACT);
     json_decref(root);
     return ok;
 }
@@ -1379,12 +1380,12 @@ int sim_compare(FILE *out, const char *json_path, const char *html_path, const s
             json_array_append_new(figs, o);
         }
         json_object_set_new(root, "figures", figs);
-        if (json_path && json_dump_file(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0) {
-            cli_error("compare", "cannot write %s", json_path);
+        if (json_path && !cli_write_json(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6))) {
+            cli_error("compare", "cannot write %s: %s", json_path, strerror(errno));
             ok = 0;
         }
         if (html_path && !sim_html_write(html_path, root)) {
-            cli_error("compare", "cannot write %s", html_path);
+            cli_error("compare", "cannot write %s: %s", html_path, strerror(errno));
             ok = 0;
         }
         json_decref(root);

@@ -524,7 +524,7 @@ static int write_variant(const tuner *T, const candidate *c, const char *dir, co
     }
     char file[1200];
     snprintf(file, sizeof file, "%s/variant.yaml", dir);
-    FILE *f = fopen(file, "w");
+    FILE *f = cli_create(file);
     if (!f) {
         cli_error("tune", "cannot write %s: %s", file, strerror(errno));
         return 0;

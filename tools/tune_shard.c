@@ -85,7 +85,7 @@ int tune_shard_write(const char *path, json_t *run, int shard, int shards, long 
         json_array_append_new(list, cand_json(&surv[i], games));
     json_t *root = json_pack("{s:s,s:[i,i],s:O,s:I,s:o*,s:o*}", "format", TUNE_SHARD_FORMAT, "shard", shard, shards,
                              "run", run, "spent", (json_int_t)spent, "base", cand_json(base, games), "survivors", list);
-    int ok = root && json_dump_file(root, path, JSON_COMPACT) == 0;
+    int ok = root && cli_write_json(root, path, JSON_COMPACT);
     if (!ok)
         cli_error("tune", "cannot write %s: %s", path, root ? strerror(errno) : "out of memory");
     json_decref(root);
