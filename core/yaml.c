@@ -16,6 +16,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
+    size_t nodes; /* read so far, at most FOH_YAML_MAX_NODES */
 } reader;
 
 static void fail(reader *r, int line, int column, const char *what)
@@ -172,6 +173,12 @@ static foh_yaml_node *parse_node(reader *r, yaml_event_t *ev, int depth)
         fail(r, line, column, msg);
         return NULL;
     }
+    if (++r->nodes > FOH_YAML_MAX_NODES) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "more than %u values in one file (the reader's limit)", FOH_YAML_MAX_NODES);
+        fail(r, line, column, msg);
+        return NULL;
+    }
     switch (ev->type) {
     case YAML_ALIAS_EVENT:
         fail(r, line, column, "YAML aliases (*name) are not allowed in card data");
@@ -233,6 +240,7 @@ static foh_yaml_node *parse_node(reader *r, yaml_event_t *ev, int depth)
                 key = k->text;
                 k->text = NULL;
                 foh_yaml_free(k);
+                r->nodes--; /* a key is kept as its text alone */
                 int first = foh_yaml_key(n, key);
                 if (first >= 0) {
                     char msg[200];

@@ -146,6 +146,10 @@ cp dup.yaml cards/base/9-big-map.yaml
 attack "a map of 120,000 keys with a duplicate at the end" 1 "duplicate key 'k77' (first at line 78)" \
   "$foh" check --cards cards/base
 rm cards/base/9-big-map.yaml
+awk 'BEGIN { printf "["; for (i = 0; i < 4190000; i++) printf "%s0", i ? "," : ""; print "]" }' >cards/base/9-flow.yaml
+attack "a card file of 4 million numbers in one line (8 MB)" 1 "more than 2097152 values in one file" \
+  "$foh" check --cards cards/base
+rm cards/base/9-flow.yaml
 {
   echo "name: many keys"
   echo "players: 3"

@@ -34,6 +34,11 @@ typedef struct foh_yaml_node {
  * keys are hashed, for the duplicate check and for foh_yaml_get. */
 #define FOH_YAML_MAX_DEPTH 32
 #define FOH_YAML_MAX_BYTES (8u << 20)
+/* Values (scalars, lists and maps; not keys) in one file: a card set of
+ * hundreds of cards holds some ten thousand, a scenario of a million steps
+ * written [harvest, ...] a million; the cap bounds the tree's memory (about
+ * 170 bytes a value) whatever the file holds. */
+#define FOH_YAML_MAX_NODES (2u << 20)
 
 /* Parse file PATH into a tree. The file is read through foh_file_read (a
  * regular file of at most FOH_YAML_MAX_BYTES; never a pipe or device). On
