@@ -391,6 +391,8 @@ static int list_card_files(foh_loader *ld, const char *dir, char ***out, int *n)
         size_t len = strlen(e->d_name);
         if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") || !strcmp(e->d_name, "game.yaml"))
             continue;
+        if (*n > MAX_CARD_FILES)
+            break; /* the caller refuses the folder: no need to list (or sort) the rest */
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
             char **grown = realloc(*out, (size_t)cap * sizeof **out);
@@ -407,7 +409,7 @@ static int list_card_files(foh_loader *ld, const char *dir, char ***out, int *n)
     closedir(d);
     if (!ok)
         return foh_error_set(ld->err, FOH_ERR_MEMORY, "out of memory") == FOH_OK;
-    for (int i = 1; i < *n; i++) /* by name: insertion sort, a few dozen files */
+    for (int i = 1; i < *n; i++) /* by name: insertion sort, at most MAX_CARD_FILES + 1 files */
         for (int j = i; j > 0 && strcmp((*out)[j], (*out)[j - 1]) < 0; j--) {
             char *t = (*out)[j];
             (*out)[j] = (*out)[j - 1];

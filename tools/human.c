@@ -352,6 +352,10 @@ static const char *ask(human_table *t, const char *prompt)
     if (!line) {
         fprintf(t->out, "\n");
         t->end_of_input = t->quit = 1;
+        if (term_failure(t->in)) {
+            cli_error("play", "input: %s: the rest is not read", term_failure(t->in));
+            t->input_failed = 1;
+        }
     }
     return line;
 }

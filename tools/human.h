@@ -42,6 +42,7 @@ typedef struct {
     int undo_to;
     int quit;
     int end_of_input;
+    int input_failed; /* the input stopped on an error (the command fails) */
     /* The session's save: writes the game as it stands to PATH (0 with ERR). */
     int (*save)(void *ud, const char *path, char *err, size_t len);
     void *save_ud;

@@ -675,6 +675,8 @@ static int run_session(cli_options *o, session *ss)
         }
         foh_match_free(&m);
     }
+    if (status == CLI_OK && ss->table && ss->table->input_failed)
+        status = CLI_DATA; /* saved if it could be, and said why: still a failure */
     if (status == CLI_OK && ss->next < ss->sv.nactions) {
         cli_error(cmd, "%s: actions[%d]: the game is already over", o->load, ss->next);
         status = CLI_DATA;

@@ -1,6 +1,7 @@
 /* terminal: input lines and output style (see terminal.h). */
 #include "terminal.h"
 
+#include <errno.h>
 #include <histedit.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ struct term {
     term_words words;
     char *line;     /* plain input's line */
     size_t cap;
+    const char *failure; /* why reading stopped, if not the end of input */
+    char why[160];
 };
 
 static char *prompt_of(EditLine *el)
@@ -117,18 +120,30 @@ void term_close(term *t)
 
 void term_set_words(term *t, term_words words) { t->words = words; }
 
+/* Refuse the rest of the input: reading stops, the caller is told why. */
+static const char *fail_input(term *t, const char *why)
+{
+    snprintf(t->why, sizeof t->why, "%s", why);
+    t->failure = t->why;
+    return NULL;
+}
+
 const char *term_read(term *t, const char *prompt)
 {
+    if (t->failure)
+        return NULL;
     if (t->el) {
         t->prompt = prompt;
         int n;
         const char *s = el_gets(t->el, &n);
         if (!s)
             return NULL;
+        if (n < 0 || (size_t)n > TERM_MAX_LINE)
+            return fail_input(t, "a line longer than " TERM_MAX_LINE_TEXT " bytes (the terminal's limit)");
         free(t->line);
         t->line = strdup(s);
         if (!t->line)
-            return NULL;
+            return fail_input(t, "out of memory");
         t->line[strcspn(t->line, "\r\n")] = '\0';
         if (t->line[0]) {
             HistEvent ev;
@@ -138,15 +153,33 @@ const char *term_read(term *t, const char *prompt)
     }
     fputs(prompt, t->out);
     fflush(t->out);
-    ssize_t n = getline(&t->line, &t->cap, t->in);
-    if (n < 0)
+    /* A line at a time, never more than the limit in memory: input such as
+     * /dev/zero has no end of line. */
+    if (!t->line && !(t->line = malloc(TERM_MAX_LINE + 1)))
+        return fail_input(t, "out of memory");
+    size_t n = 0;
+    int c;
+    while ((c = getc(t->in)) != EOF && c != '\n') {
+        if (n == TERM_MAX_LINE)
+            return fail_input(t, "a line longer than " TERM_MAX_LINE_TEXT " bytes (the terminal's limit)");
+        t->line[n++] = (char)c;
+    }
+    if (c == EOF && ferror(t->in)) {
+        char why[120];
+        snprintf(why, sizeof why, "cannot read it (%s)", strerror(errno));
+        return fail_input(t, why);
+    }
+    if (c == EOF && n == 0)
         return NULL;
-    t->line[strcspn(t->line, "\r\n")] = '\0';
+    t->line[n] = '\0';
+    t->line[strcspn(t->line, "\r")] = '\0';
     /* Echo piped input, so that a transcript reads like the session
      * (escaped: what was typed must not drive the terminal). */
     cli_line(t->out, t->line);
     return t->line;
 }
+
+const char *term_failure(const term *t) { return t->failure; }
 
 int term_colour(FILE *out)
 {

@@ -22,10 +22,19 @@ void term_close(term *t);
 /* The words Tab completes (kept by the caller while T is in use). */
 void term_set_words(term *t, term_words words);
 
+/* The longest line read (a longer one stops the input: term_failure). */
+#define TERM_MAX_LINE 4096
+#define TERM_MAX_LINE_TEXT "4096"
+
 /* One line, without its newline, after printing PROMPT; NULL at the end of
- * input. The text stays valid until the next call. A non-empty line typed
- * on a terminal enters the history. */
+ * input, or when reading failed (term_failure says why: a line longer than
+ * TERM_MAX_LINE, a read error; nothing is read after that). The text stays
+ * valid until the next call. A non-empty line typed on a terminal enters
+ * the history. */
 const char *term_read(term *t, const char *prompt);
+
+/* Why term_read stopped reading, or NULL at a plain end of input. */
+const char *term_failure(const term *t);
 
 /* Whether output OUT gets colour: a terminal, NO_COLOR unset, TERM not
  * "dumb" (https://no-color.org). */

@@ -75,9 +75,15 @@ FOH_API foh_player *foh_bot_greedy_new(uint64_t seed);
  * reproducible), or MS milliseconds when MS > 0 (depends on the machine). */
 FOH_API foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);
 
+/* The largest ISMCTS budget a seat spec may ask for, per decision: an
+ * iteration costs some 70 microseconds, so 100,000 take seconds. */
+#define FOH_ISMCTS_MAX_ITERATIONS 100000
+#define FOH_ISMCTS_MAX_MS 60000
+
 /* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
- * "ismcts:2000" (iterations per decision) or "ismcts:50ms" (milliseconds).
- * NULL with ERR set (FOH_ERR_USAGE) for a bad spec. */
+ * "ismcts:2000" (iterations per decision, at most FOH_ISMCTS_MAX_ITERATIONS)
+ * or "ismcts:50ms" (milliseconds, at most FOH_ISMCTS_MAX_MS). NULL with ERR
+ * set (FOH_ERR_USAGE) for a bad spec or a budget over the limits. */
 FOH_API foh_player *foh_bot_from_spec(const char *spec, uint64_t seed, foh_error *err);
 
 /* Free any player (NULL allowed). */
