@@ -126,7 +126,20 @@ attack "foh legal --json into a named pipe with no reader" 1 "cannot write out.f
   "$foh" legal small-save.json --json out.fifo
 attack "foh check --json into a named pipe with no reader" nonzero "out.fifo" \
   "$foh" check --json out.fifo
-rm -f out.fifo small-save.json
+attack "foh play --save to a named pipe: refused, not replaced" 1 "out.fifo: not a regular file (a named pipe)" \
+  "$foh" play --seed 1 --seats greedy --stop-after 3 --save out.fifo
+[ -p out.fifo ] || { failed=$((failed + 1)); echo "FAIL  the named pipe was replaced by the save"; }
+echo precious >victim.txt
+ln -s "$PWD/victim.txt" planted.json.tmp
+attack "foh play --save beside a planted PATH.tmp link" 0 "Winner" \
+  "$foh" play --seed 1 --seats greedy --save planted.json
+[ "$(cat victim.txt)" = precious ] || { failed=$((failed + 1)); echo "FAIL  the planted link was followed"; }
+if mknod -m 666 full c 1 7 2>/dev/null; then
+  attack "foh play --save to a device: refused, not replaced" 1 "full: not a regular file (a device or socket)" \
+    "$foh" play --seed 1 --seats greedy --stop-after 3 --save full
+  [ -c full ] || { failed=$((failed + 1)); echo "FAIL  the device was replaced by the save"; }
+fi
+rm -f out.fifo small-save.json victim.txt planted.json planted.json.tmp full
 
 # --- Quadratic input --------------------------------------------------------
 fresh_cards

@@ -254,10 +254,8 @@ static int save_now(void *ud, const char *path, char *err, size_t len)
         snprintf(err, len, "the game went on under reloaded card files (--watch): a save of it could not be replayed");
         return 0;
     }
-    if (!save_write(path, ss->o, ss->cs, ss->g, ss->done, ss->ndone)) {
-        snprintf(err, len, "cannot write %s", path);
+    if (!save_write(path, ss->o, ss->cs, ss->g, ss->done, ss->ndone, err, len))
         return 0;
-    }
     return 1;
 }
 
@@ -383,8 +381,10 @@ static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, fo
                              "%s: the replayed game differs from the recorded one (digest): the engine or its rules "
                              "changed since it was saved",
                              ss->sv.path);
-    if (ss->save && ss->ndone > ss->sv.nactions && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone))
-        return foh_error_set(err, FOH_ERR_USAGE, "cannot write the save file %s", ss->save);
+    char why[1200];
+    if (ss->save && ss->ndone > ss->sv.nactions &&
+        !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone, why, sizeof why))
+        return foh_error_set(err, FOH_ERR_USAGE, "cannot write the save file: %s", why);
     return FOH_OK;
 }
 
@@ -561,8 +561,9 @@ static void undo(session *ss, foh_game *g, int k)
     fprintf(t->out, "\nUndone: back to %s's decision of turn %d.\n",
             board_player_name(&t->style, m->player, name, sizeof name), foh_game_turn(g) + 1);
     human_table_rewind(t, k);
-    if (ss->save && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone))
-        cli_error(ss->cmd, "cannot write the save file %s", ss->save);
+    char why[1200];
+    if (ss->save && !save_write(ss->save, ss->o, ss->cs, g, ss->done, ss->ndone, why, sizeof why))
+        cli_error(ss->cmd, "cannot write the save file: %s", why);
 }
 
 static int run_session(cli_options *o, session *ss)
@@ -684,8 +685,8 @@ static int run_session(cli_options *o, session *ss)
     /* A resumed game saved as loaded (its file is rewritten even if nothing
      * was played: `--load A --save B` copies A). */
     if (status == CLI_OK && ss->save && ss->ndone == ss->sv.nactions &&
-        !save_write(ss->save, o, ss->cs, g, ss->done, ss->ndone)) {
-        cli_error(cmd, "cannot write the save file %s", ss->save);
+        !save_write(ss->save, o, ss->cs, g, ss->done, ss->ndone, msg, sizeof msg)) {
+        cli_error(cmd, "cannot write the save file: %s", msg);
         status = CLI_DATA;
     }
     if (status == CLI_OK && ss->quiet)

@@ -50,10 +50,13 @@ int save_entry_set(save_entry *e, const foh_game *g, const foh_action *a);
 void save_entry_free(save_entry *e);
 
 /* Write the game G (card set CS, options O, actions ENTRIES[0..N)) to PATH
- * through a temporary file renamed into place, so that an interrupted
- * write never leaves a truncated save. 0 on error (the caller says so). */
+ * through a new temporary file PATH.tmp renamed into place, so that an
+ * interrupted write never leaves a truncated save. PATH must be a plain
+ * file (or not exist): a device or named pipe is refused, not replaced;
+ * a link planted as PATH.tmp is removed, never followed. 0 on error with
+ * WHY (WHYLEN bytes) saying what ("PATH: reason"). */
 int save_write(const char *path, const cli_options *o, const foh_cardset *cs, const foh_game *g,
-               const save_entry *entries, int n);
+               const save_entry *entries, int n, char *why, size_t whylen);
 
 /* Read and check the shape of save file PATH into S. On error returns 0
  * with ERR saying what and where: "FILE:LINE:COLUMN: ..." for bad JSON,
