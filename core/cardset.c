@@ -556,7 +556,7 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
         return foh_error_set(ld->err, FOH_ERR_DATA, "%s: more than %d card set folders in one card set (the "
                                                     "engine's limit)", dir, MAX_SETS) == FOH_OK;
     snprintf(path, sizeof path, "%s/game.yaml", dir);
-    foh_yaml_node *game = foh_yaml_load(path, yerr, sizeof yerr);
+    foh_yaml_node *game = foh_yaml_load_within(path, &ld->yaml_values, yerr, sizeof yerr);
     if (!game)
         return foh_error_set(ld->err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
     sl->trees[sl->ntrees++] = game;
@@ -596,7 +596,7 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
     for (int i = 0; ok && i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         int before = ld->reported;
-        foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
+        foh_yaml_node *doc = foh_yaml_load_within(path, &ld->yaml_values, yerr, sizeof yerr);
         if (!doc) {
             ok = foh_error_set(ld->err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
             ok = foh_load_go_on(ld, before); /* checking: the other files still are */
@@ -646,7 +646,7 @@ foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *c
     foh_variant_claims *claims = calloc(1, sizeof *claims);
     set_loader *sl = calloc(1, sizeof *sl);
     foh_yaml_node *vdocs[FOH_MAX_VARIANTS] = {0}, *game = NULL;
-    foh_loader ld = {.cs = cs, .err = err, .report = report, .report_ctx = ctx};
+    foh_loader ld = {.cs = cs, .err = err, .report = report, .report_ctx = ctx, .yaml_values = FOH_YAML_MAX_NODES};
     if (report)
         ld.dropped = calloc(FOH_MAX_CARDS, sizeof *ld.dropped);
     int ok = cs && cards && claims && sl && (!report || ld.dropped);
@@ -672,7 +672,7 @@ foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *c
     for (int v = 0; ok && v < nvariants; v++) {
         int before = ld.reported;
         snprintf(path, sizeof path, "%s/variant.yaml", variants[v]);
-        vdocs[v] = foh_yaml_load(path, yerr, sizeof yerr);
+        vdocs[v] = foh_yaml_load_within(path, &ld.yaml_values, yerr, sizeof yerr);
         if (!vdocs[v])
             ok = foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
         else

@@ -28,6 +28,7 @@ typedef struct {
     int reported;
     foh_loader_dropped *dropped; /* FOH_MAX_CARDS of them */
     int ndropped;
+    size_t yaml_values; /* left for the set's YAML files, all kept at once (foh_yaml_load_within) */
 } foh_loader;
 
 /* In checking mode, report PROBLEM (an error, or a warning if WARNING). */

@@ -16,7 +16,9 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
-    size_t nodes; /* read so far, at most FOH_YAML_MAX_NODES */
+    size_t nodes;     /* read so far, at most MAX_NODES */
+    size_t max_nodes; /* this file's share of the values */
+    int shared;       /* 1: the limit is what the caller's budget has left */
 } reader;
 
 static void fail(reader *r, int line, int column, const char *what)
@@ -173,9 +175,13 @@ static foh_yaml_node *parse_node(reader *r, yaml_event_t *ev, int depth)
         fail(r, line, column, msg);
         return NULL;
     }
-    if (++r->nodes > FOH_YAML_MAX_NODES) {
-        char msg[120];
-        snprintf(msg, sizeof msg, "more than %u values in one file (the reader's limit)", FOH_YAML_MAX_NODES);
+    if (++r->nodes > r->max_nodes) {
+        char msg[160];
+        if (r->shared)
+            snprintf(msg, sizeof msg, "more than %u values in the files of one card set in all (the reader's limit)",
+                     FOH_YAML_MAX_NODES);
+        else
+            snprintf(msg, sizeof msg, "more than %u values in one file (the reader's limit)", FOH_YAML_MAX_NODES);
         fail(r, line, column, msg);
         return NULL;
     }
@@ -278,7 +284,16 @@ static foh_yaml_node *parse_node(reader *r, yaml_event_t *ev, int depth)
 
 foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
 {
-    reader r = {.path = path, .err = err, .errlen = errlen};
+    return foh_yaml_load_within(path, NULL, err, errlen);
+}
+
+foh_yaml_node *foh_yaml_load_within(const char *path, size_t *values_left, char *err, size_t errlen)
+{
+    reader r = {.path = path, .err = err, .errlen = errlen, .max_nodes = FOH_YAML_MAX_NODES};
+    if (values_left && *values_left < r.max_nodes) {
+        r.max_nodes = *values_left;
+        r.shared = 1;
+    }
     char *text;
     size_t len;
     foh_error ferr;
@@ -328,6 +343,8 @@ foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen)
         return NULL;
     }
     root->own_file = r.path_copy;
+    if (values_left)
+        *values_left -= r.nodes;
     return root;
 }
 

@@ -160,9 +160,19 @@ attack "a map of 120,000 keys with a duplicate at the end" 1 "duplicate key 'k77
   "$foh" check --cards cards/base
 rm cards/base/9-big-map.yaml
 awk 'BEGIN { printf "["; for (i = 0; i < 4190000; i++) printf "%s0", i ? "," : ""; print "]" }' >cards/base/9-flow.yaml
-attack "a card file of 4 million numbers in one line (8 MB)" 1 "more than 2097152 values in one file" \
+attack "a card file of 4 million numbers in one line (8 MB)" 1 "more than 2097152 values in" \
   "$foh" check --cards cards/base
 rm cards/base/9-flow.yaml
+for i in 1 2 3 4 5 6; do
+  {
+    printf -- '- id: fat%d\n  name: Fat%d\n  age: I\n  type: knowledge\n  timing: none\n  stripe: {}\n  text: x\n  junk: [' "$i" "$i"
+    awk 'BEGIN { for (i = 0; i < 2000000; i++) printf "0," }'
+    echo '0]'
+  } >"cards/base/9-fat$i.yaml"
+done
+attack "six card files of 2 million values each (24 MB in all)" 1 "values in the files of one card set in all" \
+  "$foh" check --cards cards/base
+rm cards/base/9-fat*.yaml
 {
   echo "name: many keys"
   echo "players: 3"

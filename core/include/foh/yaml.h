@@ -47,6 +47,13 @@ typedef struct foh_yaml_node {
  * file that cannot be read. */
 FOH_API foh_yaml_node *foh_yaml_load(const char *path, char *err, size_t errlen);
 
+/* foh_yaml_load within a budget of values shared by several files (the
+ * files of one card set, kept in memory together): *VALUES_LEFT (start it
+ * at FOH_YAML_MAX_NODES) is lowered by the values read; a file that would
+ * take more is refused, "more than N values in the files of one card set in
+ * all". VALUES_LEFT NULL: foh_yaml_load. */
+FOH_API foh_yaml_node *foh_yaml_load_within(const char *path, size_t *values_left, char *err, size_t errlen);
+
 /* Free a tree (NULL is allowed). Nodes moved into another tree keep
  * pointing at this tree's file name: free that tree first. */
 FOH_API void foh_yaml_free(foh_yaml_node *n);
