@@ -140,6 +140,13 @@ if mknod -m 666 full c 1 7 2>/dev/null; then
   [ -c full ] || { failed=$((failed + 1)); echo "FAIL  the device was replaced by the save"; }
 fi
 rm -f out.fifo small-save.json victim.txt planted.json planted.json.tmp full
+bad=$(printf 'cards/bad\xff\xfe')
+cp -r cards/base "$bad"
+attack "a save of a card folder whose name is not UTF-8: refused, not written without it" 1 "not valid UTF-8" \
+  "$foh" play --seed 1 --seats greedy --stop-after 3 --save notutf8.json --cards "$bad"
+attack "a shard of a card folder whose name is not UTF-8" 1 "not valid UTF-8" \
+  "$foh" sim --games 4 --shard 1/1 --save-shard notutf8-shard.json --cards "$bad"
+rm -rf "$bad" notutf8.json notutf8-shard.json
 
 # --- Quadratic input --------------------------------------------------------
 fresh_cards

@@ -499,6 +499,18 @@ static void print_text(const problems *ps)
     }
 }
 
+/* TEXT as a JSON string: as it is when valid UTF-8, else escaped (a path
+ * with other bytes would otherwise be dropped from the report). */
+static json_t *text_json(const char *text)
+{
+    json_t *j = json_string(text);
+    if (!j) {
+        char safe[4096];
+        j = json_string(cli_safe(text, safe, sizeof safe));
+    }
+    return j;
+}
+
 static int write_json(const char *path, const problems *ps, int cards, int games, int scenarios)
 {
     json_t *doc = json_object(), *list = json_array();
@@ -511,11 +523,11 @@ static int write_json(const char *path, const problems *ps, int cards, int games
         const problem *p = &ps->item[i];
         json_t *j = json_object();
         json_object_set_new(j, "severity", json_string(p->warning ? "warning" : "error"));
-        json_object_set_new(j, "file", p->file ? json_string(p->file) : json_null());
+        json_object_set_new(j, "file", p->file ? text_json(p->file) : json_null());
         json_object_set_new(j, "line", p->file ? json_integer(p->line) : json_null());
         json_object_set_new(j, "column", p->file && p->column ? json_integer(p->column) : json_null());
-        json_object_set_new(j, "card", p->card ? json_string(p->card) : json_null());
-        json_object_set_new(j, "message", json_string(p->message));
+        json_object_set_new(j, "card", p->card ? text_json(p->card) : json_null());
+        json_object_set_new(j, "message", text_json(p->message));
         json_array_append_new(list, j);
     }
     json_object_set_new(doc, "problems", list);

@@ -634,6 +634,12 @@ int cli_seat_specs(const cli_options *o, char specs[FOH_MAX_PLAYERS][64])
     char given[FOH_MAX_PLAYERS][64];
     int n = 0;
     const char *s = o->seats;
+    json_t *text = json_string(s); /* saves and shards record the seats as JSON text */
+    if (!text) {
+        cli_error(NULL, "--seats: not valid UTF-8 (the seats are recorded as JSON text)");
+        return 0;
+    }
+    json_decref(text);
     while (*s) {
         size_t len = strcspn(s, ",");
         if (len == 0 || (s[len] == ',' && !s[len + 1])) {

@@ -18,6 +18,16 @@ static int absolute(const char *dir, char out[ORIGIN_PATH], char *err, size_t le
         snprintf(err, len, "the folder %s is longer than %d bytes", p, ORIGIN_PATH - 1);
         return 0;
     }
+    /* Saves and shards record folders as JSON text, which holds UTF-8 only:
+     * another name would be dropped from the file, unloadable later. */
+    json_t *text = json_string(p);
+    if (!text) {
+        char safe[ORIGIN_PATH * 4];
+        snprintf(err, len, "the folder %s: its name is not valid UTF-8 (saves and shards record folders as JSON "
+                 "text)", cli_safe(p, safe, sizeof safe));
+        return 0;
+    }
+    json_decref(text);
     memcpy(out, p, strlen(p) + 1);
     return 1;
 }
