@@ -19,6 +19,8 @@ typedef struct {
     size_t nodes;     /* read so far, at most MAX_NODES */
     size_t max_nodes; /* this file's share of the values */
     int shared;       /* 1: the limit is what the caller's budget has left */
+    const char *text; /* the file's bytes, for the place of a reader error */
+    size_t len;
 } reader;
 
 static void fail(reader *r, int line, int column, const char *what)
@@ -159,7 +161,18 @@ static int next_event(reader *r, yaml_event_t *ev)
         char msg[256];
         snprintf(msg, sizeof msg, "YAML syntax error: %s",
                  r->parser.problem ? r->parser.problem : "unknown");
-        fail(r, (int)r->parser.problem_mark.line + 1, (int)r->parser.problem_mark.column + 1, msg);
+        int line = (int)r->parser.problem_mark.line + 1, column = (int)r->parser.problem_mark.column + 1;
+        if (r->parser.error == YAML_READER_ERROR) {
+            /* libyaml places a bad byte (invalid UTF-8, a control character)
+             * by its offset only: count the lines up to it. */
+            line = column = 1;
+            for (size_t i = 0; i < r->parser.problem_offset && i < r->len; i++, column++)
+                if (r->text[i] == '\n') {
+                    line++;
+                    column = 0;
+                }
+        }
+        fail(r, line, column, msg);
         return 0;
     }
     return 1;
@@ -309,6 +322,8 @@ foh_yaml_node *foh_yaml_load_within(const char *path, size_t *values_left, char 
     }
     strcpy(r.path_copy, path);
     yaml_parser_initialize(&r.parser);
+    r.text = text;
+    r.len = len;
     yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
 
     foh_yaml_node *root = NULL;
