@@ -206,7 +206,14 @@ attack "a scenario of 800,000 steps (7.2 MB), played" 0 "1 passed, 0 failed" "$f
 } >steps-1m-flow.yaml
 attack "a scenario of 1,000,000 harvests in one line (8 MB), played to the game's end" 1 "the game is over" \
   "$foh" scenario steps-1m-flow.yaml
-rm -f steps-*.yaml keys-scenario.yaml dup.yaml
+{
+  echo "scenarios:"
+  awk 'BEGIN { for (i = 0; i < 100000; i++)
+    print "- {name: s" i ", players: 3, variants: [" (i % 2 ? "culture-2vp" : "korean-edition") "], steps: [check]}" }'
+} >alternating.yaml
+attack "100,000 scenarios alternating between two variants (7 MB)" 0 "100000 passed, 0 failed" \
+  "$foh" scenario alternating.yaml
+rm -f steps-*.yaml keys-scenario.yaml dup.yaml alternating.yaml
 
 # --- Memory -----------------------------------------------------------------
 # AddressSanitizer reserves terabytes of address space: no limit fits it.

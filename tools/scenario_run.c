@@ -15,6 +15,9 @@
 #include "foh/yaml.h"
 #include "scenario_run.h"
 
+/* Card sets kept loaded while one file's scenarios run. */
+#define SCENARIO_CARD_SETS 8
+
 typedef struct {
     const char *file;
     const scenario_options *opt;
@@ -22,6 +25,15 @@ typedef struct {
     foh_cardset *cs;
     foh_engine *eng;
     char *cs_key;   /* card set folder and variants of CS */
+    /* The card sets loaded for this file, most recent first (CS is the
+     * first): a file whose scenarios alternate between sets loads each
+     * once. A set that failed to load keeps its message (CS NULL). */
+    struct loaded {
+        char *key, *failure;
+        foh_cardset *cs;
+        foh_engine *eng;
+    } loaded[SCENARIO_CARD_SETS];
+    int nloaded;
     foh_game *g;
     const char *name;
     int failed;     /* a step or an expectation failed */
@@ -281,6 +293,21 @@ static int note_cards(runner *r)
     return 1;
 }
 
+/* Forget the loaded card sets of R. */
+static void drop_cardsets(runner *r)
+{
+    for (int i = 0; i < r->nloaded; i++) {
+        foh_engine_free(r->loaded[i].eng);
+        foh_cardset_free(r->loaded[i].cs);
+        free(r->loaded[i].key);
+        free(r->loaded[i].failure);
+    }
+    r->nloaded = 0;
+    r->cs = NULL;
+    r->eng = NULL;
+    r->cs_key = NULL;
+}
+
 /* Load (or keep) the card set PATH with the variant folders VARIANTS. */
 static int use_cardset(runner *r, const char *path, const char *const *variants, int nvariants,
                        const foh_yaml_node *at)
@@ -294,32 +321,54 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
     size_t k = (size_t)snprintf(key, need, "%s", path);
     for (int i = 0; i < nvariants; i++)
         k += (size_t)snprintf(key + k, need - k, "|%s", variants[i]);
-    if (r->cs && r->cs_key && !strcmp(r->cs_key, key)) {
-        free(key);
-        return 1;
+    int hit = -1;
+    for (int i = 0; i < r->nloaded && hit < 0; i++)
+        if (!strcmp(r->loaded[i].key, key))
+            hit = i;
+    if (hit < 0) {
+        /* Load it in the last place (its set forgotten when all are taken). */
+        if (r->nloaded == SCENARIO_CARD_SETS) {
+            struct loaded *old = &r->loaded[--r->nloaded];
+            foh_engine_free(old->eng);
+            foh_cardset_free(old->cs);
+            free(old->key);
+            free(old->failure);
+        }
+        struct loaded *l = &r->loaded[r->nloaded];
+        memset(l, 0, sizeof *l);
+        l->key = key;
+        key = NULL;
+        foh_error e;
+        const char *search[CLI_MAX_SEARCH];
+        int nsearch = 0;
+        if (r->opt->cli)
+            nsearch = cli_search_path(r->opt->cli, "cards", search, CLI_MAX_SEARCH);
+        l->cs = foh_cardset_load_sets(&path, 1, variants, nvariants, search, nsearch, &e);
+        if (l->cs)
+            l->eng = foh_engine_new(l->cs, &e);
+        if (!l->cs || !l->eng) {
+            foh_cardset_free(l->cs);
+            l->cs = NULL;
+            size_t len = strlen(e.msg) + 1;
+            if ((l->failure = malloc(len)))
+                memcpy(l->failure, e.msg, len);
+        }
+        hit = r->nloaded++;
+        r->cs = l->cs;
+        if (l->cs && !note_cards(r)) {
+            r->cs = NULL;
+            return malformed(r, at, "out of memory");
+        }
     }
-    foh_engine_free(r->eng);
-    foh_cardset_free(r->cs);
-    free(r->cs_key);
-    r->eng = NULL;
-    r->cs_key = NULL;
-    foh_error e;
-    const char *search[CLI_MAX_SEARCH];
-    int nsearch = 0;
-    if (r->opt->cli)
-        nsearch = cli_search_path(r->opt->cli, "cards", search, CLI_MAX_SEARCH);
-    r->cs = foh_cardset_load_sets(&path, 1, variants, nvariants, search, nsearch, &e);
-    if (r->cs)
-        r->eng = foh_engine_new(r->cs, &e);
-    if (!r->cs || !r->eng) {
-        free(key);
-        foh_cardset_free(r->cs);
-        r->cs = NULL;
-        return malformed(r, at, "card set '%s': %s", path, e.msg);
-    }
-    r->cs_key = key;
-    if (!note_cards(r))
-        return malformed(r, at, "out of memory");
+    free(key);
+    struct loaded chosen = r->loaded[hit]; /* to the front: the most recent */
+    memmove(&r->loaded[1], &r->loaded[0], (size_t)hit * sizeof chosen);
+    r->loaded[0] = chosen;
+    r->cs = chosen.cs;
+    r->eng = chosen.eng;
+    r->cs_key = chosen.key;
+    if (!r->cs)
+        return malformed(r, at, "card set '%s': %s", path, chosen.failure ? chosen.failure : "out of memory");
     return 1;
 }
 
@@ -1349,9 +1398,7 @@ void scenario_run_file(const char *path, const scenario_options *opt, scenario_s
     } else {
         run_scenario(&r, doc, dir);
     }
-    foh_engine_free(r.eng);
-    foh_cardset_free(r.cs);
-    free(r.cs_key);
+    drop_cardsets(&r);
     free(r.report);
     foh_yaml_free(doc);
 }
