@@ -83,15 +83,40 @@ int human_table_log(human_table *t, const char *line)
     }
     if (!(t->log[t->nlog] = strdup(line)))
         return 0;
+    t->log_bytes += strlen(line) + 1;
     t->nlog++;
+    /* The oldest lines' text goes first: memory stays bounded whatever the
+     * scripts log (the lines still count, for undo and the recaps). */
+    while (t->log_bytes > HUMAN_LOG_BYTES && t->log_kept < t->nlog - 1) {
+        t->log_bytes -= strlen(t->log[t->log_kept]) + 1;
+        free(t->log[t->log_kept]);
+        t->log[t->log_kept++] = NULL;
+    }
     return 1;
+}
+
+/* Print log lines [FROM, TO) of T (dropped ones said once). */
+static void print_log(human_table *t, int from, int to)
+{
+    if (from < to && !t->log[from])
+        fprintf(t->out, "(older lines of the log are not kept: the table keeps the last %u MiB)\n",
+                HUMAN_LOG_BYTES >> 20);
+    for (int i = from; i < to; i++)
+        if (t->log[i])
+            cli_line(t->out, t->log[i]);
 }
 
 void human_table_rewind(human_table *t, int k)
 {
     const human_mark *m = &t->marks[k];
-    while (t->nlog > m->nlog)
-        free(t->log[--t->nlog]);
+    while (t->nlog > m->nlog) {
+        char *line = t->log[--t->nlog];
+        if (line)
+            t->log_bytes -= strlen(line) + 1;
+        free(line);
+    }
+    if (t->log_kept > t->nlog)
+        t->log_kept = t->nlog;
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         if (t->seen[p] > t->nlog)
             t->seen[p] = t->nlog;
@@ -129,8 +154,7 @@ static void recap(human_table *t, int p)
 {
     if (t->seen[p] < t->nlog) {
         fprintf(t->out, "\nSince your last decision:\n");
-        for (int i = t->seen[p]; i < t->nlog; i++)
-            cli_line(t->out, t->log[i]);
+        print_log(t, t->seen[p], t->nlog);
     }
     t->seen[p] = t->nlog;
 }
@@ -296,8 +320,7 @@ static void cmd_log(human_table *t, const char *arg)
         fprintf(t->out, "log N: N is a number of lines, 1 or more.\n");
         return;
     }
-    for (int i = t->nlog > n ? t->nlog - n : 0; i < t->nlog; i++)
-        cli_line(t->out, t->log[i]);
+    print_log(t, t->nlog > n ? t->nlog - n : 0, t->nlog);
     if (t->nlog == 0)
         fprintf(t->out, "(nothing has happened yet)\n");
 }

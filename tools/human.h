@@ -29,8 +29,10 @@ typedef struct {
     const char *names[FOH_MAX_PLAYERS];
     uint64_t seed;   /* hints are seeded from it */
     /* The game's log so far, and how much of it each player has seen. */
-    char **log;
+    char **log;   /* NULL: a line dropped (only the last HUMAN_LOG_BYTES are kept) */
     int nlog, logcap;
+    size_t log_bytes; /* text kept in LOG */
+    int log_kept;     /* the first line whose text is kept */
     int seen[FOH_MAX_PLAYERS];
     /* Kept by the session: actions applied so far. */
     int done;
@@ -55,6 +57,10 @@ typedef struct {
 /* A table for card set CS reading IN and writing OUT. NULL if out of memory. */
 human_table *human_table_new(FILE *in, FILE *out, const foh_cardset *cs, uint64_t seed);
 void human_table_free(human_table *t);
+
+/* The game's log text a table keeps for `log N` and the recap: a script
+ * may write a megabyte an action, so older lines are dropped past this. */
+#define HUMAN_LOG_BYTES (16u << 20)
 
 /* Add a line of the game's log (what every player sees). 0 if out of memory. */
 int human_table_log(human_table *t, const char *line);
