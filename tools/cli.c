@@ -924,6 +924,8 @@ FILE *cli_create(const char *path)
 
 int cli_write_json(const json_t *j, const char *path, size_t flags)
 {
+    if (!strcmp(path, "-")) /* standard output, as for foh check and foh legal (checked when the command ends) */
+        return json_dumpf(j, stdout, flags) == 0 && putchar('\n') != EOF;
     FILE *f = cli_create(path);
     if (!f)
         return 0;

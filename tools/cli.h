@@ -217,8 +217,9 @@ int cli_can_write(const char *path);
  * (errno ENXIO) instead of blocking the command. NULL with errno set. */
 FILE *cli_create(const char *path);
 
-/* Write JSON document J (json_dumpf FLAGS) to PATH through cli_create; 1 if
- * it was all written and closed, else 0 with errno set. */
+/* Write JSON document J (json_dumpf FLAGS) to PATH through cli_create ("-":
+ * standard output); 1 if it was all written and closed, else 0 with errno
+ * set. */
 struct json_t;
 int cli_write_json(const struct json_t *j, const char *path, size_t flags);
 
