@@ -40,7 +40,7 @@ static const struct {
     [OPT_SAVE_SHARD] = {"save-shard", "FILE",
                         "write this run's raw sums; 'foh merge' adds shards into exactly the report of the\n"
                         "whole run"},
-    [OPT_JSON] = {"json", "FILE", "write the whole report as JSON"},
+    [OPT_JSON] = {"json", "FILE", "write the whole report as JSON (- for standard output)"},
     [OPT_HTML] = {"html", "FILE", "write the report as one self-contained HTML page with charts"},
     [OPT_GAMES_CSV] = {"games-csv", "FILE",
                        "one row per game: seed, seats, length, stalled, scores, winners, starting cards"},
