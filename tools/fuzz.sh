@@ -6,9 +6,10 @@
 #   bash tools/fuzz.sh [SECONDS]                 SECONDS in all (default 60), split evenly
 #   bash tools/fuzz.sh --per-target SECONDS      SECONDS for each target
 #   bash tools/fuzz.sh [--per-target] SECONDS TARGET...   those targets only (e.g. shard variant)
-# Each target starts from its seeds (tests/fuzz/TARGET/) and the inputs
-# found before (build-fuzz/corpus-TARGET/, where new ones go), and prints
-# one line: executions, edges covered (cov), features (ft), corpus size.
+# Each target starts from its seeds (tests/fuzz/TARGET/, with the
+# dictionary tests/fuzz/TARGET.dict if there is one) and the inputs found
+# before (build-fuzz/corpus-TARGET/, where new ones go), and prints one
+# line: executions, edges covered (cov), features (ft), corpus size.
 # A crash, a timeout (20 s an input) or running out of memory (2 GB) is
 # written to build-fuzz/crashes-TARGET/ and named with libFuzzer's report;
 # the other targets still run, then the script exits 1 (add the input to
@@ -68,7 +69,9 @@ for t in "$@"; do
   log="build-fuzz/fuzz-$t.log"
   echo "== fuzz_$t for ${each}s"
   status=0
-  ./build-fuzz/tests/fuzz_$t "build-fuzz/corpus-$t" "tests/fuzz/$t" -max_total_time="$each" \
+  dict=()
+  [ ! -f "tests/fuzz/$t.dict" ] || dict=(-dict="tests/fuzz/$t.dict")
+  ./build-fuzz/tests/fuzz_$t "build-fuzz/corpus-$t" "tests/fuzz/$t" "${dict[@]}" -max_total_time="$each" \
     -artifact_prefix="build-fuzz/crashes-$t/" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
     >"$log" 2>&1 || status=$?
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
