@@ -54,7 +54,7 @@ fi
 # afresh rather than reused.
 cache=build-fuzz/CMakeCache.txt
 if [ -f "$cache" ] && ! { grep -q '^FOH_FUZZ:BOOL=ON$' "$cache" &&
-    grep -q "^CMAKE_HOME_DIRECTORY:INTERNAL=$(pwd -P)\$" "$cache" &&
+    grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$(pwd -P)" "$cache" &&
     grep -q "^CMAKE_C_COMPILER:[A-Z]*=.*clang[^/]*\$" "$cache"; }; then
   echo "fuzz.sh: build-fuzz/ was configured otherwise: configuring it afresh"
   rm -rf "$cache" build-fuzz/CMakeFiles
