@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what it needs, then builds and runs every
 # test with -Werror, again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# runs a game and the rules tests under valgrind, and lints the Lua scripts.
+# runs a game and the rules tests under valgrind, lints the Lua scripts, and
+# fuzzes each target of tests/fuzz/ for 55 s (tools/fuzz.sh; fails on a crash).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh
@@ -26,3 +27,6 @@ echo "valgrind: clean"
 
 echo "== luacheck"
 luacheck --no-color scripts core/sandbox.lua cards
+
+echo "== fuzz (libFuzzer, 55 s a target; docs/fuzzing.md)"
+bash tools/fuzz.sh --per-target 55

@@ -58,7 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Small limits keep hostile effects quick. */
     foh_script_limits limits = {.instructions = 200000, .memory_bytes = (size_t)8 << 20};
     foh_engine *eng = foh_engine_new_limited(cs, &limits, &err);
-    foh_options opt = {.players = foh_cardset_min_players(cs), .seed = size};
+    /* A player count the card set and its variant allow (foh_cardset_min_players
+     * is the card set's own), the first from one the input's size picks. */
+    int players = 0;
+    for (int k = 0; !players && k < FOH_MAX_PLAYERS; k++)
+        if (foh_cardset_allows_players(cs, 1 + (int)((size + (size_t)k) % FOH_MAX_PLAYERS), NULL))
+            players = 1 + (int)((size + (size_t)k) % FOH_MAX_PLAYERS);
+    foh_options opt = {.players = players, .seed = size};
     foh_game *g = eng ? foh_game_new(eng, &opt, &err) : NULL;
     foh_action *legal = NULL;
     int cap = 0;
