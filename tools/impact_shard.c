@@ -206,7 +206,8 @@ static int impossible(const impact_stats *s, int players, char *why, size_t len)
             return 0;
         }
         long n = s->card_sum[c][0], g = s->card_games[c], sq = s->card_sq[c][0][0];
-        if (n < g || (n > 0) != (g > 0) || (__int128)g * sq < (__int128)n * n || (__int128)sq > (__int128)(n - g + 1) * n) {
+        if (n < g || (n > 0) != (g > 0) || (__int128)g * sq < (__int128)n * n ||
+            (__int128)sq > (__int128)(n - g + 1) * n) {
             snprintf(why, len, "'impact.card_sum'[%d] (%ld gains) and 'impact.card_sq'[%d] (%ld) do not fit the %ld "
                      "games of 'impact.card_games'[%d]", c * IMPACT_D, n, c * IMPACT_D * IMPACT_D, sq, g, c);
             return 0;
