@@ -19,12 +19,8 @@
 /* On-gain effects waiting to run: each card's fires once per game, so the
  * queue never holds more than every card. */
 #define FOH_MAX_QUEUE FOH_MAX_CARDS
-/* Tokens in play (box + substituted); a move that would pass it is refused,
- * so no token count can overflow. */
-#define FOH_MAX_TOKENS 1000000000
 #define FOH_MAX_BOX_TOKENS 100000 /* setup.tokens_in_box and setup.supply at most */
 #define FOH_DEFAULT_TURN_LIMIT 1000
-#define FOH_MAX_TURN_LIMIT 1000000
 #define FOH_NAME 48  /* ids and names of icons, types, ages, timings, variants: at most 47 bytes */
 #define FOH_PATH 1024 /* file paths (longer ones are refused at load) */
 #define FOH_MAX_NEUTRAL FOH_NEUTRAL_MARKERS /* neutral investors (markers no player owns) */

@@ -427,17 +427,17 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         o->stop_after = x;
         return 1;
     case OPT_LUA_INSTRUCTIONS:
-        if (!number(c, flag, v, 1000, 0x7fffffffffffffffL, &x))
+        if (!number(c, flag, v, CLI_MIN_LUA_INSTRUCTIONS, CLI_MAX_LUA_INSTRUCTIONS, &x))
             return 0;
         o->limits.instructions = x;
         return 1;
     case OPT_LUA_MEMORY:
-        if (!number(c, flag, v, 1, 1 << 20, &x))
+        if (!number(c, flag, v, 1, CLI_MAX_LUA_MEMORY_MIB, &x))
             return 0;
         o->limits.memory_bytes = (size_t)x << 20;
         return 1;
     case OPT_ACTION_TIME:
-        if (!number(c, flag, v, 1, 86400000L, &x))
+        if (!number(c, flag, v, 1, CLI_MAX_ACTION_TIME_MS, &x))
             return 0;
         o->limits.time_ms = x;
         return 1;

@@ -16,6 +16,13 @@ enum { CLI_OK = 0, CLI_DATA = 1, CLI_USAGE = 2 };
 #define CLI_MAX_VARIANTS 8
 /* Most games of one run (--games): shards hold at most that many. */
 #define CLI_MAX_GAMES 100000000L
+/* The script limits' ranges on the command line (--lua-instructions,
+ * --lua-memory in MiB, --action-time in ms); a save or a tune shard holds
+ * 0 for the default or a value within the same range. */
+#define CLI_MIN_LUA_INSTRUCTIONS 1000L
+#define CLI_MAX_LUA_INSTRUCTIONS 0x7fffffffffffffffL
+#define CLI_MAX_LUA_MEMORY_MIB (1L << 20) /* 1 TiB */
+#define CLI_MAX_ACTION_TIME_MS 86400000L  /* a day */
 /* Folders of the mod search path: $FOH_MODS and --mods, 8 each. */
 #define CLI_MAX_MODS (2 * CLI_MAX_VARIANTS)
 /* The whole search path: the project's folder, then the mod folders. */

@@ -429,6 +429,47 @@ static int fit(const impact_stats *s, const long m[IMPACT_D][IMPACT_D], double b
     return 1;
 }
 
+/* 1 if every figure of ROW and R2 is finite and within its range: R^2 in
+ * [0, 1], win rates in [0, 100]%, an impact on the win (a mean outcome in
+ * [0, 100]% less a mean prediction fitted to such outcomes) within +-100
+ * points. The laws a shard's sums are checked against (impact_shard.c)
+ * keep an honest run's figures there; this refuses the table, with WHY,
+ * rather than print a figure no game could give. */
+static int figures_ok(const impact_stats *s, const card_row *r, const double r2[2], const foh_cardset *cs,
+                      char *why, size_t why_len)
+{
+    const double w = WIN_UNITS, tol = 0.005;
+    const struct {
+        const char *name;
+        double v, lo, hi;
+    } f[] = {
+        {"R^2 of the margin", r2[0], -tol, 1 + tol},
+        {"R^2 of the win", r2[1], -tol, 1 + tol},
+        {"owners' win rate", s->owned_n[r->card] ? 100.0 * s->owned_win[r->card] / w / s->owned_n[r->card] : 0, 0,
+         100},
+        {"gainers' win rate", 100.0 / w * r->raw[1], 0, 100},
+        {"impact on the win", 100.0 / w * r->impact[1], -100, 100},
+        {"impact on the win vs turn", 100.0 / w * r->vs_turn, -100, 100},
+        {"low end of the impact on the win", r->has_ci[1] ? r->low[1] : 0, -INFINITY, INFINITY},
+        {"high end of the impact on the win", r->has_ci[1] ? r->high[1] : 0, -INFINITY, INFINITY},
+        {"impact on the margin", r->impact[0], -INFINITY, INFINITY},
+        {"low end of the impact on the margin", r->has_ci[0] ? r->low[0] : 0, -INFINITY, INFINITY},
+        {"high end of the impact on the margin", r->has_ci[0] ? r->high[0] : 0, -INFINITY, INFINITY},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!isfinite(f[i].v) || f[i].v < f[i].lo || f[i].v > f[i].hi) {
+            foh_card_info ci;
+            foh_cardset_card(cs, r->card, &ci);
+            if (isfinite(f[i].lo))
+                snprintf(why, why_len, "the sums give %s %g for %s, outside %g to %g: they are no run's", f[i].name,
+                         f[i].v, ci.name, f[i].lo, f[i].hi);
+            else
+                snprintf(why, why_len, "the sums give %s %g for %s: they are no run's", f[i].name, f[i].v, ci.name);
+            return 0;
+        }
+    return 1;
+}
+
 /* The table's rows, sorted by impact on the win (*NR of them, malloc'd),
  * with the position's R^2 of each outcome; NULL with *WHY set when there
  * is no table. */
@@ -466,6 +507,12 @@ static card_row *impact_rows(const impact_stats *s, const foh_cardset *cs, int *
         card_impact(s, c, 1, bt[1], &vs_turn);
         r->vs_turn = vs_turn.impact[1];
     }
+    for (int i = 0; i < *nr; i++)
+        if (!figures_ok(s, &rows[i], r2g, cs, why, why_len)) {
+            free(rows);
+            *nr = 0;
+            return NULL;
+        }
     qsort(rows, (size_t)*nr, sizeof *rows, by_impact);
     return rows;
 }

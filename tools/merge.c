@@ -52,7 +52,7 @@ int cmd_merge(int argc, char **argv)
                       impact ? "has them" : "has none");
             ok = 0;
         }
-        char why[200];
+        char why[400];
         json_t *igames = json_array_get(json_object_get(isums, "games"), 0);
         if (ok && json_is_integer(igames) && json_integer_value(igames) != games) {
             cli_error("merge", "%s: 'impact.games' is %lld, while the shard holds %ld games (sums[0])", opts.args[i],

@@ -242,12 +242,20 @@ int save_read(const char *path, save_file *s, char *err, size_t errlen)
     /* Seeds above 2^63 are written as their two's complement. */
     ok = ok && get_int(r, opts, "seed", "options", INT64_MIN, INT64_MAX, &x) && ((s->seed = (uint64_t)x), 1);
     ok = ok && get_string(r, opts, "seats", "options", s->seats, sizeof s->seats);
-    ok = ok && get_int(r, opts, "lua_instructions", "options", 0, INT64_MAX, &x) &&
+    /* The script limits: 0 (the default) or within the command line's range. */
+    ok = ok && get_int(r, opts, "lua_instructions", "options", 0, CLI_MAX_LUA_INSTRUCTIONS, &x) &&
          ((s->limits.instructions = (long)x), 1);
-    ok = ok && get_int(r, opts, "lua_memory_mib", "options", 0, 1 << 20, &x) &&
+    if (ok && s->limits.instructions > 0 && s->limits.instructions < CLI_MIN_LUA_INSTRUCTIONS) {
+        char what[96];
+        snprintf(what, sizeof what, "%ld is out of range %ld..%ld (0: the default)", s->limits.instructions,
+                 CLI_MIN_LUA_INSTRUCTIONS, CLI_MAX_LUA_INSTRUCTIONS);
+        ok = bad(r, "options.lua_instructions", what);
+    }
+    ok = ok && get_int(r, opts, "lua_memory_mib", "options", 0, CLI_MAX_LUA_MEMORY_MIB, &x) &&
          ((s->limits.memory_bytes = (size_t)x << 20), 1);
     if (ok && json_object_get(opts, "action_time_ms"))
-        ok = get_int(r, opts, "action_time_ms", "options", 0, 86400000LL, &x) && ((s->limits.time_ms = (long)x), 1);
+        ok = get_int(r, opts, "action_time_ms", "options", 0, CLI_MAX_ACTION_TIME_MS, &x) &&
+             ((s->limits.time_ms = (long)x), 1);
     if (ok && (!json_is_array(acts) || json_array_size(acts) > SAVE_MAX_ACTIONS))
         ok = bad(r, "actions", "must be a list of at most 1,000,000 actions");
     size_t room = 0; /* grown as entries are found good: a bad file costs no large allocation */

@@ -962,7 +962,7 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
         cli_error("merge", "%s", ferr.msg);
         return 0;
     }
-    json_t *root = json_loadb(text, len, 0, &jerr);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     free(text);
     if (!root) {
         cli_error("merge", "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column,

@@ -93,10 +93,40 @@ static const char TUNE_OWN_HELP[] =
 
 /* ---- targets and metrics ---- */
 
+/* 0 with WHY if X (LO..HI for length) is no value of the target NAME (N
+ * bytes long): the rules of --target, for the command line and the run
+ * description of a tune shard alike. An unknown NAME: -1. */
+static int target_check(const char *name, size_t n, double lo, double hi, char *why, size_t len)
+{
+    if (n == 6 && !strncmp(name, "length", 6)) {
+        /* No game lasts longer than the largest turn limit. */
+        if (!(lo >= 0 && hi >= lo && hi <= FOH_MAX_TURN_LIMIT)) {
+            snprintf(why, len, "the length is a range of turns LO..HI, e.g. length=140..180 (at most %d turns)",
+                     FOH_MAX_TURN_LIMIT);
+            return 0;
+        }
+        return 1;
+    }
+    if (!(n == 11 && !strncmp(name, "seat-spread", n)) && !(n == 12 && !strncmp(name, "start-spread", n)) &&
+        !(n == 9 && !strncmp(name, "card-band", n)) && !(n == 11 && !strncmp(name, "impact-band", n)))
+        return -1;
+    if (!(lo >= 0) || !isfinite(lo)) {
+        snprintf(why, len, "the value is a number of points, 0 or more");
+        return 0;
+    }
+    /* A card's impact on the win is a difference of win rates: at most 100 points. */
+    if (n == 11 && !strncmp(name, "impact-band", n) && !(lo > 0 && lo <= 100)) {
+        snprintf(why, len, "impact-band is a number of points above 0 and at most 100 (a card's impact on the win "
+                           "cannot exceed 100 points)");
+        return 0;
+    }
+    return 1;
+}
+
 int tune_parse_target(const char *spec, tune_targets *t)
 {
     const char *eq = strchr(spec, '=');
-    char *end;
+    char *end, why[160];
     if (!eq) {
         cli_error("tune", "--target '%s': write NAME=VALUE (seat-spread=2, start-spread=3, card-band=10, "
                           "impact-band=5, length=140..180)", spec);
@@ -104,11 +134,11 @@ int tune_parse_target(const char *spec, tune_targets *t)
     }
     size_t n = (size_t)(eq - spec);
     const char *v = eq + 1;
+    double lo = -1, hi = -1;
     if (n == 6 && !strncmp(spec, "length", 6)) {
         /* Not strtod over the whole: "140." would be read as a number. */
         const char *dots = strstr(v, "..");
         char lo_text[64];
-        double lo = -1, hi = -1;
         if (dots && dots - v < (long)sizeof lo_text) {
             snprintf(lo_text, sizeof lo_text, "%.*s", (int)(dots - v), v);
             lo = strtod(lo_text, &end);
@@ -118,40 +148,32 @@ int tune_parse_target(const char *spec, tune_targets *t)
             if (end == dots + 2 || *end)
                 hi = -1;
         }
-        if (lo < 0 || hi < lo || !isfinite(hi)) {
-            cli_error("tune", "--target '%s': the length is a range of turns LO..HI, e.g. length=140..180", spec);
-            return 0;
-        }
-        t->length_lo = lo;
-        t->length_hi = hi;
-        return 1;
+    } else {
+        lo = strtod(v, &end);
+        if (end == v || *end)
+            lo = -1;
     }
-    double x = strtod(v, &end);
-    if (end == v || *end || x < 0 || !isfinite(x)) {
-        cli_error("tune", "--target '%s': the value is a number of points, 0 or more", spec);
-        return 0;
-    }
-    if (n == 11 && !strncmp(spec, "seat-spread", n))
-        t->seat_spread = x;
-    else if (n == 12 && !strncmp(spec, "start-spread", n))
-        t->start_spread = x;
-    else if (n == 9 && !strncmp(spec, "card-band", n))
-        t->card_band = x;
-    else if (n == 11 && !strncmp(spec, "impact-band", n)) {
-        /* A card's impact on the win is a difference of win rates: at most 100 points. */
-        if (!(x > 0 && x <= 100)) {
-            cli_error("tune", "--target '%s': impact-band is a number of points above 0 and at most 100 (a card's "
-                              "impact on the win cannot exceed 100 points)", spec);
-            return 0;
-        }
-        t->impact_band = x;
-    }
-    else {
+    int ok = target_check(spec, n, lo, hi, why, sizeof why);
+    if (ok < 0) {
         cli_error("tune",
                   "--target '%s': unknown target '%.*s' (seat-spread, start-spread, card-band, impact-band, length)",
                   spec, (int)n, spec);
         return 0;
     }
+    if (!ok) {
+        cli_error("tune", "--target '%s': %s", spec, why);
+        return 0;
+    }
+    if (n == 6)
+        t->length_lo = lo, t->length_hi = hi;
+    else if (n == 12)
+        t->start_spread = lo;
+    else if (n == 9)
+        t->card_band = lo;
+    else if (spec[0] == 's')
+        t->seat_spread = lo;
+    else
+        t->impact_band = lo;
     return 1;
 }
 
@@ -1966,6 +1988,13 @@ static int tuner_from_run(tuner *T, json_t *run, const char *file)
     T->o.seed = (uint64_t)json_integer_value(json_object_get(run, "seed"));
     T->o.players = (int)json_integer_value(json_object_get(run, "players")); /* checked by tune_shard_read */
     T->o.games = (long)json_integer_value(json_object_get(run, "games"));
+    /* The seats as --seats reads them (cli_seats: the same specs, the same caps). */
+    foh_player *probe[FOH_MAX_PLAYERS];
+    if (T->o.players < 1 || T->o.players > FOH_MAX_PLAYERS || !cli_seats(&T->o, 0, probe)) {
+        cli_error("tune", "%s: run.seats: '%s' is refused as --seats (above)", file, T->o.seats);
+        return 0;
+    }
+    cli_free_seats(probe, T->o.players);
     if (T->o.games < 8) {
         cli_error("tune", "%s: run.games: at least 8 games per evaluation", file);
         return 0;
@@ -1978,6 +2007,9 @@ static int tuner_from_run(tuner *T, json_t *run, const char *file)
         cli_error("tune", "%s: run.targets: must be an object", file);
         return 0;
     }
+    /* Each as --target reads it (target_check), -1: no such target. */
+    static const char *const TG_OPT[] = {"seat-spread", "start-spread", "card-band", "impact-band", "length",
+                                         "length"};
     for (size_t i = 0; i < sizeof TG / sizeof TG[0]; i++) {
         json_t *v = json_object_get(tg, TG[i]);
         if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < -1) {
@@ -1985,6 +2017,21 @@ static int tuner_from_run(tuner *T, json_t *run, const char *file)
             return 0;
         }
         *tgv[i] = json_number_value(v);
+    }
+    for (size_t i = 0; i < sizeof TG / sizeof TG[0] - 1; i++) {
+        int length = !strcmp(TG[i], "length_lo");
+        double lo = *tgv[i], hi = length ? *tgv[i + 1] : -1;
+        char twhy[160];
+        if ((lo != -1 || (length && hi != -1)) && target_check(TG_OPT[i], strlen(TG_OPT[i]), lo, hi, twhy,
+                                                               sizeof twhy) != 1) {
+            if (length)
+                cli_error("tune", "%s: run.targets.length_lo and length_hi: %g..%g, refused as --target length: %s",
+                          file, lo, hi, twhy);
+            else
+                cli_error("tune", "%s: run.targets.%s: %g, refused as --target %s: %s", file, TG[i], lo, TG_OPT[i],
+                          twhy);
+            return 0;
+        }
     }
     if (!json_is_array(pat) || json_array_size(pat) > MAX_PATTERNS) {
         cli_error("tune", "%s: run.tunable: must be a list of at most %d patterns", file, MAX_PATTERNS);
@@ -2013,6 +2060,23 @@ static int tuner_from_run(tuner *T, json_t *run, const char *file)
                   "more (0: the default)", file);
         return 0;
     }
+    /* 0 (the default) or within the command line's range. */
+    const struct {
+        const char *name, *option;
+        json_int_t v, lo, hi;
+    } L[] = {
+        {"instructions", "--lua-instructions", json_integer_value(li), CLI_MIN_LUA_INSTRUCTIONS,
+         CLI_MAX_LUA_INSTRUCTIONS},
+        {"memory_bytes", "--lua-memory (MiB) x 2^20", json_integer_value(lm), (json_int_t)1 << 20,
+         (json_int_t)CLI_MAX_LUA_MEMORY_MIB << 20},
+        {"time_ms", "--action-time", json_integer_value(lt), 1, CLI_MAX_ACTION_TIME_MS},
+    };
+    for (size_t i = 0; i < sizeof L / sizeof L[0]; i++)
+        if (L[i].v != 0 && (L[i].v < L[i].lo || L[i].v > L[i].hi)) {
+            cli_error("tune", "%s: run.limits.%s: %lld, outside %lld..%lld as %s takes it (0: the default)", file,
+                      L[i].name, (long long)L[i].v, (long long)L[i].lo, (long long)L[i].hi, L[i].option);
+            return 0;
+        }
     T->o.limits.instructions = (long)json_integer_value(li);
     T->o.limits.memory_bytes = (size_t)json_integer_value(lm);
     T->o.limits.time_ms = (long)json_integer_value(lt);

@@ -372,7 +372,7 @@ int tune_shard_read(const char *path, tune_shard *s)
         cli_error("tune", "%s", ferr.msg);
         return 0;
     }
-    json_t *root = json_loadb(text, len, 0, &jerr);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     free(text);
     if (!root && jerr.line < 1) {
         cli_error("tune", "%s: %s", path, jerr.text[0] ? jerr.text : "out of memory");

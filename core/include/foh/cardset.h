@@ -14,6 +14,10 @@
 #define FOH_MAX_ICONS 12   /* icon kinds */
 #define FOH_MAX_TYPES 12   /* card types */
 #define FOH_MAX_PLAYERS 6
+#define FOH_MAX_TURN_LIMIT 1000000 /* rules.turn_limit at most: no game has more turns */
+/* Tokens in play (box + substituted); a move that would pass it is refused,
+ * so no token count can overflow. */
+#define FOH_MAX_TOKENS 1000000000
 
 typedef struct foh_cardset foh_cardset;
 
