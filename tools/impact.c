@@ -430,9 +430,8 @@ static int fit(const impact_stats *s, const long m[IMPACT_D][IMPACT_D], double b
 }
 
 /* 1 if every figure of ROW and R2 is finite and within its range: R^2 in
- * [0, 1], win rates in [0, 100]%, an impact on the win (a mean outcome in
- * [0, 100]% less a mean prediction fitted to such outcomes) within +-100
- * points. The laws a shard's sums are checked against (impact_shard.c)
+ * [0, 1], win rates in [0, 100]%; an impact (an outcome less a linear
+ * prediction, which may fall outside [0, 100]%) only finite. The laws a shard's sums are checked against (impact_shard.c)
  * keep an honest run's figures there; this refuses the table, with WHY,
  * rather than print a figure no game could give. */
 static int figures_ok(const impact_stats *s, const card_row *r, const double r2[2], const foh_cardset *cs,
@@ -448,8 +447,8 @@ static int figures_ok(const impact_stats *s, const card_row *r, const double r2[
         {"owners' win rate", s->owned_n[r->card] ? 100.0 * s->owned_win[r->card] / w / s->owned_n[r->card] : 0, 0,
          100},
         {"gainers' win rate", 100.0 / w * r->raw[1], 0, 100},
-        {"impact on the win", 100.0 / w * r->impact[1], -100, 100},
-        {"impact on the win vs turn", 100.0 / w * r->vs_turn, -100, 100},
+        {"impact on the win", 100.0 / w * r->impact[1], -INFINITY, INFINITY},
+        {"impact on the win vs turn", 100.0 / w * r->vs_turn, -INFINITY, INFINITY},
         {"low end of the impact on the win", r->has_ci[1] ? r->low[1] : 0, -INFINITY, INFINITY},
         {"high end of the impact on the win", r->has_ci[1] ? r->high[1] : 0, -INFINITY, INFINITY},
         {"impact on the margin", r->impact[0], -INFINITY, INFINITY},

@@ -235,6 +235,8 @@ int origin_sources_differ(json_t *a, json_t *b, const char *name_a, const char *
             snprintf(why, len, "%s is in %s only", fa, name_a);
         else if (fb && !source_hash(a, fb))
             snprintf(why, len, "%s is in %s only", fb, name_b);
+        else if (!fa || !fb) /* the longer list names a file twice */
+            snprintf(why, len, "%s is listed twice in %s", fa ? fa : fb, fa ? name_a : name_b);
         else
             snprintf(why, len, "the files are read in another order (%s in %s, %s in %s)", fa, name_a, fb, name_b);
         return 1;
