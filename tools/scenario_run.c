@@ -24,7 +24,6 @@ typedef struct {
     scenario_stats *stats;
     foh_cardset *cs;
     foh_engine *eng;
-    char *cs_key;   /* card set folder and variants of CS */
     /* The card sets loaded for this file, most recent first (CS is the
      * first): a file whose scenarios alternate between sets loads each
      * once. A set that failed to load keeps its message (CS NULL). */
@@ -305,7 +304,6 @@ static void drop_cardsets(runner *r)
     r->nloaded = 0;
     r->cs = NULL;
     r->eng = NULL;
-    r->cs_key = NULL;
 }
 
 /* Load (or keep) the card set PATH with the variant folders VARIANTS. */
@@ -366,7 +364,6 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
     r->loaded[0] = chosen;
     r->cs = chosen.cs;
     r->eng = chosen.eng;
-    r->cs_key = chosen.key;
     if (!r->cs)
         return malformed(r, at, "card set '%s': %s", path, chosen.failure ? chosen.failure : "out of memory");
     return 1;
