@@ -50,7 +50,7 @@ for path in set_scripts and set_scripts:lines() or function() end do
 end
 if set_scripts then set_scripts:close() end
 
--- The sandbox's globals (core/lua_stdlib.c): no io, os, debug, package,
+-- The sandbox's globals (core/script/lua_stdlib.c): no io, os, debug, package,
 -- require, coroutine, pcall, next, print, getmetatable, setmetatable,
 -- rawset, collectgarbage, string.dump, math.random or math.randomseed.
 stds.foh_sandbox = {
@@ -81,4 +81,4 @@ files["cards"] = { allow_defined_top = true, ignore = { "131" } }
 files["scripts/types"] = { allow_defined_top = true, ignore = { "131", "212", "631" }, globals = { "game", "params" } }
 -- The sandbox's own Lua half reads no global at all: everything it uses
 -- is passed in.
-files["core/sandbox.lua"] = { std = "none", read_globals = {} }
+files["core/script/sandbox.lua"] = { std = "none", read_globals = {} }

@@ -2,7 +2,7 @@
  * files, game.yaml and variant.yaml files given (a card's `effect`; a
  * variant's `hooks`, `on` and the `effect` of the cards it adds or
  * overrides; the `can` and `run` of declared `actions`) to its own file in
- * OUT, as the engine compiles it (core/lua_sandbox.c): `local params = ...;`
+ * OUT, as the engine compiles it (core/script/lua_sandbox.c): `local params = ...;`
  * and padding, so that lines are the YAML file's. The files are named after
  * the YAML file (relative to ROOT, '/' written '__') and the chunk, for
  * tests/luacheck_effects.cmake to lint. */

@@ -1,4 +1,4 @@
-# The C fast paths of the effect helpers (core/native.c) against the Lua
+# The C fast paths of the effect helpers (core/rulesets/flow/lua/native.c) against the Lua
 # functions they stand for: every run below must print the same with and
 # without --lua-only (timing lines aside). Games of random and greedy bots
 # (greedy scores positions, so End Game and counting effects run often), the

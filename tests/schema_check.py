@@ -31,7 +31,7 @@ class Loader(yaml.SafeLoader):
     """yaml.SafeLoader reading YAML 1.2's core schema, as yaml-language-server
     does: `yes`, `on` and 2024-01-01 stay text (PyYAML's YAML 1.1 would make
     them true and a date), 010 is ten. Like the engine's reader
-    (core/yaml.c), it refuses duplicate keys and anchors; map keys are kept
+    (core/data/yaml.c), it refuses duplicate keys and anchors; map keys are kept
     as written (`1:` is the key "1", as the engine sees it)."""
 
 

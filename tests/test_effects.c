@@ -426,7 +426,7 @@ static void test_log_format(void **state)
     foh_cardset_free(cs);
 }
 
-/* The Lua allocator's reused small blocks (core/lua_sandbox.c): tables
+/* The Lua allocator's reused small blocks (core/script/lua_sandbox.c): tables
  * and strings grown and shrunk through every size class and past it keep
  * their contents, game after game on one engine. */
 static void test_allocator_blocks(void **state)
@@ -584,7 +584,7 @@ static void test_native_field_limit(void **state)
     foh_cardset_free(cs);
 }
 
-/* A card effect run in C (core/native.c) that fails returns its status
+/* A card effect run in C (core/rulesets/flow/lua/native.c) that fails returns its status
  * when the caller wants no message (ERR NULL, as the public API allows),
  * and leaves the game as it was: Irrigation's tokens from an empty Reserve
  * with the engine's token limit reached. */

@@ -294,7 +294,7 @@ static void test_game_api(void **state)
     char *text = read_text(STUBS);
     function_names(text, "function game.", &stubs);
     free(text);
-    bad += compare("game function", &engine, "core/lua_api.c", &stubs, "scripts/types/foh.lua");
+    bad += compare("game function", &engine, "core/rulesets/flow/lua/lua_api.c", &stubs, "scripts/types/foh.lua");
     assert_int_equal(bad, 0);
 }
 
@@ -311,7 +311,7 @@ static void test_variant_hooks(void **state)
     if (!class_fields(text, "foh.variant.hooks", &stubs))
         fail_msg("scripts/types/foh.lua has no ---@class foh.variant.hooks");
     free(text);
-    assert_int_equal(compare("variant hook", &engine, "core/variant.c", &stubs, "foh.variant.hooks"), 0);
+    assert_int_equal(compare("variant hook", &engine, "core/rulesets/flow/variant.c", &stubs, "foh.variant.hooks"), 0);
 }
 
 static void test_events(void **state)
@@ -324,7 +324,7 @@ static void test_events(void **state)
     char *text = read_text(STUBS);
     if (!class_fields(text, "foh.reactions", &cards) || !class_fields(text, "foh.variant.reactions", &variants))
         fail_msg("scripts/types/foh.lua lacks ---@class foh.reactions or foh.variant.reactions");
-    const char *from = "core/lua_hooks.c and cards/base/game.yaml";
+    const char *from = "core/rulesets/flow/lua/lua_hooks.c and cards/base/game.yaml";
     int bad = compare("event", &engine, from, &cards, "foh.reactions");
     bad += compare("event", &engine, from, &variants, "foh.variant.reactions");
     for (int i = 0; i < engine.n; i++) {
@@ -383,7 +383,7 @@ static void test_fires_and_effect_tables(void **state)
         fail_msg("scripts/types/foh.lua has no ---@alias foh.fires");
     if (!class_fields(text, "foh.effect", &effect))
         fail_msg("scripts/types/foh.lua has no ---@class foh.effect");
-    int bad = compare("fires kind", &engine, "core/game_yaml.c", &stubs, "foh.fires");
+    int bad = compare("fires kind", &engine, "core/rulesets/flow/game_yaml.c", &stubs, "foh.fires");
     int required = 0;
     for (int i = 0; i < engine.n; i++) {
         if ((cs = with_probe_timing(engine.name[i], &err))) { /* an effect `return {}` will do (never) */

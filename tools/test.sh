@@ -26,7 +26,7 @@ valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definit
 echo "valgrind: clean"
 
 echo "== luacheck"
-luacheck --no-color scripts core/sandbox.lua cards
+luacheck --no-color scripts core/script/sandbox.lua cards
 
 echo "== fuzz (libFuzzer, 55 s a target; docs/fuzzing.md)"
 bash tools/fuzz.sh --per-target 55

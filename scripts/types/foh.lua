@@ -73,7 +73,7 @@
 ---@field neutral? integer the neutral investor's number, 1 .. setup.neutral_investors
 
 -- ---------------------------------------------------------------------
--- The `game` API (core/lua_api.c, scripts/API.md)
+-- The `game` API (core/rulesets/flow/lua/lua_api.c, scripts/API.md)
 -- ---------------------------------------------------------------------
 
 ---The engine's API: the only way a script reads or changes the game. Bad
@@ -375,7 +375,7 @@ params = {}
 ---@alias foh.hit fun(p: foh.player, q: foh.player)
 
 -- ---------------------------------------------------------------------
--- Events (core/lua_hooks.c foh_event_names; game.yaml `events`)
+-- Events (core/rulesets/flow/lua/lua_hooks.c foh_event_names; game.yaml `events`)
 -- ---------------------------------------------------------------------
 
 ---Every event table has the event's name; the other fields depend on the

@@ -1,6 +1,6 @@
 ---@meta foh_sandbox
 -- The basic functions the engine's sandbox gives scripts (scripts/API.md,
--- "The sandbox"; core/lua_stdlib.c). .luarc.json turns off
+-- "The sandbox"; core/script/lua_stdlib.c). .luarc.json turns off
 -- lua-language-server's own `basic` library so that `print`, `pcall`,
 -- `next`, `setmetatable`, `require`... show as undefined globals, as they
 -- are in the engine; the `string` (no `dump`), `table`, `math` (no `random`,

@@ -31,7 +31,7 @@ typedef struct {
     size_t memory_bytes; /* bytes the engine's Lua state may hold in all */
     long time_ms;        /* wall-clock milliseconds per action: the last line of defence */
     int lua_only;        /* 1: call every effect's Lua functions, never the C fast paths of the
-                          * helpers (core/native.c); the same games, slower: for checking them */
+                          * helpers (core/rulesets/flow/lua/native.c); the same games, slower: for checking them */
 } foh_script_limits;
 #define FOH_DEFAULT_SCRIPT_INSTRUCTIONS 20000000L
 #define FOH_DEFAULT_SCRIPT_MEMORY ((size_t)64 << 20)

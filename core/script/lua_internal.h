@@ -23,7 +23,7 @@
 #define FOH_LUA_ENV_KEY "foh.env"         /* the sandbox's global table (_ENV of every chunk) */
 #define FOH_LUA_REAL_KEY "foh.real_of"    /* read-only proxy -> the table behind it */
 #define FOH_LUA_PROXY_KEY "foh.proxy_of"  /* frozen table -> its read-only proxy */
-#define FOH_LUA_OWN_KEY "foh.own"         /* {function = true}: pairs and table.sort of core/sandbox.lua */
+#define FOH_LUA_OWN_KEY "foh.own"         /* {function = true}: pairs and table.sort of core/script/sandbox.lua */
 
 /* Work units charged per byte moved by a library call: one unit is about
  * one Lua VM instruction, and copying 64 bytes costs about as much. */

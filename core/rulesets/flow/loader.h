@@ -105,7 +105,7 @@ int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root);
 
 /* Checking mode, once the cards are read: literal card ids and event
  * names in the scripts that name none (errors), and the params of
- * variant hooks and actions; see core/check.c. */
+ * variant hooks and actions; see core/rulesets/flow/check.c. */
 void foh_check_scripts(foh_loader *ld);
 /* Checking mode, card C just read: every params.NAME its effect reads is
  * declared (errors), every declared param is read (warnings). */

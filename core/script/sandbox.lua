@@ -1,4 +1,4 @@
--- The Lua half of the sandbox (core/sandbox.lua, compiled into the engine
+-- The Lua half of the sandbox (core/script/sandbox.lua, compiled into the engine
 -- by CMakeLists.txt). It runs once per engine, before any script, with the
 -- library functions it needs passed in (it reads no global), and returns
 -- the `pairs` and `table.sort` scripts see. Engine code: its locals are out

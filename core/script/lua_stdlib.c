@@ -341,7 +341,7 @@ void foh_lua_open_stdlib(lua_State *L)
     static const entry table_lib[] = {
         {"concat", tab_concat}, {"insert", tab_shift}, {"remove", tab_shift}, {"move", tab_move},
         {"pack", by_arguments}, {"unpack", tab_unpack},
-        {"sort", NULL}, /* replaced by core/sandbox.lua's merge sort */
+        {"sort", NULL}, /* replaced by core/script/sandbox.lua's merge sort */
     };
     static const entry utf8_lib[] = {
         {"char", by_arguments}, {"charpattern", NULL}, {"codes", utf8_codes},
