@@ -50,7 +50,7 @@ static void test_bots_cannot_see_the_deck(void **state)
     for (uint64_t seed = 1; seed <= 12; seed++) {
         foh_game *a = midgame(seed, (int)(seed * 7 % 60));
         foh_game *b = foh_game_clone(a);
-        foh_game_determinize(b, seed * 1000 + 17); /* another hidden order */
+        foh_game_determinize(b, foh_game_to_act(b), seed * 1000 + 17); /* another hidden order */
         differing_decks += foh_game_deck_card(a, 0) != foh_game_deck_card(b, 0);
         for (int k = 0; k < NSPECS; k++)
             if (decide(SPECS[k], 42, a) != decide(SPECS[k], 42, b))
@@ -83,7 +83,7 @@ static void test_bots_cannot_see_the_top_card(void **state)
         int first = -1;
         for (uint64_t order = 1; order <= 16; order++) {
             foh_game *h = foh_game_clone(g);
-            foh_game_determinize(h, order);
+            foh_game_determinize(h, foh_game_to_act(h), order);
             int d = decide(SPECS[k], 42, h);
             if (first < 0)
                 first = d;
@@ -112,7 +112,7 @@ static void test_determinize_keeps_public_information(void **state)
 {
     (void)state;
     foh_game *a = midgame(3, 40), *b = foh_game_clone(a);
-    foh_game_determinize(b, 99);
+    foh_game_determinize(b, 0, 99);
     const foh_cardset *cs = t_cards();
     assert_int_equal(foh_game_deck_size(a), foh_game_deck_size(b));
     for (int i = 0; i < foh_game_deck_size(a); i++) {

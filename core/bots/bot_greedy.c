@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot_eval.h"
 #include "bot_explain.h"
 #include "foh/bot.h"
+#include "foh/ruleset.h"
 #include "rng.h"
 
 /* Games a decision works on, made at the first decision and overwritten
@@ -22,16 +22,10 @@ typedef struct {
     foh_game *scratch[NSCRATCH];
 } greedy_bot;
 
-/* Invest amounts worth trying with HAVE tokens: small bids, and all in. */
-static int sensible_amount(int tokens, int have)
-{
-    return tokens <= 4 || tokens == 6 || tokens == 8 || tokens == have;
-}
-
 /* What a greedy decision evaluates with. */
 typedef struct {
     int player;
-    double alternative; /* the best Market card for the player now (bot_eval.h) */
+    double alternative; /* the ruleset's context of the decision (foh_game_eval_begin) */
     foh_game **scratch; /* the bot's */
 } context;
 
@@ -87,13 +81,11 @@ static foh_status value_after(foh_game *g, const foh_action *a, const context *c
 {
     foh_game *c = cx->scratch[SCRATCH_DEPTH0 + depth]; /* depth 1 looks at depth 0 inside */
     foh_game_copy(c, g);
-    foh_eval e;
     foh_status s = foh_game_apply(c, a, err);
     if (s != FOH_OK)
         s = tried(g, a, s, err);
-    else if ((s = resolve(c, cx, depth, err)) == FOH_OK &&
-             (s = foh_eval_position(c, cx->player, cx->alternative, cx->scratch[SCRATCH_EVAL], &e, err)) == FOH_OK)
-        *v = e.total;
+    else if ((s = resolve(c, cx, depth, err)) == FOH_OK)
+        s = foh_game_evaluate(c, cx->player, cx->alternative, cx->scratch[SCRATCH_EVAL], v, err);
     return s;
 }
 
@@ -116,15 +108,15 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
     const foh_choice *ch = foh_game_choice(g);
     uint64_t where = ((uint64_t)foh_game_turn(g) << 20) ^ ((uint64_t)p << 12) ^ ((uint64_t)n << 2) ^
                      (uint64_t)(ch ? 1 + ch->n : 0) << 40;
-    foh_game_determinize(det, foh_rng_mix(b->seed, where));
+    foh_game_determinize(det, p, foh_rng_mix(b->seed, where));
     context cx = {.player = p, .alternative = 0, .scratch = b->scratch};
-    if (foh_eval_alternative(det, p, b->scratch[SCRATCH_EVAL], &cx.alternative, err) != FOH_OK)
+    if (foh_game_eval_begin(det, p, b->scratch[SCRATCH_EVAL], &cx.alternative, err) != FOH_OK)
         return -1;
-    int have = foh_game_tokens(g, p), pick = 0;
+    int pick = 0;
     double best = -1e18;
     foh_weighed_clear(&b->weighed);
     for (int i = 0; i < n; i++) {
-        if (legal[i].kind == FOH_ACT_INVEST && !sensible_amount(legal[i].tokens, have))
+        if (!foh_game_worth_weighing(g, &legal[i]))
             continue;
         double v;
         if (value_after(det, &legal[i], &cx, 1, &v, err) != FOH_OK)
@@ -141,8 +133,8 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
     if (why) {
         char what[128];
         foh_game_describe_action(g, &legal[pick], what, sizeof what);
-        snprintf(why, whylen, "%s: the best position value for me, %.1f (VP and tokens, minus the best opponent)", what,
-                 best);
+        snprintf(why, whylen, "%s: the best position value for me, %.1f (%s)", what, best,
+                 foh_game_ruleset(g)->evaluation);
     }
     b->chosen = pick;
     return pick;

@@ -15,7 +15,7 @@
  * the first new node where it is my turn again (so each visit of a root
  * move plays one more round of greedy replies) or after MAX_DEPTH moves,
  * and values the position there for me by the greedy bot's own
- * evaluation (foh_eval_position), mapped to [0, 1]. The move played is
+ * evaluation (the ruleset's, foh_game_evaluate), mapped to [0, 1]. The move played is
  * the root move with the best mean reward. The budget is iterations
  * (reproducible) or milliseconds per decision; an iteration that adds a
  * round costs a few greedy decisions, so budgets are small (30 by
@@ -26,15 +26,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "bot_eval.h"
 #include "bot_explain.h"
 #include "foh/bot.h"
 #include "foh/match.h"
+#include "foh/ruleset.h"
 #include "rng.h"
 
 #define UCB_C 0.7
 #define MAX_DEPTH 24   /* moves per iteration before evaluating */
-#define REWARD_SCALE 6 /* VP difference that is worth a 73% reward */
 /* The root's moves searched: the greedy bot's ROOT_MOVES best (move
  * ordering and pruning: the budget goes to the moves worth comparing, not
  * to every Invest amount of every card). */
@@ -182,12 +181,11 @@ static int select_child(ismcts_bot *b, int cur, const foh_action *legal, int n)
 /* The reward in [0, 1] of G for player ME: the greedy bot's evaluation. */
 static int reward(ismcts_bot *b, foh_game *g, int me, double *r, foh_error *err)
 {
-    double alternative = 0;
-    foh_eval e;
-    if ((!foh_game_is_over(g) && foh_eval_alternative(g, me, b->eval, &alternative, err) != FOH_OK) ||
-        foh_eval_position(g, me, alternative, b->eval, &e, err) != FOH_OK)
+    double context = 0, value;
+    if (foh_game_eval_begin(g, me, b->eval, &context, err) != FOH_OK ||
+        foh_game_evaluate(g, me, context, b->eval, &value, err) != FOH_OK)
         return -1;
-    *r = 1.0 / (1.0 + exp(-e.total / REWARD_SCALE));
+    *r = 1.0 / (1.0 + exp(-value / foh_game_ruleset(g)->value_scale));
     return 0;
 }
 
@@ -196,7 +194,7 @@ static int reward(ismcts_bot *b, foh_game *g, int me, double *r, foh_error *err)
 static int iterate(ismcts_bot *b, const foh_game *root, foh_game *g, foh_error *err)
 {
     foh_game_copy(g, root);
-    foh_game_determinize(g, foh_rng_next(b->rng));
+    foh_game_determinize(g, b->me, foh_rng_next(b->rng));
     int path[MAX_DEPTH + 2], depth = 0, cur = 0;
     path[depth++] = 0;
     while (!foh_game_is_over(g) && depth <= MAX_DEPTH) {

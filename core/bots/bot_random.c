@@ -11,24 +11,25 @@ typedef struct {
 } random_bot;
 
 /* The pick among the legal actions LEGAL, N entries each standing for one
- * action, or, GROUPED, an Invest entry for its tokens' amounts
+ * action, or, GROUPED, an entry of kind AMOUNTS (the ruleset's amount kind,
+ * The Flow of History's Invest) for its amounts 1..tokens
  * (foh_game_legal_grouped): the index of the pick in the full listing, or
  * -1 if there is none. Kind first, so that Invest's many token amounts do
  * not crowd out the other actions: the kinds in order of first appearance,
  * each with its count, then one action of the kind drawn. */
-static int pick(random_bot *b, const foh_action *legal, int n, int grouped)
+static int pick(random_bot *b, const foh_action *legal, int n, int grouped, int amounts)
 {
-    enum { KINDS = FOH_ACT_CUSTOM + 1 };
+    enum { KINDS = FOH_MAX_ACTION_KINDS };
     int kinds[KINDS], count[KINDS] = {0}, start[KINDS], split = 0, nkinds = 0;
     for (int i = 0, j, at = 0; i < n; i = j) { /* AT: the full listing's index of entry I */
         int k = (int)legal[i].kind, stands_for;
         if (grouped) { /* a run of a few entries; Invest's stand for their amounts */
             for (j = i, stands_for = 0; j < n && (int)legal[j].kind == k; j++)
-                stands_for += k == FOH_ACT_INVEST ? legal[j].tokens : 1;
+                stands_for += k == amounts ? legal[j].tokens : 1;
         } else {
             for (j = i + 1; j + 4 <= n && (int)legal[j].kind == k && (int)legal[j + 1].kind == k &&
                             (int)legal[j + 2].kind == k && (int)legal[j + 3].kind == k;)
-                j += 4; /* long runs (Invest's amounts) four at a time */
+                j += 4; /* long runs (amounts) four at a time */
             while (j < n && (int)legal[j].kind == k)
                 j++;
             stands_for = j - i;
@@ -52,7 +53,7 @@ static int pick(random_bot *b, const foh_action *legal, int n, int grouped)
         return start[kind] + draw; /* its one run */
     /* A kind in two runs (not a listing of this engine's; a caller's own). */
     for (int i = 0, at = 0; i < n; i++) {
-        int stands_for = grouped && legal[i].kind == FOH_ACT_INVEST ? legal[i].tokens : 1;
+        int stands_for = grouped && (int)legal[i].kind == amounts ? legal[i].tokens : 1;
         if ((int)legal[i].kind == kind) {
             if (draw < stands_for)
                 return at + draw;
@@ -72,7 +73,7 @@ static int random_decide(foh_player *self, foh_game *g, const foh_action *legal,
         why[0] = '\0';
         strncat(why, "random", whylen - 1);
     }
-    int at = pick((random_bot *)self, legal, n, 0);
+    int at = pick((random_bot *)self, legal, n, 0, -1);
     return at < 0 ? 0 : at;
 }
 
@@ -82,7 +83,7 @@ static int random_decide_grouped(foh_player *self, foh_game *g, const foh_action
     (void)g;
     (void)err;
     (void)n;
-    int at = pick((random_bot *)self, grouped, m, 1);
+    int at = pick((random_bot *)self, grouped, m, 1, foh_game_amount_kind(g));
     return at < 0 ? 0 : at;
 }
 

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "foh/match.h"
-#include "internal.h"
+#include "foh/ruleset.h"
 #include "rng.h"
 
 /* Room for the legal actions of most positions, so that a new buffer is
@@ -134,7 +134,7 @@ foh_status foh_match_step(foh_match *m, foh_error *err)
     if (!grouped)
         d.action = m->legal[pick];
     else
-        foh_legal_ungroup(m->legal, entries, pick, &d.action); /* PICK < N: found */
+        foh_game_ungroup(g, m->legal, entries, pick, &d.action); /* PICK < N: found */
     for (int i = 0; i < m->nobservers; i++)
         if (m->observers[i].before && (s = m->observers[i].before(m->observers[i].ud, g, &d, err)) != FOH_OK)
             return s;
@@ -157,16 +157,16 @@ foh_status foh_match_step(foh_match *m, foh_error *err)
 
 foh_status foh_match_run(foh_match *m, long max_steps, foh_error *err)
 {
-    /* Turns end the game (engine ruling E1); a turn has at most two actions
-     * (one granted bonus action), each with at most FOH_MAX_ANSWERS
-     * choices. More decisions than that would be an engine bug. */
+    /* Turns end the game (the ruleset's turn limit; The Flow of History's
+     * engine ruling E1), and a turn takes at most the ruleset's
+     * decisions_per_turn. More decisions than that would be an engine bug. */
     int limit = -1;
     long bound = 0;
     for (long done = 0; !foh_game_is_over(m->game) && (max_steps <= 0 || done < max_steps); done++) {
         if (foh_game_turn_limit(m->game) != limit) { /* at the start, and after a reload changed it */
             limit = foh_game_turn_limit(m->game);
             long turns = limit - foh_game_turn(m->game) + 1;
-            bound = m->steps + ((turns > 0 ? turns : 0) + 1) * 2 * (FOH_MAX_ANSWERS + 1);
+            bound = m->steps + ((turns > 0 ? turns : 0) + 1) * foh_game_ruleset(m->game)->decisions_per_turn;
         }
         if (m->steps > bound)
             return foh_error_set(err, FOH_ERR_ILLEGAL,

@@ -7,6 +7,7 @@
 #include "foh/api.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "foh/error.h"
 

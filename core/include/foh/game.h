@@ -76,11 +76,12 @@ FOH_API foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_erro
 /* An independent copy (the log sink is not copied). NULL if out of memory. */
 FOH_API foh_game *foh_game_clone(const foh_game *g);
 
-/* Replace what no player can see (the order of the unseen cards of each
- * age in the Civilization deck, the state of the random generator) by a
- * sample drawn from SEED, consistent with everything public. Bots search
- * determinized copies so they never use hidden information. */
-FOH_API void foh_game_determinize(foh_game *g, uint64_t seed);
+/* Replace what player VIEWER (0-based) cannot see by a sample drawn from
+ * SEED, consistent with everything VIEWER sees (The Flow of History: the
+ * order of the unseen cards of each age in the Civilization deck and the
+ * state of the random generator, hidden from every player alike). Bots
+ * search determinized copies so they never use hidden information. */
+FOH_API void foh_game_determinize(foh_game *g, int viewer, uint64_t seed);
 
 /* Overwrite DST with SRC (a memcpy; DST keeps its own log sink). */
 FOH_API void foh_game_copy(foh_game *dst, const foh_game *src);
@@ -99,6 +100,11 @@ typedef enum {
     FOH_ACT_PASS,     /* decline a bonus action a variant granted */
     FOH_ACT_CUSTOM    /* option: a turn action the card set or a variant declares (`actions:`) */
 } foh_action_kind;
+/* The platform's view of actions: a ruleset's kinds are 0 to
+ * FOH_MAX_ACTION_KINDS - 1, FOH_ACT_CHOOSE being every ruleset's answer to
+ * a choice (foh_game_choice); the other kinds above are The Flow of
+ * History's. */
+#define FOH_MAX_ACTION_KINDS 16
 
 /* Investor values of Market cards: -1 none, 0..players-1 a player, and
  * FOH_NEUTRAL_INVESTOR + k the k-th neutral marker, which no player owns. */
@@ -161,6 +167,29 @@ FOH_API int foh_game_legal_grouped(foh_game *g, foh_action *out, int max, int *n
  * the N entries GROUPED of foh_game_legal_grouped. Returns 0, or -1 (OUT
  * untouched) when I is negative or not below the count they stand for. */
 FOH_API int foh_legal_ungroup(const foh_action *grouped, int n, int i, foh_action *out);
+
+/* Into OUT, legal action I of the N entries GROUPED of
+ * foh_game_legal_grouped, as foh_legal_ungroup, for G's ruleset (whose
+ * amount kind, foh_game_amount_kind, is the one grouped; -1: none). */
+FOH_API int foh_game_ungroup(const foh_game *g, const foh_action *grouped, int n, int i, foh_action *out);
+FOH_API int foh_game_amount_kind(const foh_game *g);
+
+/* Per-player results (OUT has room for foh_game_players(g)): 1 for a sole
+ * winner, 1/k for each of k tied winners, 0 otherwise; as the game stands
+ * if it is not over. FOH_ERR_SCRIPT when scoring runs a failing script. */
+FOH_API foh_status foh_game_results(foh_game *g, double *out, foh_error *err);
+
+/* The ruleset's own evaluation, for look-ahead bots (foh/ruleset.h:
+ * eval_begin, evaluate, worth_weighing): once per decision of PLAYER, a
+ * CONTEXT number; then a value of a position for PLAYER (higher is
+ * better). SCRATCH is a game of the same engine the call may overwrite.
+ * A script error met while evaluating is returned, never avoided. */
+FOH_API foh_status foh_game_eval_begin(foh_game *g, int player, foh_game *scratch, double *context, foh_error *err);
+FOH_API foh_status foh_game_evaluate(foh_game *g, int player, double context, foh_game *scratch, double *value,
+                                     foh_error *err);
+/* 0 if a look-ahead bot need not weigh action A at all (The Flow of
+ * History: unusual Invest amounts), else 1. */
+FOH_API int foh_game_worth_weighing(const foh_game *g, const foh_action *a);
 
 /* Whether action A is legal now, without applying it: FOH_OK, or
  * FOH_ERR_ILLEGAL with a message naming the rule broken (FOH_ERR_SCRIPT if a

@@ -16,6 +16,7 @@
  * - a defence short of the opponents' attacks costs. */
 #include <stdlib.h>
 
+#include "flow.h"
 #include "bot_eval.h"
 #include "foh/position.h"
 
@@ -38,7 +39,7 @@
  * turns, rising to 1 over as many more. */
 static double lateness(const foh_game *g)
 {
-    double late = (foh_game_turn(g) - STALL_TURNS) / (double)STALL_TURNS;
+    double late = (flow_game_turn(g) - STALL_TURNS) / (double)STALL_TURNS;
     return late < 0 ? 0 : late > 1 ? 1 : late;
 }
 
@@ -60,9 +61,9 @@ foh_status foh_eval_card(foh_game *g, int player, int card, const foh_score *now
     foh_score after;
     int k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
     *out = 0;
-    if (foh_game_choice(g))
+    if (flow_game_choice(g))
         return FOH_OK; /* no position to edit in the middle of an effect */
-    foh_game_copy(scratch, g);
+    flow_game_copy(scratch, g);
     foh_status s = FOH_OK;
     if (foh_position_put(scratch, card, FOH_ZONE_NATION, player, NULL) == FOH_OK &&
         (s = foh_game_score_player(scratch, player, &after, err)) == FOH_OK)
@@ -78,7 +79,7 @@ typedef struct {
 
 static foh_status strengths_of(foh_game *g, strengths *m, foh_error *err)
 {
-    for (int p = 0; p < foh_game_players(g); p++) {
+    for (int p = 0; p < flow_game_players(g); p++) {
         foh_status s = foh_game_strengths(g, p, &m->attack[p], &m->defence[p], err);
         if (s != FOH_OK)
             return s;
@@ -116,7 +117,7 @@ static foh_status best_market_card(foh_game *g, int player, const foh_score *now
 foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, double *best, foh_error *err)
 {
     foh_score now = {0}; /* unread in the middle of an effect (foh_eval_card) */
-    foh_status s = foh_game_choice(g) ? FOH_OK : foh_game_score_player(g, player, &now, err);
+    foh_status s = flow_game_choice(g) ? FOH_OK : foh_game_score_player(g, player, &now, err);
     return s != FOH_OK ? s : best_market_card(g, player, &now, scratch, best, err);
 }
 
@@ -126,7 +127,7 @@ foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, doub
 static foh_status holdings(foh_game *g, int p, const foh_score *sc, const strengths *m, foh_game *scratch,
                            double alternative, foh_eval *e, double *v, foh_error *err)
 {
-    int n = foh_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
+    int n = flow_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
     /* Tokens only break ties at the end: their value fades with the deck,
      * and in a game that has stopped moving (nobody spends, so nothing
      * is bought), with the turns beyond the usual length: tokens only ever
@@ -191,8 +192,8 @@ foh_status foh_eval_position(foh_game *g, int player, double alternative, foh_ga
     foh_status s = foh_game_score(g, sc, NULL, err);
     if (s != FOH_OK)
         return s;
-    int n = foh_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
-    if (foh_game_is_over(g)) {
+    int n = flow_game_players(g), k = foh_cardset_other_icons_per_vp(foh_game_cardset(g));
+    if (flow_game_is_over(g)) {
         int best = -1000;
         for (int q = 0; q < n; q++)
             if (q != player && sc[q].total > best)

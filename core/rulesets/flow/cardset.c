@@ -255,7 +255,7 @@ static int read_card(foh_loader *ld, const foh_yaml_node *m)
     memset(c, 0, sizeof *c);
     memset(&cs->card_params[cs->ncards], 0, sizeof cs->card_params[0]);
     memcpy(c->id, id, sizeof id);
-    cs->ncards++; /* from here on foh_cardset_free frees what the card holds */
+    cs->ncards++; /* from here on flow_cardset_free frees what the card holds */
     ld->card = c->id;
     if (strlen(m->file) >= sizeof c->file)
         return foh_load_bad_node(ld, m, "the file's path is longer than %zu bytes", sizeof c->file - 1);
@@ -418,12 +418,6 @@ static int list_card_files(foh_loader *ld, const char *dir, char ***out, int *n)
     return 1;
 }
 
-foh_cardset *foh_cardset_load(const char *dir, foh_error *err) { return foh_cardset_load_variants(dir, NULL, 0, err); }
-
-foh_cardset *foh_cardset_load_variants(const char *dir, const char *const *variants, int nvariants, foh_error *err)
-{
-    return foh_cardset_load_sets(&dir, 1, variants, nvariants, NULL, 0, err);
-}
 
 #define MAX_SETS 8  /* card set folders in one card set (extend chains, --cards) */
 #define MAX_TREES (MAX_SETS * (MAX_CARD_FILES + 1))
@@ -631,13 +625,13 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
     return ok;
 }
 
-foh_cardset *foh_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
+foh_cardset *flow_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
                                    const char *const *search, int nsearch, foh_error *err)
 {
-    return foh_cardset_check(dirs, ndirs, variants, nvariants, search, nsearch, NULL, NULL, err);
+    return flow_cardset_check(dirs, ndirs, variants, nvariants, search, nsearch, NULL, NULL, err);
 }
 
-foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
+foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
                                const char *const *search, int nsearch, foh_problem_fn report, void *ctx,
                                foh_error *err)
 {
@@ -658,6 +652,7 @@ foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *c
     if (ok && (ndirs < 1 || ndirs > MAX_SETS))
         ok = foh_error_set(err, FOH_ERR_USAGE, "give 1 to %d card set folders", MAX_SETS) == FOH_OK;
     if (ok) {
+        cs->head.ruleset = &foh_ruleset_flow;
         sl->search = search;
         sl->nsearch = nsearch;
         snprintf(cs->dir, sizeof cs->dir, "%s", dirs[0]);
@@ -777,13 +772,13 @@ foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *c
         foh_load_go_on(&ld, 0);
     ok = ok && !ld.reported;
     if (!ok) {
-        foh_cardset_free(cs);
+        flow_cardset_free(cs);
         return NULL;
     }
     return cs;
 }
 
-void foh_cardset_free(foh_cardset *cs)
+void flow_cardset_free(foh_cardset *cs)
 {
     if (!cs)
         return;

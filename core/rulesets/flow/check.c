@@ -1,4 +1,4 @@
-/* check: what foh_cardset_check finds in the scripts' text beyond what
+/* check: what flow_cardset_check finds in the scripts' text beyond what
  * loading them does - names written as literals that name no card or
  * event (they would fail only when the line runs, perhaps in no test), and
  * card params that no effect reads. A look at the source, not a parse:
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "flow.h"
 #include "loader.h"
 
 /* The API calls whose first argument is a card id. */

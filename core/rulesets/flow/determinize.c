@@ -14,7 +14,7 @@ static int fixed_card(const foh_cardset *cs, int card)
     return 0;
 }
 
-void foh_game_determinize(foh_game *g, uint64_t seed)
+void flow_game_determinize(foh_game *g, uint64_t seed)
 {
     const foh_cardset *cs = g->eng->cs;
     foh_state *st = &g->st;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow.h"
 #include "actions.h"
 #include "log.h"
 #include "lua_bridge.h"
@@ -115,7 +116,7 @@ static void setup(foh_game *g, const foh_options *opt)
     st->current = st->first_player;
 }
 
-foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
+foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
 {
     const foh_cardset *cs = eng->cs;
     if (!opt || !foh_cardset_allows_players(cs, opt->players, NULL)) {
@@ -132,6 +133,7 @@ foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return NULL;
     }
+    g->head.ruleset = &foh_ruleset_flow;
     g->eng = eng;
     setup(g, opt);
     foh_log_discard(g);
@@ -153,7 +155,7 @@ foh_game *foh_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     return g;
 }
 
-foh_game *foh_game_clone(const foh_game *g)
+foh_game *flow_game_clone(const foh_game *g)
 {
     foh_game *c = malloc(sizeof *c);
     if (c) {
@@ -164,7 +166,7 @@ foh_game *foh_game_clone(const foh_game *g)
     return c;
 }
 
-void foh_game_copy(foh_game *dst, const foh_game *src)
+void flow_game_copy(foh_game *dst, const foh_game *src)
 {
     foh_log_fn log = dst->log;
     void *ud = dst->log_ud;
@@ -173,9 +175,9 @@ void foh_game_copy(foh_game *dst, const foh_game *src)
     dst->log_ud = ud;
 }
 
-void foh_game_free(foh_game *g) { free(g); }
+void flow_game_free(foh_game *g) { free(g); }
 
-void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud)
+void flow_game_set_log(foh_game *g, foh_log_fn fn, void *ud)
 {
     g->log = fn;
     g->log_ud = ud;
@@ -334,7 +336,7 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
 
 static foh_status apply(foh_game *g, const foh_action *a, foh_error *err);
 
-foh_status foh_game_apply(foh_game *g, const foh_action *a, foh_error *err)
+foh_status flow_game_apply(foh_game *g, const foh_action *a, foh_error *err)
 {
     foh_lua_action_begin(g->eng);
     foh_status s = apply(g, a, err);
@@ -348,7 +350,7 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
     int was_pending = g->pending;
     foh_status s;
-    if ((s = foh_game_check(g, a, err)) != FOH_OK)
+    if ((s = flow_game_check(g, a, err)) != FOH_OK)
         return s;
     if (was_pending) {
         if (g->nanswers >= FOH_MAX_ANSWERS)
@@ -394,7 +396,7 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
     return FOH_OK;
 }
 
-int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err)
+int flow_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err)
 {
     if (g->st.over)
         return 0;
@@ -406,11 +408,11 @@ int foh_game_legal_actions(foh_game *g, foh_action *out, int max, foh_error *err
     return foh_action_list(g, out, max, err);
 }
 
-int foh_game_legal_grouped(foh_game *g, foh_action *out, int max, int *nlegal, foh_error *err)
+int flow_game_legal_grouped(foh_game *g, foh_action *out, int max, int *nlegal, foh_error *err)
 {
     int total = 0, n;
     if (g->st.over || g->pending)
-        total = n = foh_game_legal_actions(g, out, max, err); /* no Invest among them */
+        total = n = flow_game_legal_actions(g, out, max, err); /* no Invest among them */
     else
         n = foh_action_list_grouped(g, out, max, &total, err);
     if (nlegal)
@@ -434,7 +436,7 @@ int foh_legal_ungroup(const foh_action *grouped, int n, int i, foh_action *out)
     return -1;
 }
 
-foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err)
+foh_status flow_game_check(foh_game *g, const foh_action *a, foh_error *err)
 {
     if (g->st.over)
         return foh_error_set(err, FOH_ERR_ILLEGAL, "the game is over");
@@ -450,16 +452,16 @@ foh_status foh_game_check(foh_game *g, const foh_action *a, foh_error *err)
     return foh_action_check(g, a, err);
 }
 
-const foh_choice *foh_game_choice(const foh_game *g) { return g->pending ? &g->choice : NULL; }
+const foh_choice *flow_game_choice(const foh_game *g) { return g->pending ? &g->choice : NULL; }
 
-int foh_game_to_act(const foh_game *g)
+int flow_game_to_act(const foh_game *g)
 {
     if (g->st.over)
         return -1;
     return g->pending ? g->choice.player : g->st.current;
 }
 
-void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf, size_t len)
+void flow_game_describe_action(const foh_game *g, const foh_action *a, char *buf, size_t len)
 {
     foh_action_describe(g, a, buf, len);
 }
@@ -467,13 +469,13 @@ void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf,
 /* ---- Reading ---- */
 
 const foh_cardset *foh_game_cardset(const foh_game *g) { return g->eng->cs; }
-int foh_game_players(const foh_game *g) { return g->st.players; }
+int flow_game_players(const foh_game *g) { return g->st.players; }
 int foh_game_current_player(const foh_game *g) { return g->st.current; }
 int foh_game_first_player(const foh_game *g) { return g->st.first_player; }
-int foh_game_turn(const foh_game *g) { return (int)g->st.turn; }
-int foh_game_is_over(const foh_game *g) { return g->st.over; }
+int flow_game_turn(const foh_game *g) { return (int)g->st.turn; }
+int flow_game_is_over(const foh_game *g) { return g->st.over; }
 int foh_game_is_stalled(const foh_game *g) { return g->st.stalled; }
-int foh_game_turn_limit(const foh_game *g) { return g->eng->cs->turn_limit; }
+int flow_game_turn_limit(const foh_game *g) { return g->eng->cs->turn_limit; }
 int foh_game_tokens(const foh_game *g, int player)
 {
     return player >= 0 && player < g->st.players ? g->st.tokens[player] : 0;
@@ -507,7 +509,7 @@ int foh_game_neutral_investment(const foh_game *g, int k)
 {
     return k >= 0 && k < FOH_MAX_NEUTRAL ? g->st.neutral[k] : -1;
 }
-int foh_game_in_bonus(const foh_game *g) { return g->st.bonus_mask != 0; }
+int flow_game_in_bonus(const foh_game *g) { return g->st.bonus_mask != 0; }
 int foh_game_investment(const foh_game *g, int player)
 {
     return player >= 0 && player < g->st.players ? g->st.investment[player] : -1;

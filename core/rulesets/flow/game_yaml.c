@@ -549,9 +549,20 @@ static int read_icon_symbols(foh_loader *ld, const foh_yaml_node *root)
 int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
 {
     static const char *const top[] = {"name",    "players", "icons",   "ages",   "card_types",   "timings",
-                                      "setup",   "rules",   "scripts", "events", "actions", "icon_symbols", NULL};
+                                      "setup",   "rules",   "scripts", "events", "actions", "icon_symbols", "ruleset",
+                                      NULL};
     if (root->kind != FOH_YAML_MAP)
         return foh_load_bad_node(ld, root, "game.yaml must be a map, not %s", foh_yaml_kind_name(root));
+    /* The platform chose this ruleset by the first folder's `ruleset:`
+     * (core/play/ruleset.c); a folder it extends or that extends it must
+     * not name another. */
+    const foh_yaml_node *rs = foh_yaml_get(root, "ruleset");
+    if (rs && (rs->kind != FOH_YAML_SCALAR || strcmp(rs->text, foh_ruleset_flow.name) != 0) &&
+        !foh_load_bad_node(ld, rs, "ruleset: this card set is The Flow of History's ('%s'); a set it extends or "
+                                   "that extends it cannot name another",
+                           foh_ruleset_flow.name) &&
+        !foh_load_go_on(ld, ld->reported))
+        return 0;
     /* Checking mode reads every section before it gives up (the vocabulary
      * first: the others name icons), so that all of game.yaml's problems
      * are told at once. The cards are read after problems that cannot

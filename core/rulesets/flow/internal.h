@@ -9,6 +9,8 @@
 #include "foh/cardset.h"
 #include "foh/game.h"
 #include "foh/yaml.h"
+#include "foh/ruleset.h"
+#include "flow.h"
 
 #define FOH_MAX_AGES 10
 #define FOH_MAX_TIMINGS 12
@@ -153,6 +155,7 @@ typedef struct {
 } foh_card_def;
 
 struct foh_cardset {
+    foh_object_head head; /* this ruleset (foh/ruleset.h) */
     char dir[FOH_PATH];
     int nicons;
     char icon[FOH_MAX_ICONS][FOH_NAME];
@@ -304,6 +307,7 @@ typedef struct {
 } foh_state;
 
 struct foh_game {
+    foh_object_head head; /* this ruleset (foh/ruleset.h) */
     foh_engine *eng;
     foh_state st;       /* the position now */
     foh_state base;     /* the position before the action in progress */
@@ -400,6 +404,7 @@ typedef struct {
 /* One per thread: the sandboxed Lua state and the context of the call in
  * progress. Games never point into it except through g->eng. */
 struct foh_engine {
+    foh_object_head head; /* this ruleset (foh/ruleset.h) */
     const foh_cardset *cs;
     struct lua_State *L;
     size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
@@ -410,7 +415,7 @@ struct foh_engine {
     long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
     int64_t time_limit_ns;        /* wall-clock time per action */
     int64_t deadline_ns;          /* of the action or call in progress; 0: none */
-    int in_action;                /* inside foh_game_apply: the deadline is the action's, from its first Lua call */
+    int in_action;                /* inside flow_game_apply: the deadline is the action's, from its first Lua call */
     int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
     long vm_done;                 /* VM instructions the count hook has seen since the call began */
     int64_t last_hook_ns;         /* when the count hook last ran */

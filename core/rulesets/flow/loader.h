@@ -20,7 +20,7 @@ typedef struct {
     foh_cardset *cs;
     foh_error *err;
     const char *card; /* card id being read, for messages */
-    /* Checking mode (foh_cardset_check): every problem goes to REPORT as it
+    /* Checking mode (flow_cardset_check): every problem goes to REPORT as it
      * is found and loading goes on where it can; REPORTED counts the
      * errors so far (any one refuses the card set at the end). */
     foh_problem_fn report;

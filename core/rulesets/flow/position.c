@@ -278,7 +278,7 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
         mix(h, st->rng[i]);
 }
 
-uint64_t foh_game_digest(const foh_game *g)
+uint64_t flow_game_digest(const foh_game *g)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     int n = g->eng->cs->ncards;

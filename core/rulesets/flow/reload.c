@@ -80,7 +80,7 @@ foh_status foh_game_rebind(foh_game *g, foh_engine *eng, foh_error *err)
                              "game.yaml: %s: a game in progress keeps its icons, ages, card types and timings", why);
     if (!foh_cardset_allows_players(cs, g->st.players, NULL))
         return foh_error_set(err, FOH_ERR_DATA, "the card set no longer allows %d players", g->st.players);
-    foh_game *moved = foh_game_clone(g);
+    foh_game *moved = flow_game_clone(g);
     if (!moved)
         return foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
     moved->eng = eng;
@@ -88,11 +88,11 @@ foh_status foh_game_rebind(foh_game *g, foh_engine *eng, foh_error *err)
     moved->base = moved->st;
     foh_error broken;
     if (foh_game_check_invariants(moved, &broken) != FOH_OK) {
-        foh_game_free(moved);
+        flow_game_free(moved);
         return foh_error_set(err, FOH_ERR_DATA, "the game in progress does not fit the new card set (%s)",
                              broken.msg);
     }
-    foh_game_copy(g, moved); /* G keeps its log sink */
-    foh_game_free(moved);
+    flow_game_copy(g, moved); /* G keeps its log sink */
+    flow_game_free(moved);
     return FOH_OK;
 }

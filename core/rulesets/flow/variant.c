@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow.h"
 #include "loader.h"
 #include "variant.h"
 
@@ -375,7 +376,7 @@ static int add_hook(foh_cardset *cs, foh_hook_point point, const char *event, co
     snprintf(cs->hook[h].file, sizeof cs->hook[0].file, "%s", src->file);
     cs->hook[h].line = src->line + src->block_scalar;
     cs->hook[h].variant = variant;
-    cs->nhooks++; /* from here on foh_cardset_free frees the text */
+    cs->nhooks++; /* from here on flow_cardset_free frees the text */
     if (!cs->hook[h].src)
         return fail_node(err, src, "out of memory");
     return 1;

@@ -10,7 +10,7 @@
 /* Internal status: a script asked a question that has no answer yet. */
 #define FOH_NEED_CHOICE 100
 
-/* An action (foh_game_apply) starts and ends: every script call in it
+/* An action (flow_game_apply) starts and ends: every script call in it
  * shares one wall-clock deadline (foh_script_limits.time_ms). */
 void foh_lua_action_begin(foh_engine *e);
 void foh_lua_action_end(foh_engine *e);

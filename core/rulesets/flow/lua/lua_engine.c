@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow.h"
 #include "lua_internal.h"
 #include "native.h"
 #include "memo.h"
@@ -557,9 +558,7 @@ foh_status foh_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err
     return s;
 }
 
-foh_engine *foh_engine_new(const foh_cardset *cs, foh_error *err) { return foh_engine_new_limited(cs, NULL, err); }
-
-foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err)
+foh_engine *flow_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err)
 {
     foh_engine *e = calloc(1, sizeof *e);
     if (!e) {
@@ -567,13 +566,14 @@ foh_engine *foh_engine_new_limited(const foh_cardset *cs, const foh_script_limit
         return NULL;
     }
     if (engine_open(e, cs, limits, NULL, NULL, err) != FOH_OK) {
-        foh_engine_free(e);
+        flow_engine_free(e);
         return NULL;
     }
+    e->head.ruleset = &foh_ruleset_flow;
     return e;
 }
 
-void foh_engine_free(foh_engine *e)
+void flow_engine_free(foh_engine *e)
 {
     if (!e)
         return;

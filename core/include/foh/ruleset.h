@@ -1,0 +1,161 @@
+/* The ruleset interface: what every game played on the platform implements.
+ *
+ * The platform (the match loop, the bots, the tools) plays any game through
+ * this one method table, in the spirit of OpenSpiel's State (current
+ * player, legal actions, apply, clone, returns, observation, resampling
+ * from one player's view) and SQLite's versioned method tables: a ruleset
+ * fills in a `foh_ruleset` with `version = FOH_RULESET_VERSION`, and the
+ * registry (core/play/registry.c, the one platform file that names
+ * rulesets) lists it under the name a card set's game.yaml gives in its
+ * `ruleset:` key. docs/ruleset.md shows how to write one, following the toy
+ * game of tests/toy/.
+ *
+ * Ownership: a card set (foh_cardset) is immutable once loaded and may be
+ * shared by threads; an engine (foh_engine) belongs to one thread and runs
+ * the card set's scripts; a game (foh_game) is a plain value of the
+ * ruleset's own size, copied with memcpy (game_copy), that never points
+ * into Lua. Each of the three begins with a `foh_object_head` naming its
+ * ruleset, so the platform's functions (foh/game.h) find the methods.
+ *
+ * Errors: every method that can fail returns a foh_status and fills the
+ * caller's foh_error (foh/error.h) with a message naming the file, line and
+ * card when one is at fault; an action is applied all or nothing.
+ *
+ * Determinism: the same card set, options, seed and actions give the same
+ * game, bit for bit: all chance comes from the game's own generator. */
+#ifndef FOH_RULESET_H
+#define FOH_RULESET_H
+
+#include "foh/api.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foh/cardset.h"
+#include "foh/error.h"
+#include "foh/game.h"
+
+/* The interface's version: a ruleset built against another is refused. */
+#define FOH_RULESET_VERSION 1
+
+typedef struct foh_ruleset foh_ruleset;
+
+/* The first member of every ruleset's card set, engine and game. */
+typedef struct {
+    const foh_ruleset *ruleset;
+} foh_object_head;
+
+/* What the platform asks of a card set to load (foh_cardset_load_sets and
+ * foh_cardset_check of foh/cardset.h document the fields). */
+typedef struct {
+    const char *const *dirs;     /* the card set's folder, then expansions overlaid on it */
+    int ndirs;
+    const char *const *variants; /* variant folders, applied in order */
+    int nvariants;
+    const char *const *search;   /* folders where `extend: NAME` is looked up */
+    int nsearch;
+    foh_problem_fn report;       /* non-NULL: foh check's mode, every problem told to it */
+    void *report_ctx;
+} foh_load_request;
+
+struct foh_ruleset {
+    int version;           /* FOH_RULESET_VERSION */
+    const char *name;      /* as game.yaml's `ruleset:` names it, e.g. "flow-of-history" */
+    const char *title;     /* for people, e.g. "The Flow of History" */
+    int max_players;       /* the most players any card set of it may allow (<= FOH_MAX_PLAYERS) */
+
+    /* ---- card sets and engines ---- */
+    /* Load the card set of REQ (its game.yaml names this ruleset). NULL
+     * with ERR set (file:line:column and the card) on error. */
+    foh_cardset *(*cardset_load)(const foh_load_request *req, foh_error *err);
+    void (*cardset_free)(foh_cardset *cs);
+    /* An engine for CS with LIMITS (never NULL: the caller resolved the
+     * defaults). NULL with ERR set on a script error while loading. */
+    foh_engine *(*engine_new)(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
+    void (*engine_free)(foh_engine *eng);
+
+    /* ---- a game ---- */
+    /* Set up a new game (players and seed in OPT). NULL with ERR set. */
+    foh_game *(*game_new)(foh_engine *eng, const foh_options *opt, foh_error *err);
+    foh_game *(*game_clone)(const foh_game *g);
+    /* Overwrite DST with SRC (same engine); DST keeps its own log sink. */
+    void (*game_copy)(foh_game *dst, const foh_game *src);
+    void (*game_free)(foh_game *g);
+    int (*players)(const foh_game *g);
+    /* Whose decision it is (0-based): a turn's player, or whoever answers
+     * a pending choice. */
+    int (*to_act)(const foh_game *g);
+    int (*is_over)(const foh_game *g);
+    /* Turns completed (for seeds of look-ahead and the loop's bound). */
+    int (*turn)(const foh_game *g);
+    /* The most turns a game may last: the match loop's bound, so that no
+     * game runs for ever. */
+    int (*turn_limit)(const foh_game *g);
+    /* The most decisions one turn can take (The Flow of History: two
+     * actions, each with up to 256 choices inside): with turn_limit, the
+     * match loop's proof that a game ends. */
+    long decisions_per_turn;
+    /* 1 while a turn is under way past its first decision (a bonus
+     * action); the match loop's turn observers run only at a turn's
+     * start, when there is no choice pending and this is 0. */
+    int (*mid_turn)(const foh_game *g);
+
+    /* ---- decisions ---- */
+    /* The legal actions now, as foh_game_legal_actions documents. */
+    int (*legal_actions)(foh_game *g, foh_action *out, int max, foh_error *err);
+    /* Optional (NULL: none): the same with runs of amounts grouped, as
+     * foh_game_legal_grouped documents; an entry of kind AMOUNT_KIND with
+     * `tokens` T stands for the T actions of amounts 1..T. */
+    int (*legal_grouped)(foh_game *g, foh_action *out, int max, int *nlegal, foh_error *err);
+    int amount_kind;       /* the kind whose amounts legal_grouped groups, or -1 */
+    foh_status (*check)(foh_game *g, const foh_action *a, foh_error *err);
+    /* Apply A for the player to act, all or nothing. */
+    foh_status (*apply)(foh_game *g, const foh_action *a, foh_error *err);
+    /* The choice a card's effect waits on, or NULL. */
+    const foh_choice *(*choice)(const foh_game *g);
+    /* A's name for logs, humans and saves, e.g. "invest 2 in Warriors". */
+    void (*describe_action)(const foh_game *g, const foh_action *a, char *buf, size_t len);
+
+    /* ---- results and views ---- */
+    /* Per-player results once the game is over (or as the game stands):
+     * OUT[p] is 1 for a sole winner, 1/k each for k tied winners, 0
+     * otherwise. */
+    foh_status (*results)(foh_game *g, double *out, foh_error *err);
+    /* Replace what player VIEWER cannot see (hidden cards and their order,
+     * the generator's state) by a sample drawn from SEED consistent with
+     * everything VIEWER sees, so bots search copies without cheating. */
+    void (*determinize)(foh_game *g, int viewer, uint64_t seed);
+    /* Send G's log lines to FN (NULL: none). */
+    void (*set_log)(foh_game *g, foh_log_fn fn, void *ud);
+    /* A digest of the whole position (equal games, equal digests). */
+    uint64_t (*digest)(const foh_game *g);
+
+    /* ---- the ruleset's own evaluation, for the greedy and ISMCTS bots ---- */
+    /* Work done once per decision of PLAYER on G (SCRATCH: a game of the
+     * same engine to overwrite): into *CONTEXT, a number evaluate reads. */
+    foh_status (*eval_begin)(foh_game *g, int player, foh_game *scratch, double *context, foh_error *err);
+    /* A heuristic value of G for PLAYER (higher is better; at game over,
+     * the difference to the best opponent plus a win bonus). */
+    foh_status (*evaluate)(foh_game *g, int player, double context, foh_game *scratch, double *value,
+                           foh_error *err);
+    /* Optional (NULL: every action): whether a look-ahead bot weighs A at
+     * all (The Flow of History skips unusual Invest amounts). */
+    int (*worth_weighing)(const foh_game *g, const foh_action *a);
+    /* What evaluate's number measures, for a bot's reasons. */
+    const char *evaluation;
+    /* A difference of evaluate's values that ISMCTS maps to a 73% reward
+     * (its reward is the logistic of value / value_scale). */
+    double value_scale;
+};
+
+/* The ruleset registered under NAME, or NULL. */
+FOH_API const foh_ruleset *foh_ruleset_find(const char *name);
+/* The registered rulesets, 0..foh_ruleset_count()-1, in the registry's
+ * order (the first is the default for a game.yaml naming none). */
+FOH_API int foh_ruleset_count(void);
+FOH_API const foh_ruleset *foh_ruleset_at(int i);
+/* The ruleset of a card set, engine or game. */
+FOH_API const foh_ruleset *foh_cardset_ruleset(const foh_cardset *cs);
+FOH_API const foh_ruleset *foh_game_ruleset(const foh_game *g);
+
+#endif
