@@ -36,7 +36,7 @@ static void test_detects_broken_states(void **state)
     expect_broken(g, "elsewhere or twice");
 
     g = fresh();
-    g->st.loc[g->st.deck[0]].zone = FOH_ZONE_REMOVED; /* deck card marked removed */
+    g->st.loc[FOH_DECK(&g->st)[0]].zone = FOH_ZONE_REMOVED; /* deck card marked removed */
     expect_broken(g, "deck position 0");
 
     g = fresh();
@@ -60,7 +60,7 @@ static void test_detects_broken_states(void **state)
     g = fresh();
     g->st.loc[t_card("the_future")].zone = FOH_ZONE_NATION;
     g->st.ndeck--; /* The Future (the bottom card) taken off the deck into a Nation */
-    memmove(g->st.deck, g->st.deck + 1, g->st.ndeck * sizeof g->st.deck[0]);
+    memmove(FOH_DECK(&g->st), FOH_DECK(&g->st) + 1, g->st.ndeck * sizeof FOH_DECK(&g->st)[0]);
     expect_broken(g, "never placed");
 
     g = fresh();
@@ -69,7 +69,7 @@ static void test_detects_broken_states(void **state)
     expect_broken(g, "while the deck");
 
     g = fresh();
-    g->st.base_icons[0][1] += 1; /* a kept icon count the cards do not give */
+    FOH_BASE_ICONS(&g->st, 0)[1] += 1; /* a kept icon count the cards do not give */
     expect_broken(g, "kept count of icon");
 
     g = fresh();

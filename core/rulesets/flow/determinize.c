@@ -23,26 +23,26 @@ void flow_game_determinize(foh_game *g, uint64_t seed)
     /* Shuffle each run of same-age cards: everyone knows how many cards of
      * each age are left and that the ages are stacked, not their order. */
     for (int i = 0; i < st->ndeck;) {
-        int age = cs->card[st->deck[i]].age, j = i;
-        while (j < st->ndeck && cs->card[st->deck[j]].age == age)
+        int age = cs->card[FOH_DECK(st)[i]].age, j = i;
+        while (j < st->ndeck && cs->card[FOH_DECK(st)[j]].age == age)
             j++;
         int pos[FOH_MAX_CARDS], n = 0;
         for (int k = i; k < j; k++)
-            if (!fixed_card(cs, st->deck[k]))
+            if (!fixed_card(cs, FOH_DECK(st)[k]))
                 pos[n++] = k;
         /* Canonical order first, so that the sample depends on the seed and
          * the public information only, never on the true hidden order. */
         for (int a = 1; a < n; a++)
-            for (int b = a; b > 0 && st->deck[pos[b]] < st->deck[pos[b - 1]]; b--) {
-                uint16_t t = st->deck[pos[b]];
-                st->deck[pos[b]] = st->deck[pos[b - 1]];
-                st->deck[pos[b - 1]] = t;
+            for (int b = a; b > 0 && FOH_DECK(st)[pos[b]] < FOH_DECK(st)[pos[b - 1]]; b--) {
+                uint16_t t = FOH_DECK(st)[pos[b]];
+                FOH_DECK(st)[pos[b]] = FOH_DECK(st)[pos[b - 1]];
+                FOH_DECK(st)[pos[b - 1]] = t;
             }
         for (int k = n - 1; k > 0; k--) {
             int r = (int)foh_rng_below(rng, (uint32_t)k + 1);
-            uint16_t t = st->deck[pos[k]];
-            st->deck[pos[k]] = st->deck[pos[r]];
-            st->deck[pos[r]] = t;
+            uint16_t t = FOH_DECK(st)[pos[k]];
+            FOH_DECK(st)[pos[k]] = FOH_DECK(st)[pos[r]];
+            FOH_DECK(st)[pos[r]] = t;
         }
         i = j;
     }
@@ -52,7 +52,7 @@ void flow_game_determinize(foh_game *g, uint64_t seed)
         /* The action in progress re-runs from base: the unseen part of its
          * deck is the same cards, so it takes the same sample. */
         for (int k = 0; k < st->ndeck && k < g->base.ndeck; k++)
-            g->base.deck[k] = st->deck[k];
+            FOH_DECK(&g->base)[k] = FOH_DECK(st)[k];
         for (int i = 0; i < 4; i++)
             g->base.rng[i] = st->rng[i];
     }

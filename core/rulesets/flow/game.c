@@ -34,29 +34,36 @@ _Static_assert(offsetof(foh_state, loc) + sizeof(((foh_state *)0)->loc) == sizeo
                "foh_state.loc is its last field");
 _Static_assert(sizeof(foh_game) - offsetof(foh_game, queue) - sizeof(((foh_game *)0)->queue) < sizeof(void *),
                "foh_game.queue is its last field");
-_Static_assert(FOH_MAX_CARDS <= INT16_MAX && FOH_OWNED_WORDS <= UINT8_MAX, "card indices fit foh_state's types");
+_Static_assert(FOH_MAX_CARDS <= INT16_MAX && FOH_OWNED_WORDS <= UINT8_MAX && FOH_ROOM_WORDS <= UINT16_MAX,
+               "card indices and the room's words fit foh_state's types");
 
 /* Position SRC into DST, for what the game holds, not the room the state
- * keeps for the largest card set and player count: everything up to the
- * players' card bit sets, the deck's cards and the places of the card
- * set's NCARDS cards. Past them nothing is read. */
+ * keeps for the largest card set and player count: the deck of the card
+ * set's NCARDS cards, the players' rows and card bit sets, the fixed fields
+ * and the cards' places, one run of bytes (foh_state). Nothing outside it
+ * is read. */
 static void copy_state(foh_state *dst, const foh_state *src, int ncards)
 {
-    size_t bits = (size_t)src->players * FOH_BITS_KINDS * src->words * sizeof src->bits[0];
-    memcpy(dst, src, offsetof(foh_state, bits) + bits);
-    memcpy(dst->deck, src->deck, (size_t)src->ndeck * sizeof src->deck[0]);
-    memcpy(dst->loc, src->loc, (size_t)ncards * sizeof src->loc[0]);
+    size_t from = offsetof(foh_state, room) + (size_t)src->deck_from * sizeof src->room[0];
+    size_t to = offsetof(foh_state, loc) + (size_t)ncards * sizeof src->loc[0];
+    memcpy((char *)dst + from, (const char *)src + from, to - from);
 }
 
-/* What lies past the players' bit sets, past the deck and past the card
- * set's cards is never read: left as it is (a new game's is not even
- * zeroed). */
+/* What lies before the deck's room for the card set's cards and past the
+ * card set's places is never read: left as it is (a new game's is not even
+ * zeroed); the deck past its cards is not read either. */
 void foh_state_reset(foh_state *st, int players, const foh_cardset *cs)
 {
     int words = foh_card_words(cs);
-    memset(st, 0, offsetof(foh_state, bits) + (size_t)players * FOH_BITS_KINDS * words * sizeof st->bits[0]);
+    size_t bits_from = FOH_ROOM_WORDS - (size_t)players * FOH_BITS_KINDS * (size_t)words;
+    size_t rows_from = bits_from - (size_t)players * FOH_ROW_WORDS;
+    size_t from = offsetof(foh_state, room) + rows_from * sizeof st->room[0];
+    memset((char *)st + from, 0, offsetof(foh_state, loc) - from);
     st->players = (uint8_t)players;
     st->words = (uint8_t)words;
+    st->bits_from = (uint16_t)bits_from;
+    st->rows_from = (uint16_t)rows_from;
+    st->deck_from = (uint16_t)(rows_from - FOH_DECK_USED(cs->ncards));
     memset(st->loc, 0, (size_t)cs->ncards * sizeof st->loc[0]);
     for (int c = 0; c < cs->ncards; c++) {
         st->loc[c].zone = FOH_ZONE_BOX;
@@ -66,7 +73,8 @@ void foh_state_reset(foh_state *st, int players, const foh_cardset *cs)
         st->investment[p] = -1;
     for (int k = 0; k < FOH_MAX_NEUTRAL; k++)
         st->neutral[k] = -1;
-    memset(st->top, -1, sizeof st->top);
+    for (int p = 0; p < players; p++)
+        memset(FOH_TOP(st, p), -1, sizeof FOH_TOP(st, p));
 }
 
 /* Rulebook "Game Setup". */
@@ -100,7 +108,7 @@ static void setup(foh_game *g, const foh_options *opt)
      * listed age shuffled on its own. */
     for (int i = 0; i < cs->ndeck_bottom; i++) {
         int c = cs->deck_bottom[i];
-        st->deck[st->ndeck++] = (uint16_t)c;
+        FOH_DECK(st)[st->ndeck++] = (uint16_t)c;
         st->loc[c].zone = FOH_ZONE_DECK;
     }
     for (int a = 0; a < cs->ndeck_ages; a++) {
@@ -110,7 +118,7 @@ static void setup(foh_game *g, const foh_options *opt)
                 pool[n++] = (uint16_t)c;
         shuffle(st->rng, pool, n);
         for (int i = 0; i < n; i++) {
-            st->deck[st->ndeck++] = pool[i];
+            FOH_DECK(st)[st->ndeck++] = pool[i];
             st->loc[pool[i]].zone = FOH_ZONE_DECK;
         }
     }
@@ -513,7 +521,7 @@ int foh_game_current_age(const foh_game *g) { return foh_market_current_age(g); 
 int foh_game_deck_size(const foh_game *g) { return g->st.ndeck; }
 int foh_game_deck_card(const foh_game *g, int i)
 {
-    return i >= 0 && i < g->st.ndeck ? g->st.deck[g->st.ndeck - 1 - i] : -1;
+    return i >= 0 && i < g->st.ndeck ? FOH_DECK(&g->st)[g->st.ndeck - 1 - i] : -1;
 }
 int foh_game_market_size(const foh_game *g) { return g->st.nmarket; }
 int foh_game_market_card(const foh_game *g, int slot)

@@ -274,17 +274,47 @@ typedef struct {
     uint32_t seq;     /* placement order in a Nation */
 } foh_card_loc;
 
+/* A Nation's index that is not a card bit set, kept up to date by
+ * foh_nation_place and foh_nation_remove (the only writers of a Nation) so
+ * that no rule scans every card; foh_game_check_invariants checks it
+ * against loc. Kept in foh_state's room of words (may_alias). */
+typedef struct __attribute__((may_alias)) {
+    /* Each Nation's counts outside final scoring, kept by the same writers
+     * and checked the same way, so that counting icons scans no card: */
+    int32_t base_icons[FOH_MAX_ICONS]; /* stripes and constant Permanent icons on */
+    int16_t top[FOH_MAX_TYPES];        /* newest card of each pile, -1 for none */
+} foh_nation_row;
+#define FOH_ROW_WORDS ((sizeof(foh_nation_row) + 7) / 8)
+_Static_assert(sizeof(foh_nation_row) % 8 == 0, "a player's row is whole words");
+
+/* A card index in foh_state's room of words (may_alias): the deck. */
+typedef uint16_t __attribute__((may_alias)) foh_card16;
+#define FOH_DECK_WORDS ((FOH_MAX_CARDS + 3) / 4)
+/* The deck's words for NCARDS cards. */
+#define FOH_DECK_USED(ncards) (((size_t)(ncards) + 3) / 4)
+
 /* The whole position: a flat value, copied with memcpy. Card indices are
- * 16 bits (FOH_MAX_CARDS fits). The arrays sized for the largest card set
- * and player count come last (the Nations' bit sets, deck, loc): a copy
- * stops at what the game's own card set and players use (copy_state in
- * game.c); nothing past that is read. */
+ * 16 bits (FOH_MAX_CARDS fits). It has room for the largest card set and
+ * player count, but what a game uses is one run of bytes, copied as such
+ * (copy_state in game.c; nothing outside it is read): the deck of its
+ * card set's cards, its players' rows and card bit sets, at the end of the
+ * room; the fixed fields; the places of the card set's cards. */
+#define FOH_ROOM_WORDS (FOH_DECK_WORDS + FOH_MAX_PLAYERS * (FOH_ROW_WORDS + FOH_BITS_KINDS * FOH_OWNED_WORDS))
 typedef struct {
+    /* The deck (FOH_DECK: room for the card set's cards), the players'
+     * rows (foh_nation_row), then their card bit sets (bit c: card c),
+     * FOH_BITS_KINDS a player, of `words` words each, player after player,
+     * ending where the room ends: FOH_DECK, FOH_ROW, FOH_OWNED and the
+     * others below. */
+    uint64_t room[FOH_ROOM_WORDS];
     uint8_t players, current, first_player;
     uint8_t over;      /* the game has ended */
     uint8_t ending;    /* The Future appeared: ends after this turn */
     uint8_t stalled;   /* ended by the turn limit (rules.turn_limit) */
     uint8_t words;     /* words of each card bit set: foh_card_words of the card set */
+    /* The deck, the players' rows and bit sets begin at room[deck_from],
+     * [rows_from] and [bits_from]. */
+    uint16_t deck_from, rows_from, bits_from;
     uint32_t turn;     /* turns completed (at most the turn limit) */
     uint32_t next_seq; /* placements so far (a few per turn) */
     int32_t tokens[FOH_MAX_PLAYERS];
@@ -295,30 +325,27 @@ typedef struct {
     uint8_t in_bonus;    /* the action in progress is a bonus action */
     uint16_t ndeck, nmarket;
     uint16_t market[FOH_MAX_MARKET];
-    /* An index of the Nations, kept up to date by foh_nation_place and
-     * foh_nation_remove (the only writers of a Nation) so that no rule
-     * scans every card; foh_game_check_invariants checks it against loc. */
-    int16_t top[FOH_MAX_PLAYERS][FOH_MAX_TYPES];       /* newest card of each pile, -1 for none */
-    uint16_t nation_age[FOH_MAX_AGES];                 /* cards in all Nations, per age (index) */
-    /* Each Nation's counts outside final scoring, kept by the same writers
-     * and checked the same way, so that counting icons scans no card: */
-    int32_t base_icons[FOH_MAX_PLAYERS][FOH_MAX_ICONS];     /* stripes and constant Permanent icons on */
+    uint16_t nation_age[FOH_MAX_AGES]; /* cards in all Nations, per age (index): the Nations' index */
     uint64_t rng[4];
-    /* The Nations' card bit sets (bit c: card c), FOH_BITS_KINDS a player,
-     * of `words` words each, player after player (FOH_OWNED and the others
-     * below): the players' are copied, with what comes before. */
-    uint64_t bits[FOH_MAX_PLAYERS * FOH_BITS_KINDS * FOH_OWNED_WORDS];
-    uint16_t deck[FOH_MAX_CARDS]; /* deck[ndeck - 1] is the top card; copied up to ndeck */
     /* Last, so that a copy can stop at the card set's last card (the
      * others stay in the box): */
     foh_card_loc loc[FOH_MAX_CARDS];
 } foh_state;
 
+/* The deck of position ST (foh_card16 *): FOH_DECK(st)[ndeck - 1] is the
+ * top card. */
+#define FOH_DECK(st) ((foh_card16 *)((st)->room + (st)->deck_from))
+/* Player P's row in position ST (foh_nation_row *): FOH_TOP(st, p)[type],
+ * FOH_BASE_ICONS(st, p)[icon]. */
+#define FOH_ROW(st, p) ((foh_nation_row *)((st)->room + (st)->rows_from) + (p))
+#define FOH_TOP(st, p) (FOH_ROW(st, p)->top)
+#define FOH_BASE_ICONS(st, p) (FOH_ROW(st, p)->base_icons)
 /* Player P's card bit sets in position ST (uint64_t *, const for a const
- * ST; `words` words each): the cards in their Nation; the cards whose rule
- * a count exercises (no effect, or a constant Permanent effect on); the
- * counting Permanent effects on; the Turn Action effects on (Activate). */
-#define FOH_BITS(st, p, kind) ((st)->bits + ((size_t)(p) * FOH_BITS_KINDS + (kind)) * (st)->words)
+ * ST; `words` words each): the cards in their Nation (also an index of the
+ * Nations); the cards whose rule a count exercises (no effect, or a
+ * constant Permanent effect on); the counting Permanent effects on; the
+ * Turn Action effects on (Activate). */
+#define FOH_BITS(st, p, kind) ((st)->room + (st)->bits_from + ((size_t)(p) * FOH_BITS_KINDS + (kind)) * (st)->words)
 #define FOH_OWNED(st, p) FOH_BITS(st, p, 0)
 #define FOH_PLAIN(st, p) FOH_BITS(st, p, 1)
 #define FOH_COUNTING_ON(st, p) FOH_BITS(st, p, 2)
@@ -469,6 +496,7 @@ struct foh_engine {
         uint64_t cards[FOH_OWNED_WORDS];
     } native_field[FOH_NATIVE_FIELDS];
     int limits_due;                      /* inside a native effect: the next Lua call starts the limits */
+    int words;                           /* foh_card_words of the card set */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
     uint32_t hook_points;                /* bit P: some variant hook runs at hook point P */
     /* Made once per engine, so that the API pushes them instead of

@@ -10,13 +10,16 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
     const foh_state *st = &g->st;
     int seen[FOH_MAX_CARDS] = {0};
 
-    if (st->words != foh_card_words(cs))
-        BROKEN("the card bit sets have %d words, the card set's %d cards %d", st->words, cs->ncards,
+    if (st->words != foh_card_words(cs) || st->bits_from != FOH_ROOM_WORDS - st->players * FOH_BITS_KINDS * st->words ||
+        st->rows_from != st->bits_from - st->players * FOH_ROW_WORDS ||
+        st->deck_from != st->rows_from - FOH_DECK_USED(cs->ncards))
+        BROKEN("the deck, the players' rows and card bit sets from words %d, %d and %d (%d words each), the card "
+               "set's %d cards %d", st->deck_from, st->rows_from, st->bits_from, st->words, cs->ncards,
                foh_card_words(cs));
     if (st->ndeck > cs->ncards || st->nmarket > FOH_MAX_MARKET)
         BROKEN("deck of %d or Market of %d cards is out of range", st->ndeck, st->nmarket);
     for (int i = 0; i < st->ndeck; i++) {
-        int c = st->deck[i];
+        int c = FOH_DECK(st)[i];
         if (c >= cs->ncards || seen[c]++ || st->loc[c].zone != FOH_ZONE_DECK)
             BROKEN("deck position %d holds card %d, which is elsewhere or twice", i, c);
     }
@@ -88,22 +91,22 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
     for (int a = 0; a < FOH_MAX_AGES; a++)
         if (ages[a] != st->nation_age[a])
             BROKEN("the Nations' index counts %d cards of age %d, there are %d", st->nation_age[a], a, ages[a]);
-    for (int p = 0; p < FOH_MAX_PLAYERS; p++)
+    for (int p = 0; p < st->players; p++) /* the rows of the game's players only (foh_state) */
         for (int t = 0; t < FOH_MAX_TYPES; t++) {
             int top = -1;
             for (int c = 0; c < cs->ncards; c++)
                 if (st->loc[c].zone == FOH_ZONE_NATION && st->loc[c].owner == p && cs->card[c].type == t &&
                     (top < 0 || st->loc[c].seq > st->loc[top].seq))
                     top = c;
-            if (top != st->top[p][t])
-                BROKEN("the Nations' index has card %d on top of P%d's pile %d, not card %d", st->top[p][t], p + 1,
+            if (top != FOH_TOP(st, p)[t])
+                BROKEN("the Nations' index has card %d on top of P%d's pile %d, not card %d", FOH_TOP(st, p)[t], p + 1,
                        t, top);
         }
 
-    /* The Nations' kept counts (foh_state.base_icons, plain, counting_on,
-     * actions_on) against a count of every card: stripes, then the
+    /* The Nations' kept counts (FOH_BASE_ICONS, FOH_PLAIN, FOH_COUNTING_ON,
+     * FOH_ACTIONS_ON) against a count of every card: stripes, then the
      * effects on (side by side, or on top of their pile). */
-    for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
+    for (int p = 0; p < st->players; p++) {
         int icons[FOH_MAX_ICONS] = {0};
         uint64_t plain[FOH_OWNED_WORDS] = {0}, counting[FOH_OWNED_WORDS] = {0}, actions[FOH_OWNED_WORDS] = {0};
         for (int c = 0; c < cs->ncards; c++) {
@@ -115,7 +118,7 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
                 icons[i] += d->stripe[i];
             if (fire == FOH_FIRE_NEVER)
                 plain[c >> 6] |= 1ull << (c & 63);
-            int on = cs->type[d->type].place == FOH_PLACE_SIDE || st->top[p][d->type] == c;
+            int on = cs->type[d->type].place == FOH_PLACE_SIDE || FOH_TOP(st, p)[d->type] == c;
             if (fire == FOH_FIRE_PERMANENT && on) {
                 for (int i = 0; i < cs->nicons; i++)
                     icons[i] += d->provides[i];
@@ -125,9 +128,10 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
                 actions[c >> 6] |= 1ull << (c & 63);
         }
         for (int i = 0; i < FOH_MAX_ICONS; i++)
-            if (icons[i] != st->base_icons[p][i])
-                BROKEN("P%d's kept count of icon %d is %d, the cards give %d", p + 1, i, st->base_icons[p][i], icons[i]);
-        for (int w = 0; p < st->players && w < st->words; w++)
+            if (icons[i] != FOH_BASE_ICONS(st, p)[i])
+                BROKEN("P%d's kept count of icon %d is %d, the cards give %d", p + 1, i, FOH_BASE_ICONS(st, p)[i],
+                       icons[i]);
+        for (int w = 0; w < st->words; w++)
             if (plain[w] != FOH_PLAIN(st, p)[w] || counting[w] != FOH_COUNTING_ON(st, p)[w] ||
                 actions[w] != FOH_ACTIONS_ON(st, p)[w])
                 BROKEN("P%d's kept Permanent effects, Turn Actions and cards without effect are not the Nation's", p + 1);

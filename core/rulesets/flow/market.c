@@ -7,7 +7,7 @@ int foh_deck_draw(foh_game *g)
 {
     if (g->st.ndeck == 0)
         return -1;
-    int card = g->st.deck[--g->st.ndeck];
+    int card = FOH_DECK(&g->st)[--g->st.ndeck];
     g->st.loc[card].zone = FOH_ZONE_REMOVED; /* in transit: the caller places it */
     return card;
 }

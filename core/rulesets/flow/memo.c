@@ -43,7 +43,7 @@ void foh_memo_note_reads(foh_engine *e, const foh_memo_reads *reads)
         return;
     e->memo_reads.nations |= reads->nations;
     e->memo_reads.other |= reads->other;
-    for (int w = 0, words = foh_card_words(e->cs); w < words; w++)
+    for (int w = 0; w < e->words; w++)
         e->memo_reads.exercised[w] |= reads->exercised[w];
 }
 

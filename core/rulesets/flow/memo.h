@@ -40,7 +40,7 @@ void foh_memo_exercise(foh_engine *e, int card);
 /* foh_memo_exercise of every card of CARDS (bit c: card c). */
 static inline void foh_memo_exercise_all(foh_engine *e, const uint64_t cards[FOH_OWNED_WORDS])
 {
-    for (int w = 0, words = foh_card_words(e->cs); w < words; w++) {
+    for (int w = 0; w < e->words; w++) {
         e->exercised[w] |= cards[w];
         if (e->memo_depth)
             e->memo_reads.exercised[w] |= cards[w];

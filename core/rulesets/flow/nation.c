@@ -49,7 +49,7 @@ static void card_bit(uint64_t *bits, int card, int sign)
 
 /* Add (SIGN 1) or take away (-1) CARD's effect, on in PLAYER's Nation, to
  * or from the Nation's kept counts: a Permanent effect's icons and rule
- * (foh_state.base_icons, plain, counting_on), a Turn Action (actions_on). */
+ * (FOH_BASE_ICONS, FOH_PLAIN, FOH_COUNTING_ON), a Turn Action (FOH_ACTIONS_ON). */
 static void effect_on(foh_state *st, const foh_cardset *cs, int player, int card, int sign)
 {
     const foh_card_def *d = &cs->card[card];
@@ -59,7 +59,7 @@ static void effect_on(foh_state *st, const foh_cardset *cs, int player, int card
         bits = FOH_ACTIONS_ON(st, player);
     } else if (fire == FOH_FIRE_PERMANENT) {
         for (int i = 0; i < cs->nicons; i++)
-            st->base_icons[player][i] += sign * d->provides[i];
+            FOH_BASE_ICONS(st, player)[i] += sign * d->provides[i];
         bits = d->counting ? FOH_COUNTING_ON(st, player) : FOH_PLAIN(st, player);
     } else {
         return;
@@ -73,7 +73,7 @@ static void stripe_in(foh_state *st, const foh_cardset *cs, int player, int card
 {
     const foh_card_def *d = &cs->card[card];
     for (int i = 0; i < cs->nicons; i++)
-        st->base_icons[player][i] += sign * d->stripe[i];
+        FOH_BASE_ICONS(st, player)[i] += sign * d->stripe[i];
     if (cs->timing[d->timing].fire == FOH_FIRE_NEVER)
         card_bit(FOH_PLAIN(st, player), card, sign);
 }
@@ -85,7 +85,7 @@ void foh_nation_remove(foh_game *g, int card)
     if (l->zone == FOH_ZONE_NATION) {
         const foh_cardset *cs = cs_of(g);
         const foh_card_def *d = &cs->card[card];
-        int q = l->owner, side = cs->type[d->type].place == FOH_PLACE_SIDE, was_top = st->top[q][d->type] == card;
+        int q = l->owner, side = cs->type[d->type].place == FOH_PLACE_SIDE, was_top = FOH_TOP(st, q)[d->type] == card;
         if (side || was_top)
             effect_on(st, cs, q, card, -1);
         stripe_in(st, cs, q, card, -1);
@@ -93,7 +93,7 @@ void foh_nation_remove(foh_game *g, int card)
         st->nation_age[d->age]--;
         if (was_top) {
             int top = find_top(g, q, d->type);
-            st->top[q][d->type] = (int16_t)top;
+            FOH_TOP(st, q)[d->type] = (int16_t)top;
             if (!side && top >= 0) /* uncovered: its effect is on */
                 effect_on(st, cs, q, top, 1);
         }
@@ -119,7 +119,7 @@ void foh_nation_place(foh_game *g, int player, int card)
     foh_card_loc *l = &st->loc[card];
     if (l->zone == FOH_ZONE_NATION) /* moved from a Nation: out of its index first */
         foh_nation_remove(g, card);
-    int covered = st->top[player][type];
+    int covered = FOH_TOP(st, player)[type];
     if (cs->type[type].place != FOH_PLACE_SIDE && covered >= 0) /* covered: its effect is off */
         effect_on(st, cs, player, covered, -1);
     l->zone = FOH_ZONE_NATION;
@@ -129,7 +129,7 @@ void foh_nation_place(foh_game *g, int player, int card)
     l->invested = 0;
     card_bit(FOH_OWNED(st, player), card, 1);
     st->nation_age[cs->card[card].age]++;
-    st->top[player][type] = (int16_t)card; /* the newest card of its pile */
+    FOH_TOP(st, player)[type] = (int16_t)card; /* the newest card of its pile */
     stripe_in(st, cs, player, card, 1);
     effect_on(st, cs, player, card, 1); /* on top of its pile, or side by side */
 }
@@ -139,10 +139,10 @@ void foh_nation_reindex(foh_game *g)
     const foh_cardset *cs = cs_of(g);
     foh_state *st = &g->st;
     memset(st->nation_age, 0, sizeof st->nation_age);
-    memset(st->top, -1, sizeof st->top);
-    memset(st->base_icons, 0, sizeof st->base_icons);
     for (int p = 0; p < st->players; p++) {
-        size_t bytes = (size_t)st->words * sizeof st->bits[0];
+        size_t bytes = (size_t)st->words * sizeof st->room[0];
+        memset(FOH_TOP(st, p), -1, sizeof FOH_TOP(st, p));
+        memset(FOH_BASE_ICONS(st, p), 0, sizeof FOH_BASE_ICONS(st, p));
         memset(FOH_PLAIN(st, p), 0, bytes);
         memset(FOH_COUNTING_ON(st, p), 0, bytes);
         memset(FOH_ACTIONS_ON(st, p), 0, bytes);
@@ -152,7 +152,7 @@ void foh_nation_reindex(foh_game *g)
         if (l->zone != FOH_ZONE_NATION)
             continue;
         const foh_card_def *d = &cs->card[c];
-        int16_t *top = &st->top[l->owner][d->type];
+        int16_t *top = &FOH_TOP(st, l->owner)[d->type];
         st->nation_age[d->age]++;
         if (*top < 0 || l->seq > st->loc[*top].seq)
             *top = (int16_t)c;
@@ -163,7 +163,7 @@ void foh_nation_reindex(foh_game *g)
             continue;
         int type = cs->card[c].type;
         stripe_in(st, cs, l->owner, c, 1);
-        if (cs->type[type].place == FOH_PLACE_SIDE || st->top[l->owner][type] == c)
+        if (cs->type[type].place == FOH_PLACE_SIDE || FOH_TOP(st, l->owner)[type] == c)
             effect_on(st, cs, l->owner, c, 1);
     }
 }
@@ -244,7 +244,7 @@ static int permanent_on(const foh_game *g, int player, int card)
     const foh_cardset *cs = cs_of(g);
     const foh_card_def *d = &cs->card[card];
     return cs->timing[d->timing].fire == FOH_FIRE_PERMANENT && !(g->scoring && d->obsolete) &&
-           (cs->type[d->type].place == FOH_PLACE_SIDE || g->st.top[player][d->type] == card);
+           (cs->type[d->type].place == FOH_PLACE_SIDE || FOH_TOP(&g->st, player)[d->type] == card);
 }
 
 void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICONS])
@@ -252,7 +252,7 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
     const foh_cardset *cs = cs_of(g);
     if (!g->scoring) { /* the kept counts */
         /* kinds past nicons are kept at 0 */
-        memcpy(icons, g->st.base_icons[player], sizeof(int) * FOH_MAX_ICONS);
+        memcpy(icons, FOH_BASE_ICONS(&g->st, player), sizeof(int) * FOH_MAX_ICONS);
         foh_memo_exercise_all(g->eng, FOH_PLAIN(&g->st, player));
         return;
     }
@@ -324,9 +324,12 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         foh_memo_note_reads(e, &e->icons_reads[player]);
         return FOH_OK;
     }
-    uint64_t counting = 0;
-    for (int w = 0; w < g->st.words; w++)
-        counting |= FOH_COUNTING_ON(&g->st, player)[w];
+    const uint64_t *on = FOH_COUNTING_ON(&g->st, player);
+    uint64_t counting = 0, lua = 0;
+    for (int w = 0; w < g->st.words; w++) {
+        counting |= on[w];
+        lua |= on[w] & ~e->native_counting[w];
+    }
     if (!cached && !g->scoring && !counting) {
         /* No counting effect on: the kept counts are the answer, as the
          * memo would give it (their reads noted, their cards exercised). */
@@ -334,9 +337,6 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         foh_nation_base_icons(g, player, icons);
         return FOH_OK;
     }
-    uint64_t lua = 0;
-    for (int w = 0; w < g->st.words; w++)
-        lua |= FOH_COUNTING_ON(&g->st, player)[w] & ~e->native_counting[w];
     if (!cached && !lua) {
         /* Every counting effect on runs in C (native.c) and reads this
          * Nation alone: counted directly, for less than a memo lookup, with

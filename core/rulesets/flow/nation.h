@@ -19,7 +19,7 @@ static inline int foh_nation_next(const foh_state *st, int player, int from)
     return -1;
 }
 /* Top (newest) card of PLAYER's pile of TYPE, or -1. */
-static inline int foh_nation_top(const foh_game *g, int player, int type) { return g->st.top[player][type]; }
+static inline int foh_nation_top(const foh_game *g, int player, int type) { return FOH_TOP(&g->st, player)[type]; }
 /* Whether a card's effect is active: in a Nation and on top of its pile,
  * or of a side-by-side type. */
 static inline int foh_nation_visible(const foh_game *g, int card)
@@ -29,7 +29,7 @@ static inline int foh_nation_visible(const foh_game *g, int card)
         return 0;
     const foh_cardset *cs = g->eng->cs;
     int type = cs->card[card].type;
-    return cs->type[type].place == FOH_PLACE_SIDE || g->st.top[l->owner][type] == card;
+    return cs->type[type].place == FOH_PLACE_SIDE || FOH_TOP(&g->st, l->owner)[type] == card;
 }
 /* Cards of TYPE (covered included) in PLAYER's Nation. */
 int foh_nation_count(const foh_game *g, int player, int type);

@@ -67,8 +67,8 @@ static void lift(foh_game *g, int card)
     case FOH_ZONE_DECK: {
         int j = 0;
         for (int i = 0; i < st->ndeck; i++)
-            if (st->deck[i] != card)
-                st->deck[j++] = st->deck[i];
+            if (FOH_DECK(st)[i] != card)
+                FOH_DECK(st)[j++] = FOH_DECK(st)[i];
         st->ndeck = (uint16_t)j;
         break;
     }
@@ -98,7 +98,7 @@ foh_status foh_position_put(foh_game *g, int card, foh_zone zone, int player, fo
     foh_state *st = &g->st;
     switch (zone) {
     case FOH_ZONE_DECK:
-        st->deck[st->ndeck++] = (uint16_t)card;
+        FOH_DECK(st)[st->ndeck++] = (uint16_t)card;
         st->loc[card].zone = FOH_ZONE_DECK;
         break;
     case FOH_ZONE_MARKET:
@@ -180,12 +180,12 @@ foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err)
     /* The cards already in the deck stay on top, in their order. */
     uint16_t top[FOH_MAX_CARDS];
     int ntop = st->ndeck;
-    memcpy(top, st->deck, (size_t)ntop * sizeof top[0]);
+    memcpy(top, FOH_DECK(st), (size_t)ntop * sizeof top[0]);
     st->ndeck = 0;
     for (int i = 0; i < cs->ndeck_bottom; i++) {
         int c = cs->deck_bottom[i];
         if (st->loc[c].zone == FOH_ZONE_BOX)
-            st->deck[st->ndeck++] = (uint16_t)c;
+            FOH_DECK(st)[st->ndeck++] = (uint16_t)c;
     }
     uint64_t rng[4];
     foh_rng_seed(rng, seed);
@@ -207,11 +207,11 @@ foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err)
             pool[j] = t;
         }
         for (int i = 0; i < n; i++)
-            st->deck[st->ndeck++] = pool[i];
+            FOH_DECK(st)[st->ndeck++] = pool[i];
     }
     for (int i = 0; i < st->ndeck; i++)
-        st->loc[st->deck[i]].zone = FOH_ZONE_DECK;
-    memcpy(st->deck + st->ndeck, top, (size_t)ntop * sizeof top[0]);
+        st->loc[FOH_DECK(st)[i]].zone = FOH_ZONE_DECK;
+    memcpy(FOH_DECK(st) + st->ndeck, top, (size_t)ntop * sizeof top[0]);
     st->ndeck = (uint16_t)(st->ndeck + ntop);
     return FOH_OK;
 }
@@ -278,7 +278,7 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
     mix(h, (uint64_t)st->substituted);
     mix(h, st->ndeck);
     for (int i = 0; i < st->ndeck; i++)
-        mix(h, st->deck[i]);
+        mix(h, FOH_DECK(st)[i]);
     mix(h, st->nmarket);
     for (int i = 0; i < st->nmarket; i++)
         mix(h, st->market[i]);

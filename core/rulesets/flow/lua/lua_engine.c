@@ -479,6 +479,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
                               foh_loader *ld, foh_error *err)
 {
     e->cs = cs;
+    e->words = foh_card_words(cs);
     e->mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
     e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
     e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
