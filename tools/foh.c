@@ -1,6 +1,7 @@
 /* foh: the command-line program of The Flow of History rules engine. */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,6 +97,15 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     hold_std_streams();
+#ifdef M_MMAP_THRESHOLD
+    /* Blocks of 256 KiB and more straight from the system, whatever was
+     * freed before: glibc would otherwise raise this threshold to the size
+     * of the largest block freed, and take the next ones of that size from
+     * its heap, cleared whole. Card sets, the sums of a simulation and the
+     * memo's tables have room for 1,024 cards, of which a run touches its
+     * own: foh tune, which makes and frees many, would hold them all. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
     int status = run(argc, argv);
     /* Every command's report: lost output is an error (exit status 1). */
     if (!stdout_written() && status == CLI_OK)

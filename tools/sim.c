@@ -44,7 +44,8 @@ typedef struct {
     const cli_options *o;
     const foh_cardset *cs;
     long from, to;
-    sim_stats stats;
+    sim_stats *stats; /* where its games are added: its own (freed with it) or the caller's total */
+    int own_stats;
     impact_stats *impact; /* --impact: this worker's sums, or NULL */
     const sim_game_hook *hook; /* foh tune: each game handed to it, or NULL */
     sim_outcome *outcomes; /* each game's outcome (game i at i - outcome_from), or NULL */
@@ -308,14 +309,14 @@ static void *work(void *arg)
                 break;
             }
             /* Left out of the report; each skipped game and its error on stderr. */
-            w->stats.skipped++;
+            w->stats->skipped++;
             pthread_mutex_lock(w->print);
             cli_error("sim", "skipped %s", w->error);
             pthread_mutex_unlock(w->print);
             atomic_fetch_add(w->done, 1);
             continue;
         }
-        sim_stats_add(&w->stats, w->cs, &r);
+        sim_stats_add(w->stats, w->cs, &r);
         if (w->outcomes) {
             sim_outcome *out = &w->outcomes[i - w->outcome_from];
             *out = (sim_outcome){.played = 1, .turns = r.turns, .stalled = r.stalled};
@@ -350,8 +351,6 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
         snprintf(err, len, "out of memory");
         return CLI_DATA;
     }
-    /* Field by field (W is zeroed): a compound literal of a worker, which
-     * holds a sim_stats, would be a copy of megabytes on the stack. */
     w->o = o;
     w->cs = cs;
     w->from = from;
@@ -361,11 +360,10 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
     w->stop_at = &stop_at;
     w->exited = &exited;
     w->print = &print;
+    w->stats = total; /* added straight into (sim_stats has room for 1,024 cards: no copy of it) */
     work(w);
     int status = w->status;
-    if (status == CLI_OK)
-        sim_stats_merge(total, &w->stats);
-    else
+    if (status != CLI_OK)
         snprintf(err, len, "%s", w->error);
     free(w);
     return status;
@@ -468,10 +466,22 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
         w[t].print = &print;
         w[t].outcomes = outcomes;
         w[t].outcome_from = first;
+        /* One thread adds into TOTAL; several, each into its own sums. */
+        w[t].own_stats = nthreads > 1;
+        w[t].stats = nthreads > 1 ? calloc(1, sizeof *w[t].stats) : total;
+        if (!w[t].stats) {
+            cli_error("sim", "out of memory");
+            status = CLI_DATA;
+            stop_before(&stop_at, -1);
+            nthreads = t;
+            break;
+        }
         if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
             cli_error("sim", "out of memory");
             status = CLI_DATA;
             stop_before(&stop_at, -1);
+            if (w[t].own_stats)
+                free(w[t].stats);
             nthreads = t;
             break;
         }
@@ -488,6 +498,9 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
                 fclose(w[t].csv);
             if (w[t].trace)
                 fclose(w[t].trace);
+            free(w[t].impact);
+            if (w[t].own_stats)
+                free(w[t].stats);
             nthreads = t;
         }
     }
@@ -505,7 +518,8 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
         pthread_join(tid[t], NULL);
         if (w[t].status != CLI_OK && (!first_failed || w[t].failed < first_failed->failed))
             first_failed = &w[t];
-        sim_stats_merge(total, &w[t].stats);
+        if (w[t].own_stats)
+            sim_stats_merge(total, w[t].stats, foh_cardset_card_count(cs));
         if (impact)
             impact_merge(impact, w[t].impact);
     }
@@ -548,6 +562,8 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
         status = CLI_DATA;
     for (int t = 0; t < nthreads; t++) {
         free(w[t].impact);
+        if (w[t].own_stats)
+            free(w[t].stats);
         if (w[t].csv)
             fclose(w[t].csv);
         if (w[t].trace)

@@ -92,16 +92,28 @@ void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r)
     }
 }
 
-void sim_stats_merge(sim_stats *into, const sim_stats *from)
+static sim_shard_layout rows_of(int ncards);
+static size_t layout_size(const sim_shard_layout *L);
+static void layout_map(const sim_shard_layout *L, size_t *map);
+
+void sim_stats_merge(sim_stats *into, const sim_stats *from, int ncards)
 {
-    /* Every field is a long: add them all. Most are 0 (the rows of cards
-     * and pick kinds the card set does not have): INTO is written only
-     * where FROM has something, so that its untouched pages stay so. */
+    /* Every field is a long: add them, those of the card set's NCARDS
+     * cards (the rows of others are 0, and neither read nor written, so
+     * that their pages stay untouched), or all if out of memory. */
     long *a = (long *)into;
     const long *b = (const long *)from;
-    for (size_t i = 0; i < sizeof *into / sizeof(long); i++)
-        if (b[i])
+    sim_shard_layout L = rows_of(ncards);
+    size_t n = layout_size(&L), *map = malloc(n * sizeof *map);
+    if (!map) {
+        for (size_t i = 0; i < sizeof *into / sizeof(long); i++)
             a[i] += b[i];
+        return;
+    }
+    layout_map(&L, map);
+    for (size_t i = 0; i < n; i++)
+        a[map[i]] += b[map[i]];
+    free(map);
 }
 
 typedef struct {
@@ -771,6 +783,12 @@ sim_shard_layout sim_shard_layout_of(int ncards, int players)
     if (ncards <= SHARD_CARDS && players <= SHARD_PLAYERS)
         return (sim_shard_layout){.cards = SHARD_CARDS, .players = SHARD_PLAYERS, .wide = 0};
     return (sim_shard_layout){.cards = ncards, .players = players, .wide = 1};
+}
+
+/* The rows of sim_stats that hold the sums of a card set of NCARDS cards. */
+static sim_shard_layout rows_of(int ncards)
+{
+    return (sim_shard_layout){.cards = ncards, .players = FOH_MAX_PLAYERS, .wide = 1};
 }
 
 /* Field F's rows and the length of a row (1 for a number) in layout L. */

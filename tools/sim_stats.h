@@ -94,7 +94,8 @@ typedef struct game_result_s {
 void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r);
 /* Index of timing name TIMING among the card set's timings (for `fired`). */
 int sim_timing_index(const foh_cardset *cs, const char *timing);
-void sim_stats_merge(sim_stats *into, const sim_stats *from);
+/* INTO += FROM, sums of a card set of NCARDS cards. */
+void sim_stats_merge(sim_stats *into, const sim_stats *from, int ncards);
 
 /* The variants applied to CS, read again from their variant.yaml: a JSON
  * array of {name, description, set: {path: value}, params: {name: value},

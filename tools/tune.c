@@ -778,7 +778,7 @@ static int evaluate(tuner *T, candidate **c, int n, long games)
         }
     for (int k = 0; k < ntasks; k++) {
         if (!tasks[k].c->failed)
-            sim_stats_merge(tasks[k].c->st, tasks[k].st);
+            sim_stats_merge(tasks[k].c->st, tasks[k].st, foh_cardset_card_count(tasks[k].c->cs));
         free(tasks[k].st);
     }
     for (int k = 0; k < n; k++)

@@ -179,13 +179,15 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     return g;
 }
 
+/* A copy of G for what it holds (flow_game_copy): the room for the largest
+ * card set is left unwritten, so that its pages are not even mapped. */
 foh_game *flow_game_clone(const foh_game *g)
 {
     foh_game *c = malloc(sizeof *c);
     if (c) {
-        memcpy(c, g, sizeof *c);
         c->log = NULL;
         c->log_ud = NULL;
+        flow_game_copy(c, g);
     }
     return c;
 }

@@ -55,12 +55,17 @@ static foh_status score_nation(foh_game *g, int p, foh_score *s, foh_error *err)
     return FOH_OK;
 }
 
+/* The bytes of a score the memo keeps: its fields and up to 32 end-game
+ * entries (a score with more is computed each time), not room for every
+ * card of the largest card set. */
+#define SCORE_KEPT (offsetof(foh_score, end) + 32 * sizeof(((foh_score *)0)->end[0]))
+
 /* The score of player P: remembered (memo.h) when the Nations its End Game
  * effects read have not changed. */
 static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
 {
     foh_engine *e = g->eng;
-    if (!foh_memo_find(g, FOH_MEMO_SCORE, p, s, sizeof *s, NULL)) {
+    if (!foh_memo_find(g, FOH_MEMO_SCORE, p, s, SCORE_KEPT, NULL)) {
         foh_memo_reads outer, mine;
         foh_memo_begin(e, &outer);
         foh_memo_note(e, 1u << p);
@@ -68,7 +73,8 @@ static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
         foh_memo_end(e, &outer, &mine);
         if (st != FOH_OK)
             return st;
-        foh_memo_keep(g, FOH_MEMO_SCORE, p, &mine, s, sizeof *s, FOH_SCORE_USED(s));
+        if (FOH_SCORE_USED(s) <= SCORE_KEPT)
+            foh_memo_keep(g, FOH_MEMO_SCORE, p, &mine, s, SCORE_KEPT, FOH_SCORE_USED(s));
     }
     s->tokens = g->st.tokens[p];
     return FOH_OK;
