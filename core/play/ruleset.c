@@ -170,6 +170,10 @@ void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf,
 
 foh_status foh_game_results(foh_game *g, double *out, foh_error *err) { return of(g)->results(g, out, err); }
 void foh_game_determinize(foh_game *g, int viewer, uint64_t seed) { of(g)->determinize(g, viewer, seed); }
+int foh_game_observe(const foh_game *g, int player, char *buf, size_t len)
+{
+    return of(g)->observe(g, player, buf, len);
+}
 void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud) { of(g)->set_log(g, fn, ud); }
 uint64_t foh_game_digest(const foh_game *g) { return of(g)->digest(g); }
 

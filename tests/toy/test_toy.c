@@ -130,6 +130,12 @@ static void test_determinize_from_one_view(void **state)
         changed += foh_game_digest(h) != foh_game_digest(g);
     }
     assert_true(changed >= 19);
+    /* Player 0 sees their own hand, not player 1's. */
+    char seen[1024], other[1024];
+    foh_game_observe(g, 0, seen, sizeof seen);
+    foh_game_observe(g, 1, other, sizeof other);
+    assert_non_null(strstr(seen, "you: P1\nround: 1 of 6"));
+    assert_string_not_equal(strstr(seen, "hand:"), strstr(other, "hand:"));
     /* The same seed, the same game. */
     foh_game *again = foh_game_new(eng, &opt, &err);
     assert_true(foh_game_digest(again) == foh_game_digest(g));

@@ -324,6 +324,26 @@ static void toy_determinize(foh_game *gg, int viewer, uint64_t seed)
                 g->hand[p][k] = pool[--n];
 }
 
+/* The viewer's hand, the others' hand sizes, every score, the deck's size. */
+static int toy_observe(const foh_game *g, int player, char *buf, size_t len)
+{
+    char text[4096];
+    int at = snprintf(text, sizeof text, "you: P%d\nround: %d of %d\ndeck: %d cards\nhand:", player + 1,
+                      G->round + 1, G->set->rounds, G->ndeck);
+    for (int k = 0; k < TOY_MAX_HAND; k++)
+        if (G->hand[player][k] >= 0 && at < (int)sizeof text)
+            at += snprintf(text + at, sizeof text - (size_t)at, " %s (%d)", G->set->name[G->hand[player][k]],
+                           G->set->value[G->hand[player][k]]);
+    for (int p = 0; p < G->players && at < (int)sizeof text; p++) {
+        int cards = 0;
+        for (int k = 0; k < TOY_MAX_HAND; k++)
+            cards += G->hand[p][k] >= 0;
+        at += snprintf(text + at, sizeof text - (size_t)at, "\nP%d: %d Victory Tokens, %d points, %d cards in hand", p + 1,
+                       G->tokens[p], G->points[p], cards);
+    }
+    return snprintf(buf, len, "%s\n", text);
+}
+
 static void toy_set_log(foh_game *g, foh_log_fn fn, void *ud)
 {
     ((toy_game *)g)->log = fn;
@@ -367,7 +387,7 @@ const foh_ruleset foh_ruleset_toy = {
     .is_over = toy_is_over, .turn = toy_turn, .turn_limit = toy_turn_limit, .decisions_per_turn = 1,
     .mid_turn = toy_mid_turn, .legal_actions = toy_legal, .amount_kind = -1, .check = toy_check,
     .apply = toy_apply, .choice = toy_choice, .describe_action = toy_describe, .results = toy_results,
-    .determinize = toy_determinize, .set_log = toy_set_log, .digest = toy_digest, .eval_begin = toy_eval_begin,
+    .determinize = toy_determinize, .observe = toy_observe, .set_log = toy_set_log, .digest = toy_digest, .eval_begin = toy_eval_begin,
     .evaluate = toy_evaluate, .evaluation = "Victory Tokens and points, minus the best opponent's",
     .value_scale = 10,
 };

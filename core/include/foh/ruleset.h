@@ -125,6 +125,11 @@ struct foh_ruleset {
      * the generator's state) by a sample drawn from SEED consistent with
      * everything VIEWER sees, so bots search copies without cheating. */
     void (*determinize)(foh_game *g, int viewer, uint64_t seed);
+    /* What PLAYER sees of G, as text for a person or a client (one fact a
+     * line: public zones, PLAYER's private ones, counts of the others'),
+     * into BUF (LEN bytes, NUL-terminated, cut at LEN); returns the length
+     * the whole text needs, as snprintf does. */
+    int (*observe)(const foh_game *g, int player, char *buf, size_t len);
     /* Send G's log lines to FN (NULL: none). */
     void (*set_log)(foh_game *g, foh_log_fn fn, void *ud);
     /* A digest of the whole position (equal games, equal digests). */

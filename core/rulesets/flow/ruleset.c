@@ -4,6 +4,8 @@
  * interface's shape: per-player results from the final scoring (rulebook
  * "End of Game"), the bots' evaluation (bot_eval.c) and which Invest
  * amounts a look-ahead bot weighs. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bot_eval.h"
@@ -59,6 +61,58 @@ static int flow_worth_weighing(const foh_game *g, const foh_action *a)
     return a->tokens <= 4 || a->tokens == 6 || a->tokens == 8 || a->tokens == have;
 }
 
+/* Appends to a text being built (snprintf's rules: *AT counts what the
+ * whole text needs, BUF holds what fits). */
+static void put(char *buf, size_t len, int *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t len, int *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t used = (size_t)*at < len ? (size_t)*at : len;
+    int n = vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *at += n;
+}
+
+static const char *card_name(const foh_game *g, int card)
+{
+    foh_card_info info;
+    return foh_cardset_card(foh_game_cardset(g), card, &info) == FOH_OK ? info.name : "?";
+}
+
+/* Everything of The Flow of History is public but the deck's order (rulebook
+ * "Components"): the Current Age, the Market with its investments, the
+ * Supply and Reserve, and each Nation's cards and tokens. */
+static int flow_observe(const foh_game *g, int player, char *buf, size_t len)
+{
+    int at = 0, n = flow_game_players(g);
+    if (len > 0)
+        buf[0] = '\0';
+    put(buf, len, &at, "you: P%d\nturn: %d\nto act: P%d\ndeck: %d cards\nsupply: %d\nreserve: %d\n", player + 1,
+        flow_game_turn(g) + 1, flow_game_to_act(g) + 1, foh_game_deck_size(g), foh_game_supply(g),
+        foh_game_reserve(g));
+    put(buf, len, &at, "market:");
+    for (int i = 0; i < foh_game_market_size(g); i++) {
+        int c = foh_game_market_card(g, i), who = foh_game_investor(g, c);
+        put(buf, len, &at, "%s %s", i ? "," : "", card_name(g, c));
+        if (who >= 0 && who < n)
+            put(buf, len, &at, " (P%d, %d tokens)", who + 1, foh_game_invested_tokens(g, c));
+    }
+    put(buf, len, &at, "\n");
+    int cards[FOH_MAX_CARDS];
+    for (int p = 0; p < n; p++) {
+        put(buf, len, &at, "P%d: %d tokens; nation:", p + 1, foh_game_tokens(g, p));
+        for (int t = 0, any = 0; t < foh_cardset_type_count(foh_game_cardset(g)); t++) {
+            int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
+            for (int i = 0; i < k; i++, any = 1)
+                put(buf, len, &at, "%s %s", any ? "," : "", card_name(g, cards[i]));
+        }
+        put(buf, len, &at, "\n");
+    }
+    return at;
+}
+
 static foh_cardset *flow_load(const foh_load_request *r, foh_error *err)
 {
     return flow_cardset_check(r->dirs, r->ndirs, r->variants, r->nvariants, r->search, r->nsearch, r->report,
@@ -100,6 +154,7 @@ const foh_ruleset foh_ruleset_flow = {
     .describe_action = flow_game_describe_action,
     .results = flow_results,
     .determinize = flow_determinize_for,
+    .observe = flow_observe,
     .set_log = flow_game_set_log,
     .digest = flow_game_digest,
     .eval_begin = flow_eval_begin,
