@@ -1,0 +1,990 @@
+/* Shared pieces of the foh command-line program (see cli.h). */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+
+#ifndef FOH_DEFAULT_CARDS
+#define FOH_DEFAULT_CARDS "cards/base"
+#endif
+#ifndef FOH_DEFAULT_VARIANTS
+#define FOH_DEFAULT_VARIANTS "variants"
+#endif
+
+/* Every option: its name, its value's name (NULL: a flag) and its help. */
+static const struct {
+    const char *name, *arg, *help;
+} OPTIONS[OPT_COUNT] = {
+    [OPT_PLAYERS] = {"players", "N", "number of players (default 4)"},
+    [OPT_SEED] = {"seed", "S", "random seed (default 1): the same seed gives the same games"},
+    [OPT_GAMES] = {"games", "G", "number of games (default 1000; foh check: 12 random-bot games)"},
+    [OPT_SEATS] = {"seats", "SPECS",
+                   "the players: random, greedy, ismcts[:ITERATIONS|:MSms], one for all seats or one per\n"
+                   "seat, comma-separated (default random)"},
+    [OPT_CARDS] = {"cards", "DIR", "card set folder or name (default: the base set); repeat it to add sets that\n"
+                                   "extend the first (docs/card-format.md, \"Expansions\")"},
+    [OPT_VARIANT] = {"variant", "V", "apply variant V (a name from 'foh variants', or a folder); repeat to combine"},
+    [OPT_THREADS] = {"threads", "T", "worker threads (default 1); the report does not depend on T"},
+    [OPT_SHARD] = {"shard", "i/k", "play only the i-th of k equal parts of the G games"},
+    [OPT_SAVE_SHARD] = {"save-shard", "FILE",
+                        "write this run's raw sums; 'foh merge' adds shards into exactly the report of the\n"
+                        "whole run"},
+    [OPT_JSON] = {"json", "FILE", "write the whole report as JSON (- for standard output)"},
+    [OPT_HTML] = {"html", "FILE", "write the report as one self-contained HTML page with charts"},
+    [OPT_GAMES_CSV] = {"games-csv", "FILE",
+                       "one row per game: seed, seats, length, stalled, scores, winners, starting cards"},
+    [OPT_TRACE] = {"trace", "FILE",
+                   "write JSON Lines: the whole public state and the legal actions after every action\n"
+                   "(docs/trace-format.md)"},
+    [OPT_ON_ERROR] = {"on-error", "stop|skip",
+                      "a game stopped by an error (a card script's error or limit, met in the game or in\n"
+                      "a bot's look-ahead): stop the run (default; exit status 1) or leave the game out\n"
+                      "of the report; either way the game, its seed, the card and the action are named.\n"
+                      "A stopped run names its lowest-numbered failing game, whatever the threads, and\n"
+                      "the foh play command that plays it alone"},
+    [OPT_SAVE] = {"save", "FILE",
+                  "write the game to FILE after every action (JSON, docs/save-format.md): an interrupted\n"
+                  "game can be resumed"},
+    [OPT_LOAD] = {"load", "FILE",
+                  "resume the saved game: card set, variants, players, seed and seats come from FILE\n"
+                  "(refused if the card set's files changed); its actions are replayed, then the\n"
+                  "seats play on (--seats replaces them); --save defaults to the same FILE"},
+    [OPT_STOP_AFTER] = {"stop-after", "N", "stop after N actions in all (the game stays resumable)"},
+    [OPT_COVERAGE] = {"coverage", NULL,
+                      "also print which cards' effects the passing scenarios exercised, and fail unless\n"
+                      "all of them were"},
+    [OPT_A_CARDS] = {"a-cards", "DIR", "card set of configuration A (default: the base set)"},
+    [OPT_A_VARIANT] = {"a-variant", "V", "a variant of configuration A (repeatable)"},
+    [OPT_B_CARDS] = {"b-cards", "DIR", "card set of configuration B (default: the base set)"},
+    [OPT_B_VARIANT] = {"b-variant", "V", "a variant of configuration B (repeatable)"},
+    [OPT_LUA_INSTRUCTIONS] = {"lua-instructions", "N",
+                              "Lua VM instructions per effect call (default 20000000; library calls count the\n"
+                              "work they do)"},
+    [OPT_LUA_MEMORY] = {"lua-memory", "MIB", "memory cap of each engine's Lua state (default 64)"},
+    [OPT_ACTION_TIME] = {"action-time", "MS", "wall-clock milliseconds one action's scripts may take (default 5000)"},
+    [OPT_LUA_ONLY] = {"lua-only", NULL,
+                      "run every card effect through its Lua functions, not the engine's C fast paths of\n"
+                      "the effect helpers (the same games, slower: to check that both agree)"},
+    [OPT_EXPLAIN] = {"explain", NULL,
+                     "after each bot decision, log its 3 best alternatives with their values (greedy:\n"
+                     "position value; ISMCTS: simulations and mean reward)"},
+    [OPT_REVEAL] = {"reveal", NULL, "designer mode: also show the Civilization deck's order"},
+    [OPT_WATCH] = {"watch", NULL,
+                   "designer mode: between turns, reload the card set's files that changed (cards,\n"
+                   "game.yaml, scripts, variants) and play on under the new definitions; a broken\n"
+                   "edit is reported and the old definitions kept (docs/play.md)"},
+    [OPT_MODS] = {"mods", "DIR",
+                  "look up named card sets and variants in DIR too (after the project's folders and\n"
+                  "$FOH_MODS, a ':'-separated list of folders); repeatable"},
+    [OPT_LONG_GAMES] = {"long-games", "N",
+                        "games of the long simulation whose peak memory is measured (default 100000; 0\n"
+                        "leaves it out)"},
+    [OPT_QUICK] = {"quick", NULL, "a few games of each measurement: checks that it runs, not how fast"},
+    [OPT_SCENARIOS] = {"scenarios", "PATH",
+                       "also run the scenario files in PATH (a file or a folder) and warn of every card no\n"
+                       "passing scenario exercises; repeatable"},
+    [OPT_IMPACT] = {"impact", NULL,
+                    "also print each card's impact: how much gaining it changes the gainer's chance to\n"
+                    "win and final VP margin, against what their position predicted (docs/impact.md)"},
+    [OPT_WITHOUT] = {"without", "CARD",
+                     "play the same seeds with card id CARD taken out of the game; repeatable"},
+    [OPT_ABLATION] = {"ablation", NULL,
+                      "play the G games once as they are, then once without each card in turn, and\n"
+                      "print how each removal changes the game (docs/impact.md)"},
+    [OPT_SKILL_LADDER] = {"skill-ladder", NULL,
+                          "instead of the report: the skill ladder (one seat at twice the others' budget,\n"
+                          "rung by rung) and how much of the outcome seat and deal explain (docs/skill.md)"},
+    [OPT_LADDER_FROM] = {"ladder-from", "B", "the skill ladder's first budget, in ISMCTS iterations (default 8)"},
+    [OPT_LADDER_RUNGS] = {"ladder-rungs", "K", "the skill ladder's rungs: budgets B, 2B, ..., 2^(K-1)B (default 3)"},
+    [OPT_HELP] = {"help", NULL, "print this help"},
+};
+
+int cli_search_path(const cli_options *o, const char *kind, const char **out, int max)
+{
+    int n = 0;
+    if (n < max)
+        out[n++] = !strcmp(kind, "cards") ? o->cards_root : FOH_DEFAULT_VARIANTS;
+    for (int i = 0; i < o->nenv_mods && n < max; i++)
+        out[n++] = o->env_mods[i];
+    for (int i = 0; i < o->nmods && n < max; i++)
+        out[n++] = o->mods[i];
+    return n;
+}
+
+/* $FOH_MODS (folders separated by ':') into O's env_mods; a list longer
+ * than the options hold is refused, naming the limit. */
+static int read_mods_env(const char *command, cli_options *o)
+{
+    const char *env = getenv("FOH_MODS");
+    for (const char *p = env ? env : ""; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len > 0) {
+            if (o->nenv_mods >= CLI_MAX_VARIANTS || len >= sizeof o->env_mods[0]) {
+                cli_error(command, "$FOH_MODS: at most %d folders of at most %zu bytes each", CLI_MAX_VARIANTS,
+                          sizeof o->env_mods[0] - 1);
+                return 0;
+            }
+            snprintf(o->env_mods[o->nenv_mods++], sizeof o->env_mods[0], "%.*s", (int)len, p);
+        }
+        p += len + (p[len] == ':');
+    }
+    return 1;
+}
+
+int cli_find(const cli_options *o, const char *kind, const char *name, const char *file, char *out, size_t len)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, len, "%s", name);
+        char probe[2200];
+        snprintf(probe, sizeof probe, "%s/%s", name, file);
+        return access(probe, R_OK) == 0; /* never opened: a named pipe would block */
+    }
+    const char *dirs[CLI_MAX_SEARCH];
+    int n = cli_search_path(o, kind, dirs, CLI_MAX_SEARCH);
+    for (int i = 0; i < n; i++) {
+        char probe[2200];
+        snprintf(probe, sizeof probe, "%s/%s/%s", dirs[i], name, file);
+        if (access(probe, R_OK) == 0) { /* never opened: a named pipe would block */
+            snprintf(out, len, "%s/%s", dirs[i], name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void cli_defaults(cli_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->players = 4;
+    o->seed = 1;
+    o->games = 1000;
+    o->cards = FOH_DEFAULT_CARDS;
+    o->seats = "random";
+    o->threads = 1;
+    o->long_games = 100000;
+    o->ladder_from = 8;
+    o->ladder_rungs = 3;
+    o->shard = o->shards = 1;
+    /* Named card sets are looked up beside the base set (cards/). */
+    const char *slash = strrchr(FOH_DEFAULT_CARDS, '/');
+    snprintf(o->cards_root, sizeof o->cards_root, "%.*s", slash ? (int)(slash - FOH_DEFAULT_CARDS) : 1,
+             slash ? FOH_DEFAULT_CARDS : ".");
+}
+
+/* How many bytes at P a terminal may be given as they are: one printable
+ * ASCII character, or one well-formed UTF-8 sequence that is not a C1
+ * control (U+0080 to U+009F); 0 for a byte to write as "\xNN". */
+static int shown_bytes(const unsigned char *p)
+{
+    if (p[0] >= 0x20 && p[0] < 0x7f)
+        return 1;
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    /* The second byte's range: no overlong form, no surrogate, nothing past
+     * U+10FFFF, no C1 control. */
+    unsigned lo = p[0] == 0xe0 ? 0xa0 : p[0] == 0xf0 ? 0x90 : p[0] == 0xc2 ? 0xa0 : 0x80;
+    unsigned hi = p[0] == 0xed ? 0x9f : p[0] == 0xf4 ? 0x8f : 0xbf;
+    if (n == 0 || p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+size_t cli_escape(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    if (len == 0)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int k = shown_bytes(p);
+        if (k == 0 && n + 4 < len) {
+            n += (size_t)snprintf(out + n, len - n, "\\x%02x", *p);
+            p++;
+        } else if (k > 0 && n + (size_t)k < len) {
+            memcpy(out + n, p, (size_t)k);
+            n += (size_t)k;
+            p += k;
+        } else
+            break; /* cut short, at a character's boundary */
+    }
+    out[n] = '\0';
+    return n;
+}
+
+const char *cli_safe(const char *text, char *out, size_t len)
+{
+    cli_escape(text ? text : "", out, len);
+    return out;
+}
+
+void cli_puts(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int k = shown_bytes(p);
+        if (k == 0)
+            fprintf(out, "\\x%02x", *p++);
+        else {
+            fwrite(p, 1, (size_t)k, out);
+            p += k;
+        }
+    }
+}
+
+void cli_error(const char *command, const char *fmt, ...)
+{
+    char msg[2048], safe[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cli_escape(msg, safe, sizeof safe);
+    fflush(stdout); /* what was printed so far comes first */
+    fprintf(stderr, "foh%s%s: %s\n", command ? " " : "", command ? command : "", safe);
+}
+
+void cli_line(FILE *out, const char *text)
+{
+    cli_puts(out, text);
+    putc('\n', out);
+}
+
+/* Append " --FLAG" (FLAG may be NULL) and " WORD" (may be NULL), quoted for a
+ * POSIX shell when it holds more than letters, digits and ",.:/_+=@%-",
+ * to OUT (LEN bytes, N used so far); returns the new length. */
+static size_t shell_word(char *out, size_t len, size_t n, const char *flag, const char *word)
+{
+    if (flag && n < len)
+        n += (size_t)snprintf(out + n, len - n, " --%s", flag);
+    if (!word)
+        return n;
+    int plain = word[0] != '\0';
+    for (const char *p = word; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr(",.:/_+=@%-", *p);
+    if (n < len)
+        n += (size_t)snprintf(out + n, len - n, plain ? " %s" : " '", word);
+    for (const char *p = word; !plain && *p && n < len; p++)
+        n += (size_t)snprintf(out + n, len - n, *p == '\'' ? "'\\''" : "%c", *p);
+    if (!plain && n < len)
+        n += (size_t)snprintf(out + n, len - n, "'");
+    return n < len ? n : len;
+}
+
+void cli_play_command(const cli_options *o, uint64_t seed, char *out, size_t len)
+{
+    char num[32];
+    size_t n = (size_t)snprintf(out, len, "foh play");
+    snprintf(num, sizeof num, "%llu", (unsigned long long)seed);
+    n = shell_word(out, len, n, "seed", num);
+    snprintf(num, sizeof num, "%d", o->players);
+    n = shell_word(out, len, n, "players", num);
+    n = shell_word(out, len, n, "seats", o->seats);
+    if (strcmp(o->cards, FOH_DEFAULT_CARDS))
+        n = shell_word(out, len, n, "cards", o->cards);
+    for (int i = 0; i < o->nmore_cards; i++)
+        n = shell_word(out, len, n, "cards", o->more_cards[i]);
+    for (int i = 0; i < o->nvariants; i++)
+        n = shell_word(out, len, n, "variant", o->variant[i]);
+    for (int i = 0; i < o->nmods; i++)
+        n = shell_word(out, len, n, "mods", o->mods[i]);
+    /* The limits given (0: the default). */
+    if (o->limits.instructions > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)o->limits.instructions);
+        n = shell_word(out, len, n, "lua-instructions", num);
+    }
+    if (o->limits.memory_bytes > 0) {
+        snprintf(num, sizeof num, "%zu", o->limits.memory_bytes >> 20);
+        n = shell_word(out, len, n, "lua-memory", num);
+    }
+    if (o->limits.time_ms > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)o->limits.time_ms);
+        n = shell_word(out, len, n, "action-time", num);
+    }
+    if (o->limits.lua_only)
+        shell_word(out, len, n, "lua-only", NULL);
+}
+
+static int number(const char *command, const char *flag, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = text ? strtoll(text, &end, 10) : 0;
+    if (!text || *text == '\0' || *end != '\0' || errno || v < lo || v > hi) {
+        cli_error(command, "--%s needs a whole number from %ld to %ld, got '%s'", flag, lo, hi, text ? text : "");
+        return 0;
+    }
+    *out = (long)v;
+    return 1;
+}
+
+static int accepts(const cli_command *cmd, int id)
+{
+    for (const cli_option_id *o = cmd->options; *o != OPT_COUNT; o++)
+        if ((int)*o == id)
+            return 1;
+    return id == OPT_HELP;
+}
+
+/* Whether every "--name" word of ARGV names one of CMD's options exactly:
+ * getopt_long would take an unambiguous prefix ("--save" for
+ * "--save-shard"), which hides typos. */
+static int exact_names(const cli_command *cmd, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            return 1;
+        if (strncmp(a, "--", 2) != 0)
+            continue;
+        size_t len = strcspn(a + 2, "=");
+        int id = -1;
+        for (int k = 0; k < OPT_COUNT && id < 0; k++)
+            if (accepts(cmd, k) && strlen(OPTIONS[k].name) == len && !strncmp(OPTIONS[k].name, a + 2, len))
+                id = k;
+        if (id < 0) {
+            cli_error(cmd->name, "unknown option '%.*s' (see foh %s --help)", (int)len + 2, a, cmd->name);
+            return 0;
+        }
+        if (OPTIONS[id].arg && !a[2 + len])
+            i++; /* its value, whatever it looks like */
+    }
+    return 1;
+}
+
+static int add_variant(const char *command, const char *v, const char **list, int *n)
+{
+    if (*n >= CLI_MAX_VARIANTS) {
+        cli_error(command, "at most %d variants", CLI_MAX_VARIANTS);
+        return 0;
+    }
+    list[(*n)++] = v;
+    return 1;
+}
+
+/* Store the value V of option ID in O. */
+static int set_option(const cli_command *cmd, int id, const char *v, cli_options *o)
+{
+    const char *c = cmd->name, *flag = OPTIONS[id].name;
+    long x;
+    switch ((cli_option_id)id) {
+    case OPT_PLAYERS:
+        if (!number(c, flag, v, 1, FOH_MAX_PLAYERS, &x))
+            return 0;
+        o->players = (int)x;
+        return 1;
+    case OPT_SEED: {
+        /* Any 64-bit seed, so that a game of `foh sim` can be played again. */
+        char *end;
+        errno = 0;
+        unsigned long long u = strtoull(v, &end, 10);
+        if (!*v || *end || errno || v[0] < '0' || v[0] > '9') {
+            cli_error(c, "--seed needs a whole number from 0 to 18446744073709551615, got '%s'", v);
+            return 0;
+        }
+        o->seed = (uint64_t)u;
+        return 1;
+    }
+    case OPT_GAMES:
+        if (!number(c, flag, v, 1, CLI_MAX_GAMES, &x))
+            return 0;
+        o->games = x;
+        return 1;
+    case OPT_LONG_GAMES:
+        if (!number(c, flag, v, 0, 100000000L, &x))
+            return 0;
+        o->long_games = x;
+        return 1;
+    case OPT_LADDER_FROM:
+        if (!number(c, flag, v, 1, 10000000L, &x))
+            return 0;
+        o->ladder_from = x;
+        return 1;
+    case OPT_LADDER_RUNGS:
+        if (!number(c, flag, v, 1, 16, &x))
+            return 0;
+        o->ladder_rungs = (int)x;
+        return 1;
+    case OPT_THREADS:
+        if (!number(c, flag, v, 1, 256, &x))
+            return 0;
+        o->threads = (int)x;
+        return 1;
+    case OPT_STOP_AFTER:
+        if (!number(c, flag, v, 1, CLI_MAX_ACTIONS, &x))
+            return 0;
+        o->stop_after = x;
+        return 1;
+    case OPT_LUA_INSTRUCTIONS:
+        if (!number(c, flag, v, CLI_MIN_LUA_INSTRUCTIONS, CLI_MAX_LUA_INSTRUCTIONS, &x))
+            return 0;
+        o->limits.instructions = x;
+        return 1;
+    case OPT_LUA_MEMORY:
+        if (!number(c, flag, v, 1, CLI_MAX_LUA_MEMORY_MIB, &x))
+            return 0;
+        o->limits.memory_bytes = (size_t)x << 20;
+        return 1;
+    case OPT_ACTION_TIME:
+        if (!number(c, flag, v, 1, CLI_MAX_ACTION_TIME_MS, &x))
+            return 0;
+        o->limits.time_ms = x;
+        return 1;
+    case OPT_SHARD: {
+        int used = -1;
+        if (sscanf(v, "%d/%d%n", &o->shard, &o->shards, &used) != 2 || used != (int)strlen(v) || o->shards < 1 ||
+            o->shards > 100000 || o->shard < 1 || o->shard > o->shards) {
+            cli_error(c, "--shard needs i/k with 1 <= i <= k <= 100000, got '%s'", v);
+            return 0;
+        }
+        return 1;
+    }
+    case OPT_ON_ERROR:
+        if (strcmp(v, "stop") && strcmp(v, "skip")) {
+            cli_error(c, "--on-error takes stop or skip, got '%s'", v);
+            return 0;
+        }
+        o->skip_errors = !strcmp(v, "skip");
+        return 1;
+    case OPT_VARIANT:
+        /* Resolved once every option is read (--mods may come later). */
+        return add_variant(c, v, o->variant, &o->nvariants);
+    case OPT_A_VARIANT:
+    case OPT_B_VARIANT: {
+        int side = id == OPT_B_VARIANT;
+        return add_variant(c, v, o->side_variant[side], &o->side_nvariants[side]);
+    }
+    case OPT_CARDS:
+        if (o->given >> OPT_CARDS & 1 && o->cards_seen) {
+            if (o->nmore_cards >= CLI_MAX_VARIANTS) {
+                cli_error(c, "at most %d more card sets", CLI_MAX_VARIANTS);
+                return 0;
+            }
+            o->more_cards[o->nmore_cards++] = v;
+        } else {
+            o->cards = v;
+        }
+        o->cards_seen = 1;
+        return 1;
+    case OPT_SCENARIOS:
+        if (o->nscenarios >= CLI_MAX_VARIANTS) {
+            cli_error(c, "at most %d --scenarios paths", CLI_MAX_VARIANTS);
+            return 0;
+        }
+        o->scenarios[o->nscenarios++] = v;
+        return 1;
+    case OPT_WITHOUT:
+        if (o->nwithout >= CLI_MAX_VARIANTS) {
+            cli_error(c, "at most %d --without cards", CLI_MAX_VARIANTS);
+            return 0;
+        }
+        for (int i = 0; i < o->nwithout; i++)
+            if (!strcmp(o->without[i], v)) {
+                cli_error(c, "--without %s is given twice", v);
+                return 0;
+            }
+        o->without[o->nwithout++] = v;
+        return 1;
+    case OPT_IMPACT: o->impact = 1; return 1;
+    case OPT_ABLATION: o->ablation = 1; return 1;
+    case OPT_MODS:
+        if (o->nmods >= CLI_MAX_VARIANTS) {
+            cli_error(c, "at most %d --mods folders", CLI_MAX_VARIANTS);
+            return 0;
+        }
+        o->mods[o->nmods++] = v;
+        return 1;
+    case OPT_SEATS: o->seats = v; return 1;
+    case OPT_JSON: o->json = v; return 1;
+    case OPT_HTML: o->html = v; return 1;
+    case OPT_GAMES_CSV: o->games_csv = v; return 1;
+    case OPT_TRACE: o->trace = v; return 1;
+    case OPT_SAVE: o->save = v; return 1;
+    case OPT_LOAD: o->load = v; return 1;
+    case OPT_SAVE_SHARD: o->save_shard = v; return 1;
+    case OPT_A_CARDS: o->side_cards[0] = v; return 1;
+    case OPT_B_CARDS: o->side_cards[1] = v; return 1;
+    case OPT_COVERAGE: o->coverage = 1; return 1;
+    case OPT_EXPLAIN: o->explain = 1; return 1;
+    case OPT_REVEAL: o->reveal = 1; return 1;
+    case OPT_LUA_ONLY: o->limits.lua_only = 1; return 1;
+    case OPT_WATCH: o->watch = 1; return 1;
+    case OPT_QUICK: o->quick = 1; return 1;
+    case OPT_SKILL_LADDER: o->skill_ladder = 1; return 1;
+    case OPT_HELP: o->help = 1; return 1;
+    case OPT_COUNT: break;
+    }
+    return 0;
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
+{
+    cli_defaults(o);
+    if (!exact_names(cmd, argc, argv) || !read_mods_env(cmd->name, o))
+        return CLI_USAGE;
+    struct option longs[OPT_COUNT + 1];
+    int n = 0;
+    for (int k = 0; k < OPT_COUNT; k++)
+        if (accepts(cmd, k))
+            longs[n++] = (struct option){OPTIONS[k].name, OPTIONS[k].arg ? required_argument : no_argument, NULL, k};
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    /* getopt wants the program name first: the command's own word. */
+    char **args = argv - 1;
+    optind = 0; /* a fresh scan (glibc) */
+    opterr = 0;
+    for (int id; (id = getopt_long(argc + 1, args, ":h", longs, NULL)) != -1;) {
+        if (id == 'h')
+            id = OPT_HELP;
+        if (id == ':') {
+            cli_error(cmd->name, "option '%s' needs a value (see foh %s --help)", args[optind - 1], cmd->name);
+            return CLI_USAGE;
+        }
+        if (id == '?' && optopt > 0 && optopt < 128) { /* a short option, maybe inside "-xh" */
+            cli_error(cmd->name, "unknown option '-%c' (see foh %s --help)", optopt, cmd->name);
+            return CLI_USAGE;
+        }
+        if (id == '?' || id < 0 || id >= OPT_COUNT) {
+            cli_error(cmd->name, "unknown option '%s' (see foh %s --help)", args[optind - 1], cmd->name);
+            return CLI_USAGE;
+        }
+        o->given |= (uint64_t)1 << id;
+        if (!set_option(cmd, id, optarg, o))
+            return CLI_USAGE;
+    }
+    o->args = args + optind;
+    o->nargs = argc + 1 - optind;
+    if (o->help)
+        return CLI_OK;
+    for (int i = 0; i < o->nvariants; i++)
+        if (!cli_find(o, "variants", o->variant[i], "variant.yaml", o->variant_dir[i], sizeof o->variant_dir[i])) {
+            cli_error(cmd->name, "unknown variant '%s' ('foh variants' lists them; --mods DIR and $FOH_MODS add "
+                                 "folders to look in)", o->variant[i]);
+            return CLI_USAGE;
+        }
+    if (o->nargs < cmd->min_args || (!cmd->args && o->nargs > 0)) {
+        if (o->nargs > 0 && !cmd->args)
+            cli_error(cmd->name, "unexpected argument '%s' (see foh %s --help)", o->args[0], cmd->name);
+        else
+            cli_error(cmd->name, "give %s (see foh %s --help)", cmd->args, cmd->name);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* See cli.h. */
+void cli_wrap(FILE *out, const char *text, int indent, int col)
+{
+    for (const char *h = text; *h;) {
+        if (h[0] == '\n' && h[1] == '\n') {
+            fprintf(out, "\n\n%*s", indent, "");
+            col = indent;
+            h += 2;
+            continue;
+        }
+        while (*h == ' ' || (*h == '\n' && h[1] != '\n'))
+            h++;
+        size_t w = strcspn(h, " \n");
+        if (!w)
+            continue;
+        if (col > indent && col + 1 + (int)w > 80) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, "%s%.*s", col > indent ? " " : "", (int)w, h);
+        col += (col > indent) + (int)w;
+        h += w;
+    }
+    putc('\n', out);
+}
+
+void cli_help(const cli_command *cmd, FILE *out)
+{
+    fprintf(out, "usage: foh %s [options]%s%s\n\n", cmd->name, cmd->args ? " " : "", cmd->args ? cmd->args : "");
+    cli_wrap(out, cmd->about, 0, 0);
+    fprintf(out, "\noptions:\n");
+    for (const cli_option_id *id = cmd->options;; id++) {
+        int k = *id == OPT_COUNT ? OPT_HELP : (int)*id;
+        char left[40];
+        snprintf(left, sizeof left, "--%s%s%s", OPTIONS[k].name, OPTIONS[k].arg ? " " : "",
+                 OPTIONS[k].arg ? OPTIONS[k].arg : "");
+        fprintf(out, "  %-24s ", left);
+        cli_wrap(out, OPTIONS[k].help, 27, 27);
+        if (*id == OPT_COUNT)
+            break;
+    }
+    if (cmd->footer) {
+        putc('\n', out);
+        cli_wrap(out, cmd->footer, 0, 0);
+    }
+}
+
+int cli_seat_specs(const cli_options *o, char specs[FOH_MAX_PLAYERS][64])
+{
+    char given[FOH_MAX_PLAYERS][64];
+    int n = 0;
+    const char *s = o->seats;
+    json_t *text = json_string(s); /* saves and shards record the seats as JSON text */
+    if (!text) {
+        cli_error(NULL, "--seats: not valid UTF-8 (the seats are recorded as JSON text)");
+        return 0;
+    }
+    json_decref(text);
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        if (len == 0 || (s[len] == ',' && !s[len + 1])) {
+            cli_error(NULL, "--seats: '%s' has an empty player (a comma too many)", o->seats);
+            return 0;
+        }
+        if (n >= FOH_MAX_PLAYERS || len >= sizeof given[0]) {
+            cli_error(NULL, "--seats: '%s' names more than %d players or a spec too long", o->seats, FOH_MAX_PLAYERS);
+            return 0;
+        }
+        snprintf(given[n++], sizeof given[0], "%.*s", (int)len, s);
+        s += len + (s[len] == ',');
+    }
+    if (n != 1 && n != o->players) {
+        cli_error(NULL, "--seats names %d players for a %d-player game", n, o->players);
+        return 0;
+    }
+    for (int p = 0; p < o->players; p++)
+        memcpy(specs[p], given[n == 1 ? 0 : p], sizeof specs[p]);
+    return 1;
+}
+
+int cli_seat_is_human(const char *spec) { return !strncmp(spec, "human", 5) && (!spec[5] || spec[5] == ':'); }
+
+int cli_seats(const cli_options *o, uint64_t seed, foh_player **seats)
+{
+    char specs[FOH_MAX_PLAYERS][64];
+    if (!cli_seat_specs(o, specs))
+        return 0;
+    for (int p = 0; p < o->players; p++) {
+        foh_error err;
+        if (cli_seat_is_human(specs[p])) {
+            cli_error(NULL, "--seats: '%s': human players play in foh play only", specs[p]);
+            cli_free_seats(seats, p);
+            return 0;
+        }
+        seats[p] = foh_bot_from_spec(specs[p], cli_seat_seed(seed, p), &err);
+        if (!seats[p]) {
+            cli_error(NULL, "--seats: %s", err.msg);
+            cli_free_seats(seats, p);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+uint64_t cli_seat_seed(uint64_t seed, int player) { return foh_seed_for(seed, 1000 + (uint64_t)player); }
+
+void cli_free_seats(foh_player **seats, int n)
+{
+    for (int p = 0; p < n; p++)
+        foh_player_free(seats[p]);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void cli_free_list(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int cli_list_dir(const char *dir, const char *suffix, char ***names)
+{
+    DIR *d = opendir(dir);
+    *names = NULL;
+    if (!d)
+        return -1;
+    int n = 0, cap = 0;
+    size_t slen = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= slen || strcmp(e->d_name + len - slen, suffix))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(*names, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                closedir(d);
+                cli_free_list(*names, n);
+                *names = NULL;
+                return -1;
+            }
+            *names = grown;
+        }
+        if (!((*names)[n] = strdup(e->d_name))) {
+            closedir(d);
+            cli_free_list(*names, n);
+            *names = NULL;
+            return -1;
+        }
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(*names, (size_t)n, sizeof **names, cmp_str);
+    return n;
+}
+
+void cli_sources_of(const cli_options *o, cli_sources *out)
+{
+    out->nvariants = o->nvariants;
+    for (int i = 0; i < o->nvariants; i++)
+        out->variants[i] = o->variant_dir[i];
+    out->nsets = 0;
+    for (int i = 0; i <= o->nmore_cards; i++) {
+        const char *name = i ? o->more_cards[i - 1] : o->cards;
+        char *dir = out->set_dir[out->nsets];
+        if (!cli_find(o, "cards", name, "game.yaml", dir, sizeof out->set_dir[0]))
+            snprintf(dir, sizeof out->set_dir[0], "%s", name); /* the loader names what is missing */
+        out->sets[out->nsets++] = dir;
+    }
+    out->nsearch = cli_search_path(o, "cards", out->search, CLI_MAX_SEARCH);
+}
+
+int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
+{
+    foh_error err;
+    *eng = NULL;
+    cli_sources src;
+    cli_sources_of(o, &src);
+    *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, &err);
+    if (!*cs) {
+        cli_error(NULL, "%s", err.msg);
+        return 0;
+    }
+    *eng = foh_engine_new_limited(*cs, &o->limits, &err);
+    if (!*eng) {
+        cli_error(NULL, "%s", err.msg);
+        foh_cardset_free(*cs);
+        *cs = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* "Culture icons 1 VP each; other icons halved, rounded down", from the
+ * card set's scoring rules (a variant may change every number). */
+static void print_scoring_rules(FILE *out, const foh_cardset *cs, const foh_scoring_rules *r)
+{
+    int k = 0, nfull = 0;
+    for (int i = 0; i < foh_cardset_icon_count(cs); i++)
+        nfull += r->full_vp_icons >> i & 1;
+    for (int i = 0; i < foh_cardset_icon_count(cs); i++) {
+        if (!(r->full_vp_icons >> i & 1))
+            continue;
+        const char *name = foh_cardset_icon_name(cs, i);
+        fprintf(out, "%s%c%s", k == 0 ? "" : k == nfull - 1 ? " and " : ", ", toupper((unsigned char)name[0]),
+                name + 1);
+        k++;
+    }
+    if (nfull)
+        fprintf(out, " icons %d VP each; other icons ", r->vp_per_full_icon);
+    else
+        fprintf(out, "icons ");
+    if (r->other_icons_per_vp == 2)
+        fprintf(out, "halved, rounded down");
+    else if (r->other_icons_per_vp == 1)
+        fprintf(out, "1 VP each");
+    else
+        fprintf(out, "1 VP per %d, rounded down", r->other_icons_per_vp);
+}
+
+/* Why the winners won: "most VP", "tie on VP broken by most cards in the
+ * Nation", ..., following the card set's tie-break order. */
+static void print_tie_break(FILE *out, const foh_scoring_rules *r, foh_tiebreak tb)
+{
+    static const char *const word[] = {[FOH_TIE_CARDS] = "cards", [FOH_TIE_TOKENS] = "tokens"};
+    static const char *const most[] = {[FOH_TIE_CARDS] = "most cards in the Nation",
+                                       [FOH_TIE_TOKENS] = "most resource tokens"};
+    if (tb == FOH_TIE_NONE) {
+        fprintf(out, "most VP");
+        return;
+    }
+    /* The criteria tied on: every one before the deciding one, or all. */
+    int tied = r->ntie_break;
+    for (int i = 0; i < r->ntie_break; i++)
+        if (tb != FOH_TIE_SHARED && r->tie_break[i] == (int)tb)
+            tied = i;
+    fprintf(out, "tie on VP");
+    for (int i = 0; i < tied; i++)
+        fprintf(out, "%s%s", i == tied - 1 ? " and " : ", ", word[r->tie_break[i]]);
+    if (tb == FOH_TIE_SHARED)
+        fprintf(out, ": shared win");
+    else
+        fprintf(out, " broken by %s", most[tb]);
+}
+
+int cli_print_scores(FILE *out, foh_game *g)
+{
+    const foh_cardset *cs = foh_game_cardset(g);
+    int n = foh_game_players(g);
+    foh_score sc[FOH_MAX_PLAYERS];
+    foh_tiebreak tb;
+    foh_error err;
+    if (foh_game_score(g, sc, &tb, &err) != FOH_OK) {
+        cli_error(NULL, "scoring failed: %s", err.msg);
+        return 0;
+    }
+    foh_scoring_rules rules;
+    foh_cardset_scoring_rules(cs, &rules);
+    fprintf(out, "\nFinal scores (obsolete effects off; ");
+    print_scoring_rules(out, cs, &rules);
+    fprintf(out, ")\n");
+    fprintf(out, "%-4s %8s %12s %9s %6s %6s %7s  %s\n", "", "Culture", "Other icons", "Other VP", "Total", "Cards",
+            "Tokens", "End-game effects");
+    for (int p = 0; p < n; p++) {
+        fprintf(out, "P%-3d %8d %12d %9d %6d %6d %7d  ", p + 1, sc[p].culture_icons, sc[p].other_icons,
+                sc[p].other_vp, sc[p].total, sc[p].cards, sc[p].tokens);
+        if (sc[p].n_end == 0)
+            fprintf(out, "-");
+        for (int k = 0; k < sc[p].n_end; k++) {
+            foh_card_info ci = {0};
+            if (sc[p].end[k].card >= 0)
+                foh_cardset_card(cs, sc[p].end[k].card, &ci);
+            fprintf(out, "%s%s +%d VP", k ? ", " : "", sc[p].end[k].card < 0 ? "variant scoring" : ci.name,
+                    sc[p].end[k].full_vp);
+            if (sc[p].end[k].other_icons)
+                fprintf(out, " (+%d other icons)", sc[p].end[k].other_icons);
+        }
+        fprintf(out, "%s\n", sc[p].winner ? "   WINNER" : "");
+    }
+    for (int p = 0; p < n; p++) {
+        int end_vp = 0;
+        for (int k = 0; k < sc[p].n_end; k++)
+            end_vp += sc[p].end[k].full_vp;
+        fprintf(out, "P%d: %d (%d Culture icons) + %d (%d other icons) + %d end-game = %d VP\n", p + 1,
+                sc[p].culture_vp, sc[p].culture_icons, sc[p].other_vp, sc[p].other_icons, end_vp, sc[p].total);
+    }
+    fprintf(out, "Winner:");
+    for (int p = 0; p < n; p++)
+        if (sc[p].winner)
+            fprintf(out, " P%d", p + 1);
+    fprintf(out, " (");
+    print_tie_break(out, &rules, tb);
+    fprintf(out, ")\n");
+    return 1;
+}
+
+int cli_can_write(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return 0;
+        }
+        return access(path, W_OK) == 0;
+    }
+    if (errno != ENOENT)
+        return 0;
+    /* A new file: its folder must exist and be writable. */
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if ((size_t)(slash - path) >= sizeof dir) {
+        errno = ENAMETOOLONG;
+        return 0;
+    } else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return access(dir, W_OK) == 0;
+}
+
+FILE *cli_create(const char *path)
+{
+    /* O_NONBLOCK: opening a named pipe with no reader fails (ENXIO) rather
+     * than waiting for one; writes then block as usual. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0)
+        return NULL;
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+int cli_write_json(const json_t *j, const char *path, size_t flags)
+{
+    if (!strcmp(path, "-")) /* standard output, as for foh check and foh legal (checked when the command ends) */
+        return json_dumpf(j, stdout, flags) == 0 && putchar('\n') != EOF;
+    FILE *f = cli_create(path);
+    if (!f)
+        return 0;
+    int ok = json_dumpf(j, f, flags) == 0;
+    int e = errno;
+    if (fclose(f) != 0) {
+        ok = 0;
+        e = errno;
+    }
+    errno = ok ? 0 : e ? e : EIO;
+    return ok;
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cli_wait_workers(int (*finished)(void *ud), void (*progress)(void *ud), void *ud)
+{
+    double shown = -1;
+    while (!finished(ud)) {
+        double now = cli_now_s();
+        if (progress && (shown < 0 || now - shown >= 0.2)) {
+            progress(ud);
+            shown = now;
+        }
+        struct timespec nap = {0, 2000000}; /* 2 ms */
+        nanosleep(&nap, NULL);
+    }
+}
+
+static int threads_exited(void *ud)
+{
+    const cli_workers *w = ud;
+    return atomic_load(w->exited) >= w->threads;
+}
+
+static void threads_progress(void *ud)
+{
+    const cli_workers *w = ud;
+    cli_progress(atomic_load(w->done), w->total, cli_now_s() - w->start, w->show_rate, 0);
+}
+
+void cli_wait_threads(const cli_workers *w, int progress)
+{
+    cli_wait_workers(threads_exited, progress ? threads_progress : NULL, (void *)w);
+}
+
+void cli_progress(long done, long total, double elapsed, int show_rate, int final)
+{
+    double rate = elapsed > 0 ? done / elapsed : 0;
+    int width = 30, filled = total ? (int)(width * done / total) : width;
+    char speed[48] = "";
+    if (show_rate)
+        snprintf(speed, sizeof speed, " %.0f games/s,", rate);
+    fprintf(stderr, "\r[%.*s%*s] %ld/%ld games,%s ETA %.0fs   ", filled, "##############################",
+            width - filled, "", done, total, speed, rate > 0 ? (total - done) / rate : 0.0);
+    if (final)
+        fprintf(stderr, "\n");
+}
