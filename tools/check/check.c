@@ -560,6 +560,10 @@ int cmd_check(int argc, char **argv)
     foh_error err;
     foh_cardset *cs = foh_cardset_check(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch,
                                         on_load_problem, &ps, &err);
+    if (cs && !cli_ruleset_supported(cs, &err)) {
+        foh_cardset_free(cs);
+        cs = NULL;
+    }
     if (!cs && ps.errors == 0)
         add(&ps, 0, err.msg);
     int played = cs ? play_games(&o, cs, games, &ps) : 0;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "check/scenario_run.h"
+#include "common/cli.h"
 #include "foh/yaml.h"
 
 /* Card sets kept loaded while one file's scenarios run. */
@@ -342,6 +343,10 @@ static int use_cardset(runner *r, const char *path, const char *const *variants,
         if (r->opt->cli)
             nsearch = cli_search_path(r->opt->cli, "cards", search, CLI_MAX_SEARCH);
         l->cs = foh_cardset_load_sets(&path, 1, variants, nvariants, search, nsearch, &e);
+        if (l->cs && !cli_ruleset_supported(l->cs, &e)) {
+            foh_cardset_free(l->cs);
+            l->cs = NULL;
+        }
         if (l->cs)
             l->eng = foh_engine_new(l->cs, &e);
         if (!l->cs || !l->eng) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "foh/ruleset.h"
 
 #ifndef FOH_DEFAULT_CARDS
 #define FOH_DEFAULT_CARDS "cards/base"
@@ -755,6 +756,18 @@ void cli_sources_of(const cli_options *o, cli_sources *out)
     out->nsearch = cli_search_path(o, "cards", out->search, CLI_MAX_SEARCH);
 }
 
+int cli_ruleset_supported(const foh_cardset *cs, foh_error *err)
+{
+    const foh_ruleset *rs = foh_cardset_ruleset(cs), *commands = foh_ruleset_at(0);
+    if (rs == commands)
+        return 1;
+    foh_error_set(err, FOH_ERR_USAGE,
+                  "this card set is played by the ruleset '%s' (%s); the foh commands play card sets of '%s' only, "
+                  "for now (other rulesets play through the library: docs/ruleset.md)",
+                  rs->name, rs->title, commands->name);
+    return 0;
+}
+
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
 {
     foh_error err;
@@ -762,6 +775,10 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
     cli_sources src;
     cli_sources_of(o, &src);
     *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, &err);
+    if (*cs && !cli_ruleset_supported(*cs, &err)) {
+        foh_cardset_free(*cs);
+        *cs = NULL;
+    }
     if (!*cs) {
         cli_error(NULL, "%s", err.msg);
         return 0;

@@ -155,6 +155,10 @@ typedef struct {
 void cli_sources_of(const cli_options *o, cli_sources *out);
 
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
+/* 1 if the commands can play CS: their views (board, report, scenarios)
+ * are written for the registry's default ruleset (The Flow of History);
+ * else 0 with ERR naming CS's ruleset (FOH_ERR_USAGE). */
+int cli_ruleset_supported(const foh_cardset *cs, foh_error *err);
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 
 /* Print the score table of a finished game (or of the game as it stands).

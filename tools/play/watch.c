@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "play/watch.h"
+#include "common/cli.h"
 
 #define FNV_START 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -129,6 +130,10 @@ int watch_poll(watcher *w, foh_game *g, foh_cardset **cs, foh_engine **eng, foh_
     foh_error err;
     foh_cardset *ncs =
         foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, &err);
+    if (ncs && !cli_ruleset_supported(ncs, &err)) {
+        foh_cardset_free(ncs);
+        ncs = NULL;
+    }
     foh_engine *neng = ncs ? foh_engine_new_limited(ncs, &w->o->limits, &err) : NULL;
     if (!neng) {
         cli_error("play", "watch: kept the old definitions: %s", err.msg);
