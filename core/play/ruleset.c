@@ -17,12 +17,7 @@ static const foh_ruleset *of(const void *object) { return ((const foh_object_hea
 const foh_ruleset *foh_cardset_ruleset(const foh_cardset *cs) { return of(cs); }
 const foh_ruleset *foh_game_ruleset(const foh_game *g) { return of(g); }
 
-/* The ruleset DIR's game.yaml names (`ruleset: NAME`), into *OUT: the
- * default (the registry's first) when it names none, or when the file
- * cannot be read (the ruleset's loader then reports that, as it always
- * has). FOH_ERR_DATA, naming the file and line, for an unknown name or one
- * that is not text. */
-static foh_status ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_error *err)
+foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_error *err)
 {
     *out = foh_ruleset_at(0);
     char path[4096], yerr[256];
@@ -54,7 +49,7 @@ static foh_status ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_e
 static foh_cardset *load(const foh_load_request *req, foh_error *err)
 {
     const foh_ruleset *rs;
-    if (req->ndirs >= 1 && req->dirs && ruleset_of_dir(req->dirs[0], &rs, err) != FOH_OK) {
+    if (req->ndirs >= 1 && req->dirs && foh_ruleset_of_dir(req->dirs[0], &rs, err) != FOH_OK) {
         if (req->report)
             req->report(req->report_ctx, 0, err);
         return NULL;

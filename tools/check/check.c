@@ -10,6 +10,7 @@
 
 #include "check/scenario_run.h"
 #include "commands.h"
+#include "any/any.h"
 #include "common/cli.h"
 
 #define DEFAULT_GAMES 12
@@ -549,6 +550,8 @@ int cmd_check(int argc, char **argv)
             cli_help(&CHECK, stdout);
         return st;
     }
+    if (any_ruleset(&o)) /* another ruleset's card set: through the interface alone */
+        return any_check(&o);
     long games = o.given >> OPT_GAMES & 1 ? o.games : DEFAULT_GAMES;
     if (o.json && strcmp(o.json, "-") && !cli_can_write(o.json)) {
         cli_error("check", "%s: cannot write there", o.json);

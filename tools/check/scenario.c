@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "any/any.h"
 #include "check/scenario_run.h"
 #include "commands.h"
 #include "common/cli.h"
@@ -62,6 +63,8 @@ int cmd_scenario(int argc, char **argv)
         return st;
     }
     char cards[1024];
+    if (any_ruleset(&o)) /* another ruleset's card set: through the interface alone */
+        return any_scenario(&o);
     if (!cli_find(&o, "cards", o.cards, "game.yaml", cards, sizeof cards))
         snprintf(cards, sizeof cards, "%s", o.cards);
     scenario_options opt = {.cards = cards, .nvariants = o.nvariants, .cli = &o};

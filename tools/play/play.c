@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "any/any.h"
 #include "common/cli.h"
 #include "common/origin.h"
 #include "common/trace.h"
@@ -730,6 +731,8 @@ int cmd_play(int argc, char **argv)
             cli_error("play", "%s comes from the save file with --load", names[i]);
             return CLI_USAGE;
         }
+    if (any_ruleset(&o)) /* another ruleset's card set: through the interface alone */
+        return any_play(&o);
     session ss = {.cmd = "play", .save = o.save ? o.save : o.load};
     return run_session(&o, &ss);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "any/any.h"
 #include "common/cli.h"
 #include "common/origin.h"
 #include "common/trace.h"
@@ -580,6 +581,8 @@ int cmd_sim(int argc, char **argv)
         }
     if (o.skill_ladder)
         return ladder_main(&o);
+    if (any_ruleset(&o)) /* another ruleset's card set: through the interface alone */
+        return any_sim(&o);
     foh_cardset *cs;
     foh_engine *eng;
     if (!cli_load(&o, &cs, &eng))

@@ -159,6 +159,11 @@ FOH_API const foh_ruleset *foh_ruleset_find(const char *name);
  * order (the first is the default for a game.yaml naming none). */
 FOH_API int foh_ruleset_count(void);
 FOH_API const foh_ruleset *foh_ruleset_at(int i);
+/* The ruleset the card set in folder DIR is played by, into *OUT: the one
+ * its game.yaml names (`ruleset: NAME`), or the default (the registry's
+ * first) when it names none or cannot be read (loading it then says why).
+ * FOH_ERR_DATA naming the file and line for a name no ruleset has. */
+FOH_API foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_error *err);
 /* The ruleset of a card set, engine or game. */
 FOH_API const foh_ruleset *foh_cardset_ruleset(const foh_cardset *cs);
 FOH_API const foh_ruleset *foh_game_ruleset(const foh_game *g);
