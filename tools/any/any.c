@@ -83,12 +83,10 @@ static int make_seats(const cli_options *o, const char *cmd, int players, uint64
         foh_error err;
         seats[p] = strcmp(one, "human") ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err) : NULL;
         if (!seats[p]) {
-            char safe[512];
             cli_error(cmd, "seat P%d: %s", p + 1,
                       strcmp(one, "human") ? err.msg
                                            : "human seats play The Flow of History only, for now; this ruleset's "
                                              "games are for bots");
-            (void)safe;
             while (p-- > 0)
                 seats[p]->free(seats[p]);
             return 0;
@@ -311,7 +309,7 @@ int any_check(const cli_options *o)
     long games = o->given >> OPT_GAMES & 1 ? o->games : 12;
     const foh_ruleset *rs = cs ? foh_cardset_ruleset(cs) : NULL;
     for (long i = 0; eng && i < games; i++) {
-        int players = 2 + (int)(i % (rs->max_players - 1));
+        int players = 2 + (int)(i % (rs->max_players > 2 ? rs->max_players - 1 : 1));
         uint64_t seed = foh_seed_for(o->seed, (uint64_t)i), d1 = 0, d2 = 0;
         long s1 = 0, s2 = 0;
         foh_status a = play_once(eng, players, seed, &s1, &d1, &err);
@@ -329,6 +327,11 @@ int any_check(const cli_options *o)
                             "the ruleset is not deterministic\n",
                     i + 1, players, (unsigned long long)seed, s1, s2);
         }
+    }
+    if (eng && played == 0 && games > 0) {
+        errors++;
+        fprintf(stderr, "error: no game could be set up: the card set allows no player count from 2 to %d\n",
+                rs->max_players);
     }
     if (cs && !eng) {
         errors++;
@@ -500,7 +503,10 @@ int any_scenario(const cli_options *o)
             failed++;
         }
         for (size_t k = 0; list && list->kind == FOH_YAML_SEQ && k < list->n; k++)
-            if (list->items[k]->kind == FOH_YAML_MAP && run_scenario(eng, o->args[i], list->items[k]))
+            if (list->items[k]->kind != FOH_YAML_MAP)
+                failed += !scenario_fail(o->args[i], list->items[k], "(not a map)", "%s",
+                                         "a scenario is a map of name, players, seed, actions, expect");
+            else if (run_scenario(eng, o->args[i], list->items[k]))
                 passed++;
             else
                 failed++;
