@@ -238,36 +238,33 @@ static const char *run_unknown_key(json_t *run)
     return NULL;
 }
 
-int tune_run_merge(tuner *T, candidates *cand)
+/* Read the NF shard files of --merge into SH and check that they are the
+ * parts of one run, each part once: *NP parts, (*PARTP)[i - 1] the file
+ * holding part i (*PARTP malloc'd: the caller frees it, whatever the
+ * result). 0 after saying what is wrong. */
+static int read_parts(const tuner *T, tune_shard *sh, int nf, int **partp, int *np)
 {
-    int nf = T->nfiles, st = CLI_DATA;
-    tune_shard *sh = calloc((size_t)nf, sizeof *sh);
-    int *part = NULL; /* part[i - 1]: the file holding shard i */
-    candidate **alive = NULL, *base = NULL;
-    if (!sh) {
-        cli_error("tune", "out of memory");
-        return CLI_DATA;
-    }
     for (int f = 0; f < nf; f++) {
         if (!tune_shard_read(T->files[f], &sh[f]))
-            goto done;
+            return 0;
         const char *key = run_unknown_key(sh[f].run);
         if (key) {
             cli_error("tune", "%s: run.%s: unknown field (a file of another version of foh, or edited?)",
                       T->files[f], key);
-            goto done;
+            return 0;
         }
         json_t *src = json_object_get(sh[f].run, "sources");
         char why[ORIGIN_PATH + 256];
         if (origin_sources_differ(src, src, T->files[f], T->files[f], why, sizeof why)) { /* a malformed list */
             cli_error("tune", "%s: run.%s", T->files[f], why);
-            goto done;
+            return 0;
         }
     }
     int n = sh[0].shards;
-    if (!(part = malloc((size_t)n * sizeof *part))) {
+    int *part = *partp = malloc((size_t)n * sizeof *part);
+    if (!part) {
         cli_error("tune", "out of memory");
-        goto done;
+        return 0;
     }
     for (int i = 0; i < n; i++)
         part[i] = -1;
@@ -289,23 +286,23 @@ int tune_run_merge(tuner *T, candidates *cand)
                                   T->files[major], T->files[f], why, sizeof why)) {
             cli_error("tune", "%s: made from other contents of the card set than %s: %s", T->files[f],
                       T->files[major], why);
-            goto done;
+            return 0;
         }
         const char *key = tune_shard_run_differs(sh[f].run, sh[major].run);
         if (key) {
             cli_error("tune", "%s: another run than %s's%s: run.%s differs (or the file was edited)", T->files[f],
                       T->files[major], most > 1 ? " (and the other files')" : "", key);
-            goto done;
+            return 0;
         }
         if (sh[f].shards != n) {
             cli_error("tune", "%s: shard %d of %d, while %s is one of %d", T->files[f], sh[f].shard, sh[f].shards,
                       T->files[0], n);
-            goto done;
+            return 0;
         }
         if (part[sh[f].shard - 1] >= 0) {
             cli_error("tune", "%s: shard %d of %d, the same part as %s", T->files[f], sh[f].shard, n,
                       T->files[part[sh[f].shard - 1]]);
-            goto done;
+            return 0;
         }
         part[sh[f].shard - 1] = f;
     }
@@ -313,17 +310,21 @@ int tune_run_merge(tuner *T, candidates *cand)
         if (part[i] < 0) {
             cli_error("tune", "shard %d of %d is missing: its single changes would never be tried (give every "
                       "shard's file)", i + 1, n);
-            goto done;
+            return 0;
         }
-    const char *first = T->files[part[0]];
-    if (!tuner_from_run(T, sh[part[0]].run, first))
-        goto done;
+    *np = n;
+    return 1;
+}
+
+/* The base of the merged run (BASE, loaded here) against the shards' SH
+ * (N parts, PART as read_parts gives it): the same card set, the same
+ * games in every shard, and its first games played here the same. A CLI
+ * status. */
+static int check_base(tuner *T, candidates *cand, tune_shard *sh, const int *part, int n, candidate *base)
+{
     long G = T->o.games;
-    if (T->verify_games < 0)
-        T->verify_games = G;
-    if ((st = tune_prepare(T, cand, &base)) != CLI_OK)
-        goto done;
-    st = CLI_DATA;
+    const char *first = T->files[part[0]];
+    int st;
     json_t *run = sh[0].run, *now = origin_sources(base->cs);
     char why[ORIGIN_PATH + 256];
     if (!now || origin_sources_differ(json_object_get(run, "sources"), now, first, "the card set now", why,
@@ -331,7 +332,7 @@ int tune_run_merge(tuner *T, candidates *cand)
         cli_error("tune", "%s: its card set has changed since the shards were made: %s", first,
                   now ? why : "out of memory");
         json_decref(now);
-        goto done;
+        return CLI_DATA;
     }
     json_decref(now);
     if (foh_cardset_card_count(base->cs) != sh[0].ncards ||
@@ -342,7 +343,7 @@ int tune_run_merge(tuner *T, candidates *cand)
                   (long long)json_integer_value(json_object_get(run, "tunables")),
                   (long long)json_integer_value(json_object_get(run, "single_changes")),
                   foh_cardset_card_count(base->cs), T->ntun, T->nvalues_total);
-        goto done;
+        return CLI_DATA;
     }
     /* Every shard played the same base games; this machine plays its first ones the same. */
     for (int i = 1; i < n; i++) {
@@ -350,38 +351,41 @@ int tune_run_merge(tuner *T, candidates *cand)
         if (!tune_games_equal(&sh[part[0]].base.rec, &sh[part[i]].base.rec, G, &g)) {
             cli_error("tune", "%s: the base's game %ld differs from %s's: the shards did not play the same games "
                       "(another version of foh or of the card data, or an edited file?)", T->files[part[i]], g + 1, first);
-            goto done;
+            return CLI_DATA;
         }
     }
     long check = G < 8 ? G : 8, g;
     candidate *probe = tune_new_candidate(T, cand, NULL, (change){-1, 0});
     T->stage = "checking the base";
-    if (!probe || (st = tune_evaluate(T, &probe, 1, check)) != CLI_OK)
-        goto done;
-    st = CLI_DATA;
+    if (!probe)
+        return CLI_DATA;
+    if ((st = tune_evaluate(T, &probe, 1, check)) != CLI_OK)
+        return st;
     T->spent = 0;
     if (probe->failed || !tune_games_equal(&probe->rec, &sh[part[0]].base.rec, check, &g)) {
         tune_clear_progress(T);
         cli_error("tune", "the base's game %ld played here differs from the shards' (%s): another version of foh "
                   "or of the card data?%s%s", probe->failed ? 1 : g + 1, first, probe->failed ? " " : "",
                   probe->failed ? probe->why : "");
-        goto done;
+        return CLI_DATA;
     }
     tune_drop_candidate(probe);
     tune_clear_progress(T);
     printf("merged %d shard%s (the base's games 1..%ld played again here: the same)\n", n, n == 1 ? "" : "s",
            check);
-    take_games(T, base, &sh[part[0]].base, G);
-    tune_base_ready(T, base);
-    /* The survivors, shard by shard in order, each a single change of this run's tunables. */
-    int total = 0, nalive = 0;
-    long spent = 0;
-    for (int i = 0; i < n; i++)
-        total += sh[part[i]].nsurv;
-    if (!(alive = calloc((size_t)(total ? total : 1), sizeof *alive))) {
-        cli_error("tune", "out of memory");
-        goto done;
-    }
+    return CLI_OK;
+}
+
+/* The survivors of the shards' screening (SH, N parts, PART as read_parts
+ * gives it), shard by shard in order, each checked to be a single change of
+ * this run's tunables screened by one shard only, as candidates into
+ * ALIVE[*NALIVEP...]; the games the shards' screening played added to
+ * *SPENTP. 0 after saying what is wrong. */
+static int take_survivors(tuner *T, candidates *cand, tune_shard *sh, const int *part, int n, candidate **alive,
+                          int *nalivep, long *spentp)
+{
+    long G = T->o.games, spent = 0;
+    int nalive = 0;
     /* What each shard screened: its share of the single changes, at most all of them surviving, at least
      * round 1's games each and at most the whole halving's. */
     int rounds;
@@ -395,7 +399,7 @@ int tune_run_merge(tuner *T, candidates *cand)
             cli_error("tune", "%s: %d survivor%s and %ld games spent, while shard %d of %d screens %d single "
                       "change%s (%ld to %ld games): the file may have been edited", T->files[part[i]], s->nsurv,
                       s->nsurv == 1 ? "" : "s", s->spent, i + 1, n, mine, mine == 1 ? "" : "s", least, most_games);
-            goto done;
+            return 0;
         }
     }
     for (int i = 0; i < n; i++) {
@@ -410,23 +414,65 @@ int tune_run_merge(tuner *T, candidates *cand)
             if (t == T->ntun || v < T->tun[t].lo || v > T->tun[t].hi || v == T->tun[t].base) {
                 cli_error("tune", "%s: survivors[%d]: %s = %d is not a single change of this run", T->files[part[i]],
                           k, s->surv[k].path, v);
-                goto done;
+                return 0;
             }
             for (int j = 0; j < nalive; j++)
                 if (alive[j]->ch[0].t == t && alive[j]->ch[0].value == v) {
                     cli_error("tune", "%s: survivors[%d]: %s = %d %s", T->files[part[i]], k, s->surv[k].path, v,
                               j >= from ? "is twice in this shard" : "was screened by another shard too");
-                    goto done;
+                    return 0;
                 }
             candidate *c = tune_new_candidate(T, cand, NULL, (change){t, v});
             if (!c)
-                goto done;
+                return 0;
             take_games(T, c, &s->surv[k], G);
             alive[nalive++] = c;
         }
         printf("shard %d of %d (%s): %d single change%s at %ld games, %ld games screened\n", i + 1, n,
                T->files[part[i]], s->nsurv, s->nsurv == 1 ? "" : "s", G, s->spent);
     }
+    *nalivep = nalive;
+    *spentp = spent;
+    return 1;
+}
+
+int tune_run_merge(tuner *T, candidates *cand)
+{
+    int nf = T->nfiles, st = CLI_DATA;
+    tune_shard *sh = calloc((size_t)nf, sizeof *sh);
+    int *part = NULL; /* part[i - 1]: the file holding shard i */
+    candidate **alive = NULL, *base = NULL;
+    if (!sh) {
+        cli_error("tune", "out of memory");
+        return CLI_DATA;
+    }
+    int n;
+    if (!read_parts(T, sh, nf, &part, &n))
+        goto done;
+    const char *first = T->files[part[0]];
+    if (!tuner_from_run(T, sh[part[0]].run, first))
+        goto done;
+    long G = T->o.games;
+    if (T->verify_games < 0)
+        T->verify_games = G;
+    if ((st = tune_prepare(T, cand, &base)) != CLI_OK)
+        goto done;
+    if ((st = check_base(T, cand, sh, part, n, base)) != CLI_OK)
+        goto done;
+    st = CLI_DATA;
+    take_games(T, base, &sh[part[0]].base, G);
+    tune_base_ready(T, base);
+    /* The survivors, shard by shard in order, each a single change of this run's tunables. */
+    int total = 0, nalive = 0;
+    long spent = 0;
+    for (int i = 0; i < n; i++)
+        total += sh[part[i]].nsurv;
+    if (!(alive = calloc((size_t)(total ? total : 1), sizeof *alive))) {
+        cli_error("tune", "out of memory");
+        goto done;
+    }
+    if (!take_survivors(T, cand, sh, part, n, alive, &nalive, &spent))
+        goto done;
     qsort(alive, (size_t)nalive, sizeof *alive, tune_by_loss);
     /* The budget as one run counts it: the base once, then the screening of every shard. */
     T->spent = G + spent;
