@@ -853,6 +853,199 @@ static int expect_choice(runner *r, const foh_yaml_node *v)
     return 1;
 }
 
+/* An expected count (supply, reserve, substituted, age, deck_size, turn). */
+static int expect_number(runner *r, const char *key, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    int want = 0;
+    if (!int_of(r, v, key, &want))
+        return 0;
+    int got = !strcmp(key, "supply")        ? foh_game_supply(g)
+              : !strcmp(key, "reserve")     ? foh_game_reserve(g)
+              : !strcmp(key, "substituted") ? foh_game_substituted(g)
+              : !strcmp(key, "age")         ? foh_game_current_age(g)
+              : !strcmp(key, "turn")        ? foh_game_turn(g)
+                                            : foh_game_deck_size(g);
+    expect_int(r, !strcmp(key, "age") ? "Current Age" : key, want, got);
+    return 1;
+}
+
+/* The expected current player or player to act (current, to_act): a player or none. */
+static int expect_player(runner *r, const char *key, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    const char *t = text_of(r, v, key);
+    int p = !t ? -2 : !strcmp(t, "none") ? -1 : player_of(r, v);
+    if (p == -2 || (p < 0 && strcmp(t, "none")))
+        return 0;
+    int got = !strcmp(key, "current") ? foh_game_current_player(g) : foh_game_to_act(g);
+    char want_s[16] = "none", got_s[16] = "none";
+    if (p >= 0)
+        snprintf(want_s, sizeof want_s, "P%d", p + 1);
+    if (got >= 0)
+        snprintf(got_s, sizeof got_s, "P%d", got + 1);
+    if (p != got)
+        mismatch(r, "%s: expected %s, got %s", key, want_s, got_s);
+    return 1;
+}
+
+/* An expected yes or no (game_over, bonus, stalled). */
+static int expect_flag(runner *r, const char *key, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    int want = 0;
+    if (!bool_of(r, v, key, &want))
+        return 0;
+    int got = key[0] == 'g' ? foh_game_is_over(g) : key[0] == 'b' ? foh_game_in_bonus(g)
+                                                                   : foh_game_is_stalled(g);
+    if (want != got)
+        mismatch(r, "%s: expected %s, got %s",
+                 key[0] == 'g' ? "game over" : key[0] == 'b' ? "bonus action pending" : "stalled",
+                 want ? "yes" : "no", want ? "no" : "yes");
+    return 1;
+}
+
+/* Each player's expected tokens (tokens: players to counts). */
+static int expect_tokens(runner *r, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    int want = 0;
+    if (!want_kind(r, v, FOH_YAML_MAP, "tokens (players to token counts)"))
+        return 0;
+    for (size_t k = 0; k < v->n; k++) {
+        int p = player_key(r, v, k);
+        if (p < 0 || !int_of(r, v->items[k], "tokens", &want))
+            return 0;
+        char what[32];
+        snprintf(what, sizeof what, "P%d tokens", p + 1);
+        expect_int(r, what, want, foh_game_tokens(g, p));
+    }
+    return 1;
+}
+
+/* The tokens invested in cards (invested) or their investors (investor). */
+static int expect_investments(runner *r, const char *key, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    int want = 0;
+    if (!want_kind(r, v, FOH_YAML_MAP, !strcmp(key, "invested") ? "invested (card ids to tokens)"
+                                                                  : "investor (card ids to investors)"))
+        return 0;
+    for (size_t k = 0; k < v->n; k++) {
+        int c = card_key(r, v, k);
+        if (c < 0)
+            return 0;
+        char what[96];
+        snprintf(what, sizeof what, "%s %s", key, v->keys[k]);
+        if (!strcmp(key, "invested")) {
+            if (!int_of(r, v->items[k], key, &want))
+                return 0;
+            expect_int(r, what, want, foh_game_invested_tokens(g, c));
+            continue;
+        }
+        const foh_yaml_node *pv = v->items[k];
+        const char *t = text_of(r, pv, key);
+        int p = !t ? -2 : !strcmp(t, "none") ? -1 : investor_of(r, pv);
+        if (p == -2 || (p < 0 && strcmp(t, "none")))
+            return 0;
+        int got = foh_game_investor(g, c);
+        if (p != got) {
+            char a[16], b[16];
+            investor_name(p, a, sizeof a);
+            investor_name(got, b, sizeof b);
+            mismatch(r, "%s: expected %s, got %s", what, a, b);
+        }
+    }
+    return 1;
+}
+
+/* The cards of each player's Nation, in any order (nation). */
+static int expect_nations(runner *r, const foh_yaml_node *v)
+{
+    if (!want_kind(r, v, FOH_YAML_MAP, "nation (players to card lists)"))
+        return 0;
+    for (size_t k = 0; k < v->n; k++) {
+        int p = player_key(r, v, k), got[FOH_MAX_CARDS];
+        if (p < 0)
+            return 0;
+        char what[48];
+        snprintf(what, sizeof what, "P%d's Nation", p + 1);
+        if (!expect_cards(r, what, v->items[k], got, nation_of(r, p, -1, got), 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* Each player's piles by card type, bottom first (stacks). */
+static int expect_stacks(runner *r, const foh_yaml_node *v)
+{
+    if (!want_kind(r, v, FOH_YAML_MAP, "stacks (players to {type: [cards bottom first]})"))
+        return 0;
+    for (size_t k = 0; k < v->n; k++) {
+        int p = player_key(r, v, k);
+        const foh_yaml_node *types = v->items[k];
+        if (p < 0 || !want_kind(r, types, FOH_YAML_MAP, "a player's piles (card types to card lists)"))
+            return 0;
+        for (size_t t = 0; t < types->n; t++) {
+            int type = vocabulary_key(r, types, t, 0), got[FOH_MAX_CARDS];
+            if (type < 0)
+                return 0;
+            char what[96];
+            snprintf(what, sizeof what, "P%d's %s pile", p + 1, types->keys[t]);
+            if (!expect_cards(r, what, types->items[t], got, nation_of(r, p, type, got), 1))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The zone of each card named (zone). */
+static int expect_zones(runner *r, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    if (!want_kind(r, v, FOH_YAML_MAP, "zone (card ids to deck, market, nation, removed or box)"))
+        return 0;
+    for (size_t k = 0; k < v->n; k++) {
+        int c = card_key(r, v, k);
+        const char *t = c < 0 ? NULL : text_of(r, v->items[k], "a zone");
+        if (!t)
+            return 0;
+        const char *got = zone_name(foh_game_card_zone(g, c, NULL));
+        int known = 0;
+        for (foh_zone z = 0; z <= FOH_ZONE_BOX; z++)
+            known |= !strcmp(t, zone_name(z));
+        if (!known)
+            return malformed(r, v->items[k], "zone of %s: '%s' is not a zone (deck, market, nation, removed or "
+                                             "box)",
+                             v->keys[k], t);
+        if (strcmp(got, t))
+            mismatch(r, "zone of %s: expected %s, got %s", v->keys[k], t, got);
+    }
+    return 1;
+}
+
+/* Cards removed from the game (removed) or whose effect fired (fired). */
+static int expect_listed(runner *r, const char *key, const foh_yaml_node *v)
+{
+    foh_game *g = r->g;
+    char what[64];
+    snprintf(what, sizeof what, "%s (a list of card ids)", key);
+    if (!want_kind(r, v, FOH_YAML_SEQ, what))
+        return 0;
+    for (size_t k = 0; k < v->n; k++) {
+        int c = card_of(r, v->items[k]);
+        if (c < 0)
+            return 0;
+        int ok = !strcmp(key, "fired") ? foh_game_effect_fired(g, c)
+                                       : foh_game_card_zone(g, c, NULL) == FOH_ZONE_REMOVED;
+        if (!ok)
+            mismatch(r, "%s: expected %s, which is not", key, card_id(r, c));
+    }
+    return 1;
+}
+
+/* Compare the game with the step's expectations X (docs/scenarios.md): a
+ * difference is a failure of the step; 0 after saying what is malformed. */
 static int check_expectations(runner *r, const foh_yaml_node *x)
 {
     static const char *const keys[] = {"tokens", "supply", "reserve", "substituted", "invested", "investor",
@@ -865,80 +1058,22 @@ static int check_expectations(runner *r, const foh_yaml_node *x)
     for (size_t i = 0; i < x->n; i++) {
         const char *key = x->keys[i];
         const foh_yaml_node *v = x->items[i];
-        int want = 0;
         if (!strcmp(key, "supply") || !strcmp(key, "reserve") || !strcmp(key, "substituted") ||
             !strcmp(key, "age") || !strcmp(key, "deck_size") || !strcmp(key, "turn")) {
-            if (!int_of(r, v, key, &want))
+            if (!expect_number(r, key, v))
                 return 0;
-            int got = !strcmp(key, "supply")        ? foh_game_supply(g)
-                      : !strcmp(key, "reserve")     ? foh_game_reserve(g)
-                      : !strcmp(key, "substituted") ? foh_game_substituted(g)
-                      : !strcmp(key, "age")         ? foh_game_current_age(g)
-                      : !strcmp(key, "turn")        ? foh_game_turn(g)
-                                                    : foh_game_deck_size(g);
-            expect_int(r, !strcmp(key, "age") ? "Current Age" : key, want, got);
         } else if (!strcmp(key, "current") || !strcmp(key, "to_act")) {
-            const char *t = text_of(r, v, key);
-            int p = !t ? -2 : !strcmp(t, "none") ? -1 : player_of(r, v);
-            if (p == -2 || (p < 0 && strcmp(t, "none")))
+            if (!expect_player(r, key, v))
                 return 0;
-            int got = !strcmp(key, "current") ? foh_game_current_player(g) : foh_game_to_act(g);
-            char want_s[16] = "none", got_s[16] = "none";
-            if (p >= 0)
-                snprintf(want_s, sizeof want_s, "P%d", p + 1);
-            if (got >= 0)
-                snprintf(got_s, sizeof got_s, "P%d", got + 1);
-            if (p != got)
-                mismatch(r, "%s: expected %s, got %s", key, want_s, got_s);
         } else if (!strcmp(key, "game_over") || !strcmp(key, "bonus") || !strcmp(key, "stalled")) {
-            if (!bool_of(r, v, key, &want))
+            if (!expect_flag(r, key, v))
                 return 0;
-            int got = key[0] == 'g' ? foh_game_is_over(g) : key[0] == 'b' ? foh_game_in_bonus(g)
-                                                                           : foh_game_is_stalled(g);
-            if (want != got)
-                mismatch(r, "%s: expected %s, got %s",
-                         key[0] == 'g' ? "game over" : key[0] == 'b' ? "bonus action pending" : "stalled",
-                         want ? "yes" : "no", want ? "no" : "yes");
         } else if (!strcmp(key, "tokens")) {
-            if (!want_kind(r, v, FOH_YAML_MAP, "tokens (players to token counts)"))
+            if (!expect_tokens(r, v))
                 return 0;
-            for (size_t k = 0; k < v->n; k++) {
-                int p = player_key(r, v, k);
-                if (p < 0 || !int_of(r, v->items[k], "tokens", &want))
-                    return 0;
-                char what[32];
-                snprintf(what, sizeof what, "P%d tokens", p + 1);
-                expect_int(r, what, want, foh_game_tokens(g, p));
-            }
         } else if (!strcmp(key, "invested") || !strcmp(key, "investor")) {
-            if (!want_kind(r, v, FOH_YAML_MAP, !strcmp(key, "invested") ? "invested (card ids to tokens)"
-                                                                          : "investor (card ids to investors)"))
+            if (!expect_investments(r, key, v))
                 return 0;
-            for (size_t k = 0; k < v->n; k++) {
-                int c = card_key(r, v, k);
-                if (c < 0)
-                    return 0;
-                char what[96];
-                snprintf(what, sizeof what, "%s %s", key, v->keys[k]);
-                if (!strcmp(key, "invested")) {
-                    if (!int_of(r, v->items[k], key, &want))
-                        return 0;
-                    expect_int(r, what, want, foh_game_invested_tokens(g, c));
-                    continue;
-                }
-                const foh_yaml_node *pv = v->items[k];
-                const char *t = text_of(r, pv, key);
-                int p = !t ? -2 : !strcmp(t, "none") ? -1 : investor_of(r, pv);
-                if (p == -2 || (p < 0 && strcmp(t, "none")))
-                    return 0;
-                int got = foh_game_investor(g, c);
-                if (p != got) {
-                    char a[16], b[16];
-                    investor_name(p, a, sizeof a);
-                    investor_name(got, b, sizeof b);
-                    mismatch(r, "%s: expected %s, got %s", what, a, b);
-                }
-            }
         } else if (!strcmp(key, "market")) {
             int got[FOH_MAX_CARDS], n = foh_game_market_size(g);
             for (int k = 0; k < n; k++)
@@ -955,68 +1090,17 @@ static int check_expectations(runner *r, const foh_yaml_node *x)
             if (!expect_cards(r, "top of the deck", v, got, n, 1))
                 return 0;
         } else if (!strcmp(key, "nation")) {
-            if (!want_kind(r, v, FOH_YAML_MAP, "nation (players to card lists)"))
+            if (!expect_nations(r, v))
                 return 0;
-            for (size_t k = 0; k < v->n; k++) {
-                int p = player_key(r, v, k), got[FOH_MAX_CARDS];
-                if (p < 0)
-                    return 0;
-                char what[48];
-                snprintf(what, sizeof what, "P%d's Nation", p + 1);
-                if (!expect_cards(r, what, v->items[k], got, nation_of(r, p, -1, got), 0))
-                    return 0;
-            }
         } else if (!strcmp(key, "stacks")) {
-            if (!want_kind(r, v, FOH_YAML_MAP, "stacks (players to {type: [cards bottom first]})"))
+            if (!expect_stacks(r, v))
                 return 0;
-            for (size_t k = 0; k < v->n; k++) {
-                int p = player_key(r, v, k);
-                const foh_yaml_node *types = v->items[k];
-                if (p < 0 || !want_kind(r, types, FOH_YAML_MAP, "a player's piles (card types to card lists)"))
-                    return 0;
-                for (size_t t = 0; t < types->n; t++) {
-                    int type = vocabulary_key(r, types, t, 0), got[FOH_MAX_CARDS];
-                    if (type < 0)
-                        return 0;
-                    char what[96];
-                    snprintf(what, sizeof what, "P%d's %s pile", p + 1, types->keys[t]);
-                    if (!expect_cards(r, what, types->items[t], got, nation_of(r, p, type, got), 1))
-                        return 0;
-                }
-            }
         } else if (!strcmp(key, "zone")) {
-            if (!want_kind(r, v, FOH_YAML_MAP, "zone (card ids to deck, market, nation, removed or box)"))
+            if (!expect_zones(r, v))
                 return 0;
-            for (size_t k = 0; k < v->n; k++) {
-                int c = card_key(r, v, k);
-                const char *t = c < 0 ? NULL : text_of(r, v->items[k], "a zone");
-                if (!t)
-                    return 0;
-                const char *got = zone_name(foh_game_card_zone(g, c, NULL));
-                int known = 0;
-                for (foh_zone z = 0; z <= FOH_ZONE_BOX; z++)
-                    known |= !strcmp(t, zone_name(z));
-                if (!known)
-                    return malformed(r, v->items[k], "zone of %s: '%s' is not a zone (deck, market, nation, removed or "
-                                                     "box)",
-                                     v->keys[k], t);
-                if (strcmp(got, t))
-                    mismatch(r, "zone of %s: expected %s, got %s", v->keys[k], t, got);
-            }
         } else if (!strcmp(key, "removed") || !strcmp(key, "fired")) {
-            char what[64];
-            snprintf(what, sizeof what, "%s (a list of card ids)", key);
-            if (!want_kind(r, v, FOH_YAML_SEQ, what))
+            if (!expect_listed(r, key, v))
                 return 0;
-            for (size_t k = 0; k < v->n; k++) {
-                int c = card_of(r, v->items[k]);
-                if (c < 0)
-                    return 0;
-                int ok = !strcmp(key, "fired") ? foh_game_effect_fired(g, c)
-                                               : foh_game_card_zone(g, c, NULL) == FOH_ZONE_REMOVED;
-                if (!ok)
-                    mismatch(r, "%s: expected %s, which is not", key, card_id(r, c));
-            }
         } else if (!strcmp(key, "icons") || !strcmp(key, "strength")) {
             if (!expect_player_counts(r, v, !strcmp(key, "strength")))
                 return 0;
@@ -1103,6 +1187,128 @@ static int option_for(runner *r, const foh_yaml_node *answer)
 static const char *const ACTIONS[] = {"invest", "complete", "snipe", "activate", "harvest", "choose", "check",
                                       "pass",   "action",   NULL};
 
+/* The turn action of a step with action VERB and argument ARG (NULL: none)
+ * into *ACT, *HAVE set to 1 (left as it is for none: choose, check); 0
+ * after saying what is malformed. */
+static int step_action(runner *r, const foh_yaml_node *step, const char *verb, const foh_yaml_node *arg,
+                       foh_action *act, int *have)
+{
+    if (!strcmp(verb, "invest")) {
+        static const char *const ikeys[] = {"card", "tokens", NULL};
+        int tokens = 0, c;
+        if (!arg)
+            return malformed(r, step, "invest: {card, tokens}");
+        if (!only_keys(r, arg, ikeys, "invest"))
+            return 0;
+        if (!foh_yaml_get(arg, "card") || !foh_yaml_get(arg, "tokens"))
+            return malformed(r, arg, "invest: {card, tokens}");
+        if ((c = card_of(r, foh_yaml_get(arg, "card"))) < 0 || !int_of(r, foh_yaml_get(arg, "tokens"), "tokens", &tokens))
+            return 0;
+        *act = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = tokens, .option = -1};
+        *have = 1;
+    } else if (!strcmp(verb, "snipe") || !strcmp(verb, "activate")) {
+        if (!arg)
+            return malformed(r, step, "%s: a card id", verb);
+        int c = card_of(r, arg);
+        if (c < 0)
+            return 0;
+        *act = (foh_action){.kind = verb[0] == 's' ? FOH_ACT_SNIPE : FOH_ACT_ACTIVATE, .card = c, .tokens = 0,
+                            .option = -1};
+        *have = 1;
+    } else if (!strcmp(verb, "complete") || !strcmp(verb, "harvest") || !strcmp(verb, "pass")) {
+        if (arg && !(arg->kind == FOH_YAML_SCALAR && !arg->text[0]))
+            return malformed(r, arg, "%s takes no argument", verb);
+        *act = (foh_action){.kind = verb[0] == 'c' ? FOH_ACT_COMPLETE : verb[0] == 'h' ? FOH_ACT_HARVEST : FOH_ACT_PASS,
+                            .card = -1, .tokens = 0, .option = -1};
+        *have = 1;
+    } else if (!strcmp(verb, "action")) {
+        /* A declared turn action, by its name (game.yaml or variant `actions`). */
+        const foh_cardset *cs = foh_game_cardset(r->g);
+        const char *name = arg ? text_of(r, arg, "action (a declared action's name)") : NULL;
+        if (!name)
+            return arg ? 0 : malformed(r, step, "action: the name of a declared action");
+        int i = foh_cardset_action_find(cs, name);
+        if (i < 0) {
+            const char *names[16];
+            int n = 0;
+            for (; n < foh_cardset_action_count(cs) && n < 16; n++)
+                names[n] = foh_cardset_action_name(cs, n);
+            char hint[400];
+            foh_error_hint(hint, sizeof hint, name, "actions", names, n);
+            return malformed(r, arg, "unknown action '%s'%s", name, n ? hint : " (the card set declares none)");
+        }
+        *act = (foh_action){.kind = FOH_ACT_CUSTOM, .card = -1, .tokens = 0, .option = i};
+        *have = 1;
+    } else if (!strcmp(verb, "check") && arg && !(arg->kind == FOH_YAML_SCALAR && !arg->text[0])) {
+        return malformed(r, arg, "check takes no argument (its expectations go under 'expect')");
+    }
+    return 1;
+}
+
+/* Apply ACT, which must fail: refused by the rules with a message holding
+ * TEXT (SCRIPT 0: the step's 'error'), or stopped by a card script's error
+ * holding it (SCRIPT 1: 'script_error'); either way the game must stay as
+ * it was. */
+static void apply_failing(runner *r, const foh_action *act, const char *text, int script)
+{
+    if (!script) {
+        /* A refusal: the engine must say why and change nothing. */
+        foh_error e = {0};
+        uint64_t before = foh_game_digest(r->g);
+        foh_status s = foh_game_apply(r->g, act, &e);
+        if (s == FOH_OK)
+            mismatch(r, "expected the action to be refused (\"%s\"), but it was applied", text);
+        else if (s == FOH_ERR_SCRIPT || s == FOH_ERR_MEMORY)
+            mismatch(r, "expected the action to be refused (\"%s\"), but a script failed: %s", text, e.msg);
+        else if (!strstr(e.msg, text))
+            mismatch(r, "expected a refusal mentioning \"%s\", got \"%s\"", text, e.msg);
+        else if (foh_game_digest(r->g) != before)
+            mismatch(r, "the refused action changed the game");
+        return;
+    }
+    /* A card script that must fail: the engine names it, leaves the
+     * game exactly as it was, and the scenario goes on. */
+    foh_error e = {0};
+    uint64_t before = foh_game_digest(r->g);
+    foh_status s = foh_game_apply(r->g, act, &e);
+    if (s == FOH_OK)
+        mismatch(r, "expected a script to fail (\"%s\"), but the action was applied", text);
+    else if (s != FOH_ERR_SCRIPT && s != FOH_ERR_MEMORY)
+        mismatch(r, "expected a script to fail (\"%s\"), but the rules refused the action: %s", text, e.msg);
+    else if (!strstr(e.msg, text))
+        mismatch(r, "expected a script's error mentioning \"%s\", got \"%s\"", text, e.msg);
+    else if (foh_game_digest(r->g) != before)
+        mismatch(r, "the failed action changed the game");
+}
+
+/* The answers of a choose step (ARG: one answer or a list), each applied
+ * in turn to the pending choice; 0 after saying what is malformed. */
+static int answer_choices(runner *r, const foh_yaml_node *step, const foh_yaml_node *arg)
+{
+    if (!arg || (arg->kind == FOH_YAML_SCALAR && !arg->text[0]) || (arg->kind == FOH_YAML_SEQ && !arg->n))
+        return malformed(r, step, "choose: an answer or a list of answers");
+    if (arg->kind == FOH_YAML_MAP)
+        return malformed(r, arg, "choose: an answer or a list of answers, not a map");
+    size_t n = arg->kind == FOH_YAML_SEQ ? arg->n : 1;
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        const foh_yaml_node *answer = arg->kind == FOH_YAML_SEQ ? arg->items[i] : arg;
+        if (!text_of(r, answer, "an answer (a card id, a player or an option label)"))
+            return 0;
+        if (!foh_game_choice(r->g)) {
+            mismatch(r, "answer '%s': no choice is pending", answer->text);
+            break;
+        }
+        int opt = option_for(r, answer);
+        if (opt < 0)
+            break;
+        foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = opt};
+        char what[FOH_OPTION_LABEL + 32];
+        snprintf(what, sizeof what, "answer '%s'", answer->text);
+        play(r, &a, what);
+    }
+    return 1;
+}
+
 static int run_step(runner *r, const foh_yaml_node *step, int number)
 {
     static const char *const keys[] = {"invest", "complete", "snipe", "activate", "harvest", "choose",
@@ -1157,55 +1363,8 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
                                     "not both");
     foh_action act;
     int have = 0;
-    if (!strcmp(verb, "invest")) {
-        static const char *const ikeys[] = {"card", "tokens", NULL};
-        int tokens = 0, c;
-        if (!arg)
-            return malformed(r, step, "invest: {card, tokens}");
-        if (!only_keys(r, arg, ikeys, "invest"))
-            return 0;
-        if (!foh_yaml_get(arg, "card") || !foh_yaml_get(arg, "tokens"))
-            return malformed(r, arg, "invest: {card, tokens}");
-        if ((c = card_of(r, foh_yaml_get(arg, "card"))) < 0 || !int_of(r, foh_yaml_get(arg, "tokens"), "tokens", &tokens))
-            return 0;
-        act = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = tokens, .option = -1};
-        have = 1;
-    } else if (!strcmp(verb, "snipe") || !strcmp(verb, "activate")) {
-        if (!arg)
-            return malformed(r, step, "%s: a card id", verb);
-        int c = card_of(r, arg);
-        if (c < 0)
-            return 0;
-        act = (foh_action){.kind = verb[0] == 's' ? FOH_ACT_SNIPE : FOH_ACT_ACTIVATE, .card = c, .tokens = 0,
-                           .option = -1};
-        have = 1;
-    } else if (!strcmp(verb, "complete") || !strcmp(verb, "harvest") || !strcmp(verb, "pass")) {
-        if (arg && !(arg->kind == FOH_YAML_SCALAR && !arg->text[0]))
-            return malformed(r, arg, "%s takes no argument", verb);
-        act = (foh_action){.kind = verb[0] == 'c' ? FOH_ACT_COMPLETE : verb[0] == 'h' ? FOH_ACT_HARVEST : FOH_ACT_PASS,
-                           .card = -1, .tokens = 0, .option = -1};
-        have = 1;
-    } else if (!strcmp(verb, "action")) {
-        /* A declared turn action, by its name (game.yaml or variant `actions`). */
-        const foh_cardset *cs = foh_game_cardset(r->g);
-        const char *name = arg ? text_of(r, arg, "action (a declared action's name)") : NULL;
-        if (!name)
-            return arg ? 0 : malformed(r, step, "action: the name of a declared action");
-        int i = foh_cardset_action_find(cs, name);
-        if (i < 0) {
-            const char *names[16];
-            int n = 0;
-            for (; n < foh_cardset_action_count(cs) && n < 16; n++)
-                names[n] = foh_cardset_action_name(cs, n);
-            char hint[400];
-            foh_error_hint(hint, sizeof hint, name, "actions", names, n);
-            return malformed(r, arg, "unknown action '%s'%s", name, n ? hint : " (the card set declares none)");
-        }
-        act = (foh_action){.kind = FOH_ACT_CUSTOM, .card = -1, .tokens = 0, .option = i};
-        have = 1;
-    } else if (!strcmp(verb, "check") && arg && !(arg->kind == FOH_YAML_SCALAR && !arg->text[0])) {
-        return malformed(r, arg, "check takes no argument (its expectations go under 'expect')");
-    }
+    if (!step_action(r, step, verb, arg, &act, &have))
+        return 0;
     if (error && (!have || !strcmp(verb, "choose")))
         return malformed(r, error, "'error' goes with a turn action that must be refused");
     if (serror && !have && !(!strcmp(verb, "choose") && arg && arg->kind == FOH_YAML_SCALAR && arg->text[0]))
@@ -1223,58 +1382,13 @@ static int run_step(runner *r, const foh_yaml_node *step, int number)
         have = 1;
     }
 
-    if (have && error) {
-        /* A refusal: the engine must say why and change nothing. */
-        foh_error e = {0};
-        uint64_t before = foh_game_digest(r->g);
-        foh_status s = foh_game_apply(r->g, &act, &e);
-        if (s == FOH_OK)
-            mismatch(r, "expected the action to be refused (\"%s\"), but it was applied", error_text);
-        else if (s == FOH_ERR_SCRIPT || s == FOH_ERR_MEMORY)
-            mismatch(r, "expected the action to be refused (\"%s\"), but a script failed: %s", error_text, e.msg);
-        else if (!strstr(e.msg, error_text))
-            mismatch(r, "expected a refusal mentioning \"%s\", got \"%s\"", error_text, e.msg);
-        else if (foh_game_digest(r->g) != before)
-            mismatch(r, "the refused action changed the game");
-    } else if (have && serror) {
-        /* A card script that must fail: the engine names it, leaves the
-         * game exactly as it was, and the scenario goes on. */
-        foh_error e = {0};
-        uint64_t before = foh_game_digest(r->g);
-        foh_status s = foh_game_apply(r->g, &act, &e);
-        if (s == FOH_OK)
-            mismatch(r, "expected a script to fail (\"%s\"), but the action was applied", serror_text);
-        else if (s != FOH_ERR_SCRIPT && s != FOH_ERR_MEMORY)
-            mismatch(r, "expected a script to fail (\"%s\"), but the rules refused the action: %s", serror_text,
-                     e.msg);
-        else if (!strstr(e.msg, serror_text))
-            mismatch(r, "expected a script's error mentioning \"%s\", got \"%s\"", serror_text, e.msg);
-        else if (foh_game_digest(r->g) != before)
-            mismatch(r, "the failed action changed the game");
+    if (have && (error || serror)) {
+        apply_failing(r, &act, error ? error_text : serror_text, !error);
     } else if (have) {
         play(r, &act, verb);
     } else if (!strcmp(verb, "choose")) {
-        if (!arg || (arg->kind == FOH_YAML_SCALAR && !arg->text[0]) || (arg->kind == FOH_YAML_SEQ && !arg->n))
-            return malformed(r, step, "choose: an answer or a list of answers");
-        if (arg->kind == FOH_YAML_MAP)
-            return malformed(r, arg, "choose: an answer or a list of answers, not a map");
-        size_t n = arg->kind == FOH_YAML_SEQ ? arg->n : 1;
-        for (size_t i = 0; i < n && !r->failed; i++) {
-            const foh_yaml_node *answer = arg->kind == FOH_YAML_SEQ ? arg->items[i] : arg;
-            if (!text_of(r, answer, "an answer (a card id, a player or an option label)"))
-                return 0;
-            if (!foh_game_choice(r->g)) {
-                mismatch(r, "answer '%s': no choice is pending", answer->text);
-                break;
-            }
-            int opt = option_for(r, answer);
-            if (opt < 0)
-                break;
-            foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = opt};
-            char what[FOH_OPTION_LABEL + 32];
-            snprintf(what, sizeof what, "answer '%s'", answer->text);
-            play(r, &a, what);
-        }
+        if (!answer_choices(r, step, arg))
+            return 0;
     }
     /* After anything was applied the engine's invariants must hold (a
      * set-up itself may be a mid-turn position, e.g. a short Market). */

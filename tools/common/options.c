@@ -281,10 +281,12 @@ static int exact_names(const cli_command *cmd, int argc, char **argv)
     return 1;
 }
 
-static int add_variant(const char *command, const char *v, const char **list, int *n)
+/* Append V to LIST of *N values, at most CLI_MAX_VARIANTS (WHAT names them
+ * in the message: "variants", "--mods folders"). */
+static int add_value(const char *command, const char *what, const char *v, const char **list, int *n)
 {
     if (*n >= CLI_MAX_VARIANTS) {
-        cli_error(command, "at most %d variants", CLI_MAX_VARIANTS);
+        cli_error(command, "at most %d %s", CLI_MAX_VARIANTS, what);
         return 0;
     }
     list[(*n)++] = v;
@@ -377,31 +379,23 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         return 1;
     case OPT_VARIANT:
         /* Resolved once every option is read (--mods may come later). */
-        return add_variant(c, v, o->variant, &o->nvariants);
+        return add_value(c, "variants", v, o->variant, &o->nvariants);
     case OPT_A_VARIANT:
     case OPT_B_VARIANT: {
         int side = id == OPT_B_VARIANT;
-        return add_variant(c, v, o->side_variant[side], &o->side_nvariants[side]);
+        return add_value(c, "variants", v, o->side_variant[side], &o->side_nvariants[side]);
     }
     case OPT_CARDS:
         if (o->given >> OPT_CARDS & 1 && o->cards_seen) {
-            if (o->nmore_cards >= CLI_MAX_VARIANTS) {
-                cli_error(c, "at most %d more card sets", CLI_MAX_VARIANTS);
+            if (!add_value(c, "more card sets", v, o->more_cards, &o->nmore_cards))
                 return 0;
-            }
-            o->more_cards[o->nmore_cards++] = v;
         } else {
             o->cards = v;
         }
         o->cards_seen = 1;
         return 1;
     case OPT_SCENARIOS:
-        if (o->nscenarios >= CLI_MAX_VARIANTS) {
-            cli_error(c, "at most %d --scenarios paths", CLI_MAX_VARIANTS);
-            return 0;
-        }
-        o->scenarios[o->nscenarios++] = v;
-        return 1;
+        return add_value(c, "--scenarios paths", v, o->scenarios, &o->nscenarios);
     case OPT_WITHOUT:
         if (o->nwithout >= CLI_MAX_VARIANTS) {
             cli_error(c, "at most %d --without cards", CLI_MAX_VARIANTS);
@@ -417,12 +411,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_IMPACT: o->impact = 1; return 1;
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
-        if (o->nmods >= CLI_MAX_VARIANTS) {
-            cli_error(c, "at most %d --mods folders", CLI_MAX_VARIANTS);
-            return 0;
-        }
-        o->mods[o->nmods++] = v;
-        return 1;
+        return add_value(c, "--mods folders", v, o->mods, &o->nmods);
     case OPT_SEATS: o->seats = v; return 1;
     case OPT_JSON: o->json = v; return 1;
     case OPT_HTML: o->html = v; return 1;
