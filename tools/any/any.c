@@ -3,7 +3,7 @@
  * the match loop, the log, what a seat sees (foh_game_observe), the
  * actions' names and the per-player results. The commands' richer views
  * (the board, the report's card tables, save files, the scenario fields of
- * docs/scenarios.md) are still The Flow of History's; a card set of
+ * docs/scenarios.md) are still the default ruleset's; a card set of
  * another ruleset gets these instead, and an option they do not support is
  * refused by name. */
 #include <jansson.h>
@@ -47,9 +47,9 @@ static int only(const cli_options *o, const char *cmd, uint64_t allowed)
                  {OPT_WITHOUT, "--without"}, {OPT_ABLATION, "--ablation"}, {OPT_SKILL_LADDER, "--skill-ladder"}};
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
         if ((o->given >> named[i].id & 1) && !(allowed >> named[i].id & 1)) {
-            cli_error(cmd, "%s: only for The Flow of History's card sets, for now (this card set's ruleset is "
-                           "played through the ruleset interface alone: docs/ruleset.md)",
-                      named[i].name);
+            cli_error(cmd, "%s: only for card sets of %s, for now (this card set's ruleset is played through the "
+                           "ruleset interface alone: docs/ruleset.md)",
+                      named[i].name, foh_ruleset_at(0)->title);
             return 0;
         }
     return 1;
@@ -82,11 +82,12 @@ static int make_seats(const cli_options *o, const char *cmd, int players, uint64
         snprintf(one, sizeof one, "%.*s", (int)strcspn(s, ","), s);
         foh_error err;
         seats[p] = strcmp(one, "human") ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err) : NULL;
+        if (!seats[p] && strcmp(one, "human") == 0)
+            cli_error(cmd, "seat P%d: human seats play %s only, for now; this ruleset's games are for bots", p + 1,
+                      foh_ruleset_at(0)->title);
+        else if (!seats[p])
+            cli_error(cmd, "seat P%d: %s", p + 1, err.msg);
         if (!seats[p]) {
-            cli_error(cmd, "seat P%d: %s", p + 1,
-                      strcmp(one, "human") ? err.msg
-                                           : "human seats play The Flow of History only, for now; this ruleset's "
-                                             "games are for bots");
             while (p-- > 0)
                 seats[p]->free(seats[p]);
             return 0;
