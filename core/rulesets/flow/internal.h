@@ -11,6 +11,7 @@
 #include "foh/yaml.h"
 #include "foh/ruleset.h"
 #include "flow.h"
+#include "sandbox.h"
 
 #define FOH_MAX_AGES 10
 #define FOH_MAX_TIMINGS 12
@@ -347,9 +348,6 @@ typedef struct {
     uint64_t exercised[FOH_OWNED_WORDS]; /* cards whose rule took effect (foh_engine.exercised) */
 } foh_memo_reads;
 
-#define FOH_LUA_POOL_STEP 16   /* the Lua allocator's block sizes: multiples of this ... */
-#define FOH_LUA_POOL_MAX 256   /* ... up to this many bytes (larger blocks: malloc) */
-#define FOH_LUA_POOL_KEEP (1 << 20) /* free blocks kept, in bytes over all classes (more: free()) */
 #define FOH_LUA_LISTS 4       /* kinds of card list the game API returns (lua_api.c) */
 #define FOH_LUA_FIELDS 16     /* effect fields game.active_with remembers */
 #define FOH_LUA_FIELD_NAME 48 /* bytes of a remembered field's name, with its terminating 0 */
@@ -406,30 +404,13 @@ typedef struct {
 struct foh_engine {
     foh_object_head head; /* this ruleset (foh/ruleset.h) */
     const foh_cardset *cs;
-    struct lua_State *L;
-    size_t mem_used, mem_limit;   /* bytes held by the Lua state, its cap */
-    /* Free blocks of the Lua allocator, by size class (FOH_LUA_POOL_STEP
-     * bytes each step): Lua makes and frees many small objects a call. */
-    void *pool[FOH_LUA_POOL_MAX / FOH_LUA_POOL_STEP];
-    size_t pool_bytes; /* held in those lists; at most FOH_LUA_POOL_KEEP */
-    long instr_limit, instr_left; /* VM instructions (and library work) per effect call */
-    int64_t time_limit_ns;        /* wall-clock time per action */
-    int64_t deadline_ns;          /* of the action or call in progress; 0: none */
-    int in_action;                /* inside flow_game_apply: the deadline is the action's, from its first Lua call */
-    int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
-    long vm_done;                 /* VM instructions the count hook has seen since the call began */
-    int64_t last_hook_ns;         /* when the count hook last ran */
-    int lib_depth;                /* library calls nested through callbacks (gsub, sort) */
-    int protected_depth;          /* protected calls in progress: the memory cap applies only there
-                                   * (outside one, a failed allocation would abort the process) */
-    long charged;                 /* library work charged since the clock was last read */
+    /* The sandboxed Lua state, its limits (instructions per effect call,
+     * wall-clock time per action: a span, flow_game_apply) and the meter of
+     * the call in progress; call_id is the card whose script the next call
+     * runs (-1: none), for the watchdog (core/script/sandbox.h). */
+    foh_sandbox sb;
     int event_depth;              /* reactions in progress, nested (FOH_MAX_EVENT_DEPTH) */
     int react_card, react_hook;   /* the innermost reaction running (a card, or a variant's hook; -1: none) */
-    int call_card;                /* the card whose script the next call runs (-1: none), for the watchdog */
-    struct foh_watchdog *watchdog; /* stops the program if one Lua step runs long past the deadline */
-    int sealed;                   /* helpers loaded: no script may create a global */
-    char mem_where[256];          /* script line whose allocation hit the memory cap */
-    char errbuf[400];             /* a formatted error message */
     foh_error nested_error;       /* a nested reaction's error on its way to the outermost call */
     foh_game *g;                  /* the game a script is acting on */
     int need_choice;              /* a script asked a question with no answer yet */
@@ -449,7 +430,6 @@ struct foh_engine {
         char name[FOH_LUA_FIELD_NAME];
         uint64_t cards[FOH_OWNED_WORDS];
     } native_field[FOH_NATIVE_FIELDS];
-    int limits_due;                      /* inside a native effect: the next Lua call starts the limits */
     int hook_ref[FOH_MAX_HOOKS];         /* registry refs of the variant hook functions */
     uint32_t hook_points;                /* bit P: some variant hook runs at hook point P */
     /* Made once per engine, so that the API pushes them instead of
@@ -478,7 +458,6 @@ struct foh_engine {
     } field[FOH_LUA_FIELDS];
     int action_can_ref[FOH_MAX_ACTIONS], action_run_ref[FOH_MAX_ACTIONS]; /* declared actions' functions */
     uint64_t exercised[FOH_OWNED_WORDS]; /* bit c: card c's rule took effect (foh_engine_exercised) */
-    long lua_calls;                      /* protected calls into Lua (foh_engine_lua_calls) */
     /* Icon counts of the game being scored, which cannot change while it
      * is (End Game effects and scoring hooks are read-only): counted once
      * per player, not again for every End Game effect that reads them. */

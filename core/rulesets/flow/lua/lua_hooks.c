@@ -38,18 +38,18 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
                               int vhook, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     foh_game *prev_g = e->g;
     int prev_counting = e->counting, outermost = prev_g == NULL;
     e->g = g;
     e->counting = counting;
-    e->call_card = card;
+    e->sb.call_id = card;
     if (outermost) {
         e->need_choice = 0;
         if (counting == 0)
             g->choice.card = card;
     }
-    int st = foh_lua_protected_call(e, nargs, nres, outermost);
+    int st = foh_lua_protected_call(&e->sb, nargs, nres, outermost);
     e->g = prev_g;
     e->counting = prev_counting;
     if (st == LUA_OK)
@@ -68,7 +68,7 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
         lua_settop(L, top);
         return FOH_NEED_CHOICE;
     }
-    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, foh_lua_error_text(e, st));
+    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, foh_lua_error_text(&e->sb, st));
     lua_settop(L, top);
     return FOH_ERR_SCRIPT;
 }
@@ -79,7 +79,7 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
 {
     foh_engine *e = g->eng;
     const foh_cardset *cs = e->cs;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     for (int h = 0; h < cs->nhooks; h++) {
         if (cs->hook[h].point != point)
             continue;
@@ -130,7 +130,7 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
                             int exercises, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_card_def *d = &e->cs->card[card];
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[card]);
@@ -168,12 +168,12 @@ static void native_enter(foh_game *g, int card, int counting, native_frame *f)
     f->outermost = e->g == NULL;
     e->g = g;
     e->counting = counting;
-    e->call_card = card;
+    e->sb.call_id = card;
     if (f->outermost) {
         e->need_choice = 0;
         if (counting == 0)
             g->choice.card = card;
-        e->limits_due = 1; /* the first Lua call inside starts the limits (foh_lua_protected_call) */
+        e->sb.limits_due = 1; /* the first Lua call inside starts the limits (foh_lua_protected_call) */
     }
 }
 
@@ -183,14 +183,24 @@ static foh_status native_leave(foh_game *g, int card, const native_frame *f, foh
     e->g = f->g;
     e->counting = f->counting;
     if (f->outermost) {
-        if (!e->limits_due)
-            foh_lua_watchdog_disarm(e);
-        e->limits_due = 0;
+        if (!e->sb.limits_due)
+            foh_lua_watchdog_disarm(&e->sb);
+        e->sb.limits_due = 0;
     }
     if (s != FOH_ERR_SCRIPT)
         foh_memo_exercise(e, card);
     return s;
 }
+
+/* An action's calls share one deadline: a span of the sandbox's meter. */
+void foh_lua_action_begin(foh_engine *e) { foh_lua_span_begin(&e->sb); }
+
+void foh_lua_action_end(foh_engine *e) { foh_lua_span_end(&e->sb); }
+
+/* The tags raised through the sandbox's calls (lua_internal.h): only their
+ * addresses matter. */
+const char foh_lua_need_choice_tag = 0;
+const char foh_lua_nested_error_tag = 0;
 
 foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
@@ -223,7 +233,7 @@ foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
 foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     if (native_on(e, card)) {
         *ok = foh_native_can_activate(g, card, player);
         return FOH_OK;
@@ -245,7 +255,7 @@ foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_
 
 static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], foh_error *err)
 {
-    lua_State *L = g->eng->L;
+    lua_State *L = g->eng->sb.L;
     const foh_card_def *d = &g->eng->cs->card[card];
     char why[500];
     int ok = foh_lua_read_icons(L, -1, g->eng->cs, icons, why, sizeof why);
@@ -293,7 +303,7 @@ static foh_status check_reaction(foh_game *g, int check, int ev, int card, const
                                  foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     int top = lua_gettop(L);
     lua_pushvalue(L, check);
     lua_pushvalue(L, ev);
@@ -315,7 +325,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
 {
     foh_engine *e = g->eng;
     const foh_cardset *cs = e->cs;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     if (e->event_depth >= FOH_MAX_EVENT_DEPTH) {
         char who[160];
         caller_name(e, e->react_card, "reaction", e->react_hook, who, sizeof who);
@@ -378,7 +388,7 @@ foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, 
     const foh_cardset *cs = g->eng->cs;
     if (!FOH_EVENT_WANTED(cs, event))
         return FOH_OK;
-    lua_State *L = g->eng->L;
+    lua_State *L = g->eng->sb.L;
     int top = lua_gettop(L);
     lua_createtable(L, 0, n + 1);
     lua_pushstring(L, cs->event[event]);
@@ -405,7 +415,7 @@ foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, 
 foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     *ok = 1;
     if (e->action_can_ref[action] == LUA_NOREF)
         return FOH_OK;
@@ -425,7 +435,7 @@ foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_
 foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     char who[FOH_NAME + 32];
     snprintf(who, sizeof who, "action '%s' (run)", e->cs->action[action].name);
     int top = lua_gettop(L);
