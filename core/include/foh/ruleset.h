@@ -69,8 +69,9 @@ struct foh_ruleset {
      * with ERR set (file:line:column and the card) on error. */
     foh_cardset *(*cardset_load)(const foh_load_request *req, foh_error *err);
     void (*cardset_free)(foh_cardset *cs);
-    /* An engine for CS with LIMITS (never NULL: the caller resolved the
-     * defaults). NULL with ERR set on a script error while loading. */
+    /* An engine for CS with the script LIMITS (NULL: the defaults; a
+     * ruleset without scripts ignores them). NULL with ERR set on a script
+     * error while loading. */
     foh_engine *(*engine_new)(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
     void (*engine_free)(foh_engine *eng);
 
