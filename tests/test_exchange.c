@@ -4,13 +4,16 @@
  * exchange is 200 choices in one action, each answer re-running the action
  * with the answers so far: played to the end with scripted answers, random
  * answers and the greedy bot's; copies of a game paused inside one play on
- * the same. */
+ * the same; past the engine's limit on choices in one action (1,024) the
+ * answer is refused, naming the card and the limit, and the game is left
+ * as it was. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "support.h"
 
+#define LIMIT 1024 /* FOH_MAX_ANSWERS (core/rulesets/flow/internal.h) */
 enum { REINFORCE, STOP };
 
 static foh_cardset *cs;
@@ -304,6 +307,38 @@ static void test_copies_inside_an_exchange(void **state)
     foh_game_free(paused);
 }
 
+/* Past the engine's limit: the answer whose re-run would ask choice
+ * LIMIT + 1 is refused, naming the card and the limit, and the game stays
+ * paused where it was; a stop then ends the exchange. */
+static void test_past_the_limit(void **state)
+{
+    (void)state;
+    foh_error err;
+    foh_game *g = start("endless_war", NULL);
+    for (int k = 0; k < LIMIT - 1; k++)
+        answer(g, k, REINFORCE);
+    const foh_choice *ch = foh_game_choice(g);
+    assert_non_null(ch);
+    assert_int_equal(ch->player, 1); /* answer LIMIT is P2's */
+    uint64_t before = foh_game_digest(g);
+    foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = REINFORCE};
+    assert_int_equal(foh_game_apply(g, &a, &err), FOH_ERR_SCRIPT);
+    char limit[80];
+    snprintf(limit, sizeof limit, "more than %d choices in one action (the engine's limit)", LIMIT);
+    if (!strstr(err.msg, "card 'endless_war'") || !strstr(err.msg, limit))
+        fail_msg("the card or '%s' not in: %s", limit, err.msg);
+    assert_true(foh_game_digest(g) == before);
+    ch = foh_game_choice(g);
+    assert_non_null(ch);
+    assert_int_equal(ch->player, 1);
+    int b1 = foh_game_tokens(g, 0);
+    answer(g, LIMIT - 1, STOP); /* P2 stops: 511 rounds */
+    assert_null(foh_game_choice(g));
+    assert_int_equal(foh_game_tokens(g, 0), b1 + (LIMIT - 2) / 2);
+    t_invariants(g);
+    foh_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_random_exchanges),
         cmocka_unit_test(test_bots_answer),
         cmocka_unit_test(test_copies_inside_an_exchange),
+        cmocka_unit_test(test_past_the_limit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
