@@ -155,11 +155,24 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     return g;
 }
 
+_Static_assert(offsetof(foh_game, answers) + sizeof(((foh_game *)0)->answers) == sizeof(foh_game),
+               "foh_game.answers is its last field");
+_Static_assert(FOH_MAX_ANSWERS <= UINT16_MAX && FOH_MAX_OPTIONS <= UINT8_MAX + 1,
+               "nanswers and the answers hold their ranges");
+
+/* Bytes of G a copy holds: everything up to the answers in use (internal.h:
+ * the room past them is never read), so that raising FOH_MAX_ANSWERS costs
+ * a copy nothing and a game with no choice pending copies no answer. */
+static size_t used_size(const foh_game *g)
+{
+    return offsetof(foh_game, answers) + (size_t)g->nanswers * sizeof g->answers[0];
+}
+
 foh_game *flow_game_clone(const foh_game *g)
 {
     foh_game *c = malloc(sizeof *c);
     if (c) {
-        memcpy(c, g, sizeof *c);
+        memcpy(c, g, used_size(g));
         c->log = NULL;
         c->log_ud = NULL;
     }
@@ -170,7 +183,7 @@ void flow_game_copy(foh_game *dst, const foh_game *src)
 {
     foh_log_fn log = dst->log;
     void *ud = dst->log_ud;
-    memcpy(dst, src, sizeof *dst);
+    memcpy(dst, src, used_size(src));
     dst->log = log;
     dst->log_ud = ud;
 }

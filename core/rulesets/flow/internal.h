@@ -18,7 +18,8 @@
 #define FOH_MAX_SCRIPTS 16
 #define FOH_MAX_SOURCES 96 /* files of a card set with its variants and scripts */
 #define FOH_MAX_MARKET 12
-#define FOH_MAX_ANSWERS 256 /* choices inside one action (refused beyond, naming the card) */
+#define FOH_MAX_ANSWERS 1024 /* choices inside one action (refused beyond, naming the card and the limit):
+                              * a 100-round exchange of two players is some 200 */
 /* On-gain effects waiting to run: each card's fires once per game, so the
  * queue never holds more than every card. */
 #define FOH_MAX_QUEUE FOH_MAX_CARDS
@@ -315,8 +316,7 @@ struct foh_game {
     /* An action in progress that paused at a choice inside an effect: */
     uint8_t pending;
     foh_action action;
-    uint16_t nanswers;
-    uint8_t answers[FOH_MAX_ANSWERS]; /* option indices (< FOH_MAX_OPTIONS) */
+    uint16_t nanswers;  /* answers[0..nanswers) hold its answers; 0 when nothing is pending */
     foh_choice choice;
     /* Gained cards whose on-gain effects still have to run, in order. */
     uint16_t nqueue;
@@ -326,6 +326,14 @@ struct foh_game {
     uint8_t scoring;    /* icon counts are for final scoring: obsolete off */
     foh_log_fn log;
     void *log_ud;
+    /* The answers given so far to the action in progress, option indices
+     * (< FOH_MAX_OPTIONS, one byte each). Last, and only nanswers of them
+     * meaningful: flow_game_copy and flow_game_clone copy the game up to
+     * answers[nanswers], so a game with no choice pending (nearly every
+     * copy a bot makes) copies none of this room, and one inside an
+     * exchange copies the answers it holds. Nothing reads past nanswers
+     * (the digest, position.c, mixes answers[0..nanswers)). */
+    uint8_t answers[FOH_MAX_ANSWERS];
 };
 
 /* Read the list `actions:` (of game.yaml, or of variant VARIANT, -1 for
