@@ -17,7 +17,9 @@ naming both files and the include or symbol, when
      core/include/foh/) names a ruleset: a ruleset folder's name as an
      #include path component, or as an identifier prefix ("flow_");
  (d) the files of one platform folder depend on each other in a cycle
-     (symbol-level: A uses B's symbols and B, maybe through others, A's).
+     (symbol-level: A uses B's symbols and B, maybe through others, A's);
+ (e) the folders of one ruleset depend on each other in a cycle (The Flow
+     of History's rules reach their Lua binding through a port).
 
 The one exception is core/play/registry.c, the list of the rulesets a build
 can play: it names them and uses their method tables, for (b) and (c).
@@ -310,6 +312,26 @@ def main():
             problem("the files of core/%s depend on each other in a cycle: %s -> %s; files in the cycle: %s "
                     "(layer the folder's files: move what both need into a file below them)"
                     % (layer, cycle[0], steps, ", ".join(comp)))
+
+    # (e): inside a ruleset, its folders (The Flow of History: the rules,
+    # their Lua binding, the method table joining them) depend on each
+    # other in no cycle: the rules reach the binding through a port only.
+    for rs in rulesets:
+        fgraph, fedges = {}, {}
+        for (u, d), syms in sorted(edges.items()):
+            if objects[u][0] == objects[d][0] == "rulesets/" + rs and os.path.dirname(u) != os.path.dirname(d):
+                fu, fd = os.path.dirname(u), os.path.dirname(d)
+                fgraph.setdefault(fu, set()).add(fd)
+                fedges.setdefault((fu, fd), "%s uses %s of %s" % (u, syms[0], d))
+        nodes = sorted(set(fgraph) | {x for v in fgraph.values() for x in v})
+        for comp in components(fgraph, nodes):
+            if len(comp) < 2:
+                continue
+            cycle = find_cycle(fgraph, comp)
+            steps = "; ".join(fedges[(cycle[i], cycle[i + 1])] for i in range(len(cycle) - 1))
+            problem("the folders of the ruleset core/rulesets/%s depend on each other in a cycle: %s (%s): reach "
+                    "the upper folder through a port (a table of functions it fills), not by calling it"
+                    % (rs, " -> ".join(cycle), steps))
 
     for p in problems:
         print("layers: " + p)

@@ -13,7 +13,7 @@
 
 #include "support.h"
 
-#define LIMIT 1024 /* FOH_MAX_ANSWERS (core/rulesets/flow/internal.h) */
+#define LIMIT 1024 /* FOH_MAX_ANSWERS (core/rulesets/flow/rules/internal.h) */
 enum { REINFORCE, STOP };
 
 static foh_cardset *cs;

@@ -1,15 +1,18 @@
 /* ruleset: The Flow of History's method table (foh/ruleset.h), through
- * which the platform plays it. The methods are the ruleset's own functions
- * (flow.h); the few written here adapt a rule-specific answer to the
+ * which the platform plays it: the one file that joins the rules (rules/)
+ * and their Lua binding (lua/), which implements the rules' port to card
+ * effects (rules/effects.h). The methods are the rules' own functions
+ * (rules/flow.h); the few written here adapt a rule-specific answer to the
  * interface's shape: per-player results from the final scoring (rulebook
- * "End of Game"), the bots' evaluation (bot_eval.c) and which Invest
- * amounts a look-ahead bot weighs. */
+ * "End of Game"), the bots' evaluation (bot_eval.c), which Invest amounts a
+ * look-ahead bot weighs, and what a seat sees. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bot_eval.h"
 #include "internal.h"
+#include "lua_bridge.h"
 
 /* Per-player results: 1 for the sole winner, 1/k for each of k players who
  * share the win after the tie-breaks (cards, then tokens). */
@@ -60,6 +63,8 @@ static int flow_worth_weighing(const foh_game *g, const foh_action *a)
     int have = foh_game_tokens(g, flow_game_to_act(g));
     return a->tokens <= 4 || a->tokens == 6 || a->tokens == 8 || a->tokens == have;
 }
+
+extern const foh_ruleset foh_ruleset_flow; /* the method table below, which the registry lists */
 
 /* Appends to a text being built (snprintf's rules: *AT counts what the
  * whole text needs, BUF holds what fits). */
@@ -113,10 +118,15 @@ static int flow_observe(const foh_game *g, int player, char *buf, size_t len)
     return at;
 }
 
+/* The card set, its scripts checked by the Lua binding; it is this
+ * ruleset's (its engines and games copy the head). */
 static foh_cardset *flow_load(const foh_load_request *r, foh_error *err)
 {
-    return flow_cardset_check(r->dirs, r->ndirs, r->variants, r->nvariants, r->search, r->nsearch, r->report,
-                              r->report_ctx, err);
+    foh_cardset *cs = flow_cardset_check(r->dirs, r->ndirs, r->variants, r->nvariants, r->search, r->nsearch,
+                                         r->report, r->report_ctx, &flow_lua_effects, err);
+    if (cs)
+        cs->head.ruleset = &foh_ruleset_flow;
+    return cs;
 }
 
 static void flow_determinize_for(foh_game *g, int viewer, uint64_t seed)
@@ -127,7 +137,7 @@ static void flow_determinize_for(foh_game *g, int viewer, uint64_t seed)
 
 const foh_ruleset foh_ruleset_flow = {
     .version = FOH_RULESET_VERSION,
-    .name = "flow-of-history",
+    .name = FLOW_RULESET_NAME,
     .title = "The Flow of History",
     .max_players = FOH_MAX_PLAYERS,
     .cardset_load = flow_load,

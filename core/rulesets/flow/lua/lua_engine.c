@@ -485,6 +485,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
                               foh_loader *ld, foh_error *err)
 {
     e->cs = cs;
+    e->fx = &flow_lua_effects;
     e->sb.port = &sandbox_port;
     e->sb.owner = e;
     e->sb.mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
@@ -557,7 +558,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     return load_protected(e, check, ld, err);
 }
 
-foh_status foh_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err)
+foh_status flow_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err)
 {
     foh_engine e;
     memset(&e, 0, sizeof e);
@@ -577,7 +578,7 @@ foh_engine *flow_engine_new_limited(const foh_cardset *cs, const foh_script_limi
         flow_engine_free(e);
         return NULL;
     }
-    e->head.ruleset = &foh_ruleset_flow;
+    e->head = cs->head; /* the card set's ruleset */
     return e;
 }
 

@@ -109,12 +109,12 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
     return FOH_OK;
 }
 
-foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
+foh_status flow_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
 {
     return run_hooks(g, point, player, kind, NULL, NULL, err);
 }
 
-foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err)
+foh_status flow_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err)
 {
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
     *any = 0;
@@ -193,16 +193,16 @@ static foh_status native_leave(foh_game *g, int card, const native_frame *f, foh
 }
 
 /* An action's calls share one deadline: a span of the sandbox's meter. */
-void foh_lua_action_begin(foh_engine *e) { foh_lua_span_begin(&e->sb); }
+void flow_lua_action_begin(foh_engine *e) { foh_lua_span_begin(&e->sb); }
 
-void foh_lua_action_end(foh_engine *e) { foh_lua_span_end(&e->sb); }
+void flow_lua_action_end(foh_engine *e) { foh_lua_span_end(&e->sb); }
 
 /* The tags raised through the sandbox's calls (lua_internal.h): only their
  * addresses matter. */
 const char foh_lua_need_choice_tag = 0;
 const char foh_lua_nested_error_tag = 0;
 
-foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
+foh_status flow_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
     const foh_native *n = &g->eng->native[card];
     int attack = n->op == FOH_NATIVE_ATTACK || n->op == FOH_NATIVE_ATTACK_ALL;
@@ -220,7 +220,7 @@ foh_status foh_lua_effect_call(foh_game *g, int card, int player, const char *fi
     return call_hook(g, card, player, field, 0, 0, 0, err);
 }
 
-foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
+foh_status flow_lua_activate(foh_game *g, int card, int player, foh_error *err)
 {
     if (native_on(g->eng, card)) {
         native_frame f;
@@ -230,7 +230,7 @@ foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
     return call_hook(g, card, player, "activate", 0, 0, 1, err);
 }
 
-foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
+foh_status flow_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
 {
     foh_engine *e = g->eng;
     lua_State *L = e->sb.L;
@@ -265,7 +265,7 @@ static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], f
     return FOH_OK;
 }
 
-foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+foh_status flow_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     if (native_on(g->eng, card)) { /* reads base icons and counts: no Lua call inside */
         foh_status s = foh_native_provides(g, card, player, icons, err);
@@ -277,7 +277,7 @@ foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
 }
 
-foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+foh_status flow_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     if (native_on(g->eng, card)) {
         native_frame f;
@@ -289,11 +289,6 @@ foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
 }
 /* ---- Events ---- */
-
-const char *const foh_event_names[FOH_EV_BUILTIN] = {
-    "turn_start", "cleanup", "turn_end", "invest", "complete", "snipe",
-    "harvest",    "gain",    "leave",    "covered", "revealed", "age",
-};
 
 /* After a reaction to an event (CARD's HOOK, or variant hook VHOOK when
  * CARD is -1), the firing script's CHECK(ev) of the table at EV: an error
@@ -383,7 +378,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
     return s;
 }
 
-foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
+foh_status flow_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
     if (!FOH_EVENT_WANTED(cs, event))
@@ -412,7 +407,7 @@ foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, 
 
 /* ---- Declared turn actions ---- */
 
-foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err)
+foh_status flow_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err)
 {
     foh_engine *e = g->eng;
     lua_State *L = e->sb.L;
@@ -432,7 +427,7 @@ foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_
     return FOH_OK;
 }
 
-foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *err)
+foh_status flow_lua_action_run(foh_game *g, int action, int player, foh_error *err)
 {
     foh_engine *e = g->eng;
     lua_State *L = e->sb.L;
@@ -443,3 +438,19 @@ foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *er
     lua_pushinteger(L, player + 1);
     return call_pushed(g, top, 1, 0, 0, -1, who, -1, err);
 }
+
+const flow_effects flow_lua_effects = {
+    .check_cardset = flow_lua_check_cardset,
+    .action_begin = flow_lua_action_begin,
+    .action_end = flow_lua_action_end,
+    .on_gain = flow_lua_on_gain,
+    .activate = flow_lua_activate,
+    .can_activate = flow_lua_can_activate,
+    .provides = flow_lua_provides,
+    .end_game = flow_lua_end_game,
+    .hooks = flow_lua_hooks,
+    .scoring_hooks = flow_lua_scoring_hooks,
+    .action_can = flow_lua_action_can,
+    .action_run = flow_lua_action_run,
+    .event = flow_lua_event,
+};

@@ -409,9 +409,11 @@ typedef struct {
 
 /* One per thread: the sandboxed Lua state and the context of the call in
  * progress. Games never point into it except through g->eng. */
+typedef struct flow_effects flow_effects;
 struct foh_engine {
     foh_object_head head; /* this ruleset (foh/ruleset.h) */
     const foh_cardset *cs;
+    const flow_effects *fx; /* the card effects and hooks (effects.h), set by who makes the engine */
     /* The sandboxed Lua state, its limits (instructions per effect call,
      * wall-clock time per action: a span, flow_game_apply) and the meter of
      * the call in progress; call_id is the card whose script the next call

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "lua_bridge.h"
+#include "effects.h"
 #include "market.h"
 #include "memo.h"
 #include "nation.h"

@@ -14,14 +14,18 @@
 #include "foh/game.h"
 #include "foh/ruleset.h"
 
-/* The method table (ruleset.c): what the registry lists. */
-extern const foh_ruleset foh_ruleset_flow;
+/* The name a card set's game.yaml gives in `ruleset:` (the method table,
+ * ruleset.c, joins these rules and their Lua binding). */
+#define FLOW_RULESET_NAME "flow-of-history"
 
-foh_cardset *flow_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
-                                    const char *const *search, int nsearch, foh_error *err);
+/* The card effects and hooks, a port (effects.h) the loader is given. */
+typedef struct flow_effects flow_effects;
+
+/* The card set of DIRS and VARIANTS (foh_cardset_check), its scripts
+ * compiled and checked through FX (fx->check_cardset). */
 foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
                                 const char *const *search, int nsearch, foh_problem_fn report, void *ctx,
-                                foh_error *err);
+                                const flow_effects *fx, foh_error *err);
 void flow_cardset_free(foh_cardset *cs);
 foh_engine *flow_engine_new_limited(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
 void flow_engine_free(foh_engine *eng);

@@ -2,7 +2,7 @@
  * rulings 7 and 8). */
 #include <string.h>
 
-#include "lua_bridge.h"
+#include "effects.h"
 #include "memo.h"
 #include "nation.h"
 

@@ -7,7 +7,7 @@
 
 #include "actions.h"
 #include "log.h"
-#include "lua_bridge.h"
+#include "effects.h"
 #include "market.h"
 #include "nation.h"
 #include "tokens.h"

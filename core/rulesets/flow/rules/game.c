@@ -13,7 +13,7 @@
 #include "flow.h"
 #include "actions.h"
 #include "log.h"
-#include "lua_bridge.h"
+#include "effects.h"
 #include "market.h"
 #include "nation.h"
 #include "rng.h"
@@ -133,7 +133,7 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return NULL;
     }
-    g->head.ruleset = &foh_ruleset_flow;
+    g->head = eng->head; /* the engine's ruleset */
     g->eng = eng;
     setup(g, opt);
     foh_log_discard(g);

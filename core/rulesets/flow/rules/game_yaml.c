@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow.h"
 #include "loader.h"
 
 /* The fields of each section (a variant may add a missing one). */
@@ -41,6 +42,13 @@ const char *const *foh_game_yaml_fields(const char *section)
         return TYPE_KEYS;
     return NULL;
 }
+
+/* The built-in events' names, as scripts fire and react to them
+ * (scripts/API.md, "Events"). */
+const char *const foh_event_names[FOH_EV_BUILTIN] = {
+    "turn_start", "cleanup", "turn_end", "invest", "complete", "snipe",
+    "harvest",    "gain",    "leave",    "covered", "revealed", "age",
+};
 
 /* ---- game.yaml ---- */
 
@@ -557,10 +565,10 @@ int foh_game_yaml_read(foh_loader *ld, const foh_yaml_node *root)
      * (core/play/ruleset.c); a folder it extends or that extends it must
      * not name another. */
     const foh_yaml_node *rs = foh_yaml_get(root, "ruleset");
-    if (rs && (rs->kind != FOH_YAML_SCALAR || strcmp(rs->text, foh_ruleset_flow.name) != 0) &&
+    if (rs && (rs->kind != FOH_YAML_SCALAR || strcmp(rs->text, FLOW_RULESET_NAME) != 0) &&
         !foh_load_bad_node(ld, rs, "ruleset: this card set is The Flow of History's ('%s'); a set it extends or "
                                    "that extends it cannot name another",
-                           foh_ruleset_flow.name) &&
+                           FLOW_RULESET_NAME) &&
         !foh_load_go_on(ld, ld->reported))
         return 0;
     /* Checking mode reads every section before it gives up (the vocabulary

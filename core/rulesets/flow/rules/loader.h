@@ -16,7 +16,7 @@ typedef struct {
     int line;
 } foh_loader_dropped;
 
-typedef struct {
+typedef struct foh_loader {
     foh_cardset *cs;
     foh_error *err;
     const char *card; /* card id being read, for messages */

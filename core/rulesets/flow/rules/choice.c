@@ -3,7 +3,7 @@
 
 #include "choice.h"
 #include "log.h"
-#include "lua_bridge.h"
+#include "effects.h"
 
 foh_status foh_choice_ask(foh_game *g, int player, long long n, const char *prompt, foh_choice_label_fn label,
                           void *ctx, int *pick, foh_error *err)

@@ -17,7 +17,7 @@
 #include "foh/yaml.h"
 #include "internal.h"
 #include "loader.h"
-#include "lua_bridge.h"
+#include "effects.h"
 #include "variant.h"
 
 #define MAX_CARD_FILES 64
@@ -625,15 +625,9 @@ static int load_set(foh_loader *ld, set_loader *sl, foh_variant_cards *cards, fo
     return ok;
 }
 
-foh_cardset *flow_cardset_load_sets(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
-                                   const char *const *search, int nsearch, foh_error *err)
-{
-    return flow_cardset_check(dirs, ndirs, variants, nvariants, search, nsearch, NULL, NULL, err);
-}
-
 foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,
                                const char *const *search, int nsearch, foh_problem_fn report, void *ctx,
-                               foh_error *err)
+                               const flow_effects *fx, foh_error *err)
 {
     foh_cardset *cs = calloc(1, sizeof *cs);
     foh_variant_cards *cards = calloc(1, sizeof *cards);
@@ -652,7 +646,6 @@ foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *
     if (ok && (ndirs < 1 || ndirs > MAX_SETS))
         ok = foh_error_set(err, FOH_ERR_USAGE, "give 1 to %d card set folders", MAX_SETS) == FOH_OK;
     if (ok) {
-        cs->head.ruleset = &foh_ruleset_flow;
         sl->search = search;
         sl->nsearch = nsearch;
         snprintf(cs->dir, sizeof cs->dir, "%s", dirs[0]);
@@ -765,7 +758,7 @@ foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *
     free(ld.dropped);
     /* Checking: the effects of the cards that read well are compiled and
      * checked even when others did not. */
-    ok = ok && scripts_ok && foh_lua_check_cardset(cs, &ld, err) == FOH_OK;
+    ok = ok && scripts_ok && fx->check_cardset(cs, &ld, err) == FOH_OK;
     /* Checking: an error that stopped loading (game.yaml unreadable, an
      * extend cycle...) is told too. */
     if (!ok && !ld.reported)
