@@ -15,8 +15,9 @@
 # "N games/s", "played in N s": they vary from run to run).
 #
 # Prints "same NAME" or "DIFFERENT NAME" (with the first lines of the diff)
-# per output, then "N/M same"; exit 0 only when all are the same, 1 when one
-# differs, 2 when REF cannot be built.
+# per output ("FAILED NAME" when a step of either binary did not exit 0),
+# then "N/M same"; exit 0 only when all are the same, 1 when one differs,
+# 2 when REF cannot be built.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,18 +44,22 @@ if [ ! -x "$build/foh" ]; then
   cmake --build "$build" -j"$(nproc)" --target foh >/dev/null
 fi
 
-# run SIDE NAME ARGS...: foh ARGS in SIDE's tree, outputs into $tmp/SIDE/NAME.
+# run SIDE NAME ARGS...: foh ARGS in SIDE's tree, outputs into $tmp/SIDE/NAME;
+# in ARGS, @OUT@ is that scratch folder and @TREE@ the tree (the card set is
+# passed as --cards @TREE@/cards/base wherever the command takes --cards, not
+# left to the path each binary has compiled in).
 run() {
   local side=$1 name=$2 tree bin
   shift 2
   if [ "$side" = old ]; then tree=$tmp/ref bin=$tmp/ref/build/foh; else tree=$src bin=$build/foh; fi
   local out=$tmp/$side/$name step=0 args=() a
   mkdir -p "$out/files"
-  # ARGS may hold several commands, split by a lone "then": run in order,
+  # ARGS may hold several commands, split by a lone "::": run in order,
   # in the same scratch folder (a save written, then replayed).
-  for a in "$@" then; do
-    if [ "$a" != then ]; then
-      args+=("${a//@OUT@/$out/files}")
+  for a in "$@" ::; do
+    if [ "$a" != :: ]; then
+      a=${a//@OUT@/$out/files}
+      args+=("${a//@TREE@/$tree}")
       continue
     fi
     step=$((step + 1))
@@ -75,7 +80,11 @@ check() {
   run old "$name" "$@"
   run new "$name" "$@"
   total=$((total + 1))
-  if diff -r "$tmp/old/$name" "$tmp/new/$name" >"$tmp/diff" 2>&1; then
+  # Every command must succeed: two identical failures prove nothing.
+  if grep -L -x "exit 0" "$tmp/old/$name"/status.* "$tmp/new/$name"/status.* | grep -q .; then
+    echo "FAILED     $name: foh $* (a step did not exit 0)"
+    head -n 10 -q "$tmp/new/$name"/stderr.* "$tmp/old/$name"/stderr.* | cut -c1-200 | sed "s/^/    /"
+  elif diff -r "$tmp/old/$name" "$tmp/new/$name" >"$tmp/diff" 2>&1; then
     same=$((same + 1))
     echo "same       $name"
   else
@@ -84,30 +93,34 @@ check() {
   fi
 }
 
-check play-random-2p play --players 2 --seats random --seed 1
-check play-greedy-3p play --players 3 --seats greedy --seed 2
-check play-ismcts-4p play --players 4 --seats ismcts:20,greedy,random,greedy --seed 3
-check play-save play --players 4 --seats greedy,random,greedy,random --seed 5 --save @OUT@/game.json
-check replay play --players 3 --seats greedy,random,ismcts:10 --seed 14 --save @OUT@/r.json then replay @OUT@/r.json \
-  then legal @OUT@/r.json
-check play-trace play --players 3 --seats greedy,random,random --seed 6 --trace @OUT@/trace.jsonl
-check stop-and-load play --players 3 --seats random --seed 8 --stop-after 40 --save @OUT@/half.json \
-  then play --load @OUT@/half.json --save @OUT@/whole.json
-check sim-json sim --games 300 --seed 7 --json @OUT@/sim.json
-check sim-html-2threads sim --games 300 --seed 7 --threads 2 --html @OUT@/sim.html
-check sim-impact sim --games 300 --seed 9 --impact --json @OUT@/impact.json
-check sim-greedy sim --players 3 --seats greedy,random,random --games 100 --seed 4 --json @OUT@/greedy.json
-check sim-shards sim --games 200 --seed 11 --shard 1/2 --save-shard @OUT@/part1.json \
-  then sim --games 200 --seed 11 --shard 2/2 --save-shard @OUT@/part2.json \
-  then merge @OUT@/part1.json @OUT@/part2.json --json @OUT@/merged.json
-check compare compare --games 200 --seed 3 --b-variant market-6 --json @OUT@/compare.json
-check tune tune --games 40 --seed 2 --budget 200 --max-changes 1 --verify-games 0 --out @OUT@/tuned
-check scenarios scenario tests/scenarios
-check scenarios-coverage scenario --coverage tests/scenarios
-check check check
-check check-json check --json @OUT@/check.json
-check variant-game play --players 4 --seats greedy,random,random,random --seed 12 --variant korean-edition
-check banker play --players 2 --seats greedy,random --seed 13 --variant two-player-banker
+c=(--cards @TREE@/cards/base)
+# 2 players only with the Banker variant (the base game is for 3 to 5).
+check play-2p play "${c[@]}" --players 2 --variant two-player-banker --seats random,ismcts:15 --seed 1
+check play-3p play "${c[@]}" --players 3 --seats greedy,ismcts:10,random --seed 2
+check play-4p play "${c[@]}" --players 4 --seats ismcts:20,greedy,random,greedy --seed 3
+check play-save play "${c[@]}" --players 4 --seats greedy,random,greedy,random --seed 5 --save @OUT@/game.json
+check replay play "${c[@]}" --players 3 --seats greedy,random,ismcts:10 --seed 14 --save @OUT@/r.json \
+  :: replay @OUT@/r.json :: legal @OUT@/r.json
+check play-trace play "${c[@]}" --players 3 --seats greedy,random,random --seed 6 --trace @OUT@/trace.jsonl
+check stop-and-load play "${c[@]}" --players 3 --seats random --seed 8 --stop-after 40 --save @OUT@/half.json \
+  :: play --load @OUT@/half.json --save @OUT@/whole.json
+check sim-json sim "${c[@]}" --games 300 --seed 7 --threads 1 --json @OUT@/sim.json
+check sim-html-2threads sim "${c[@]}" --games 300 --seed 7 --threads 2 --html @OUT@/sim.html
+check sim-impact sim "${c[@]}" --games 300 --seed 9 --impact --json @OUT@/impact.json
+check sim-greedy sim "${c[@]}" --players 3 --seats greedy,random,random --games 100 --seed 4 --json @OUT@/greedy.json
+check sim-shards sim "${c[@]}" --games 200 --seed 11 --shard 1/2 --save-shard @OUT@/part1.json \
+  :: sim "${c[@]}" --games 200 --seed 11 --shard 2/2 --save-shard @OUT@/part2.json \
+  :: merge @OUT@/part1.json @OUT@/part2.json --json @OUT@/merged.json
+check compare compare --games 200 --seed 3 --a-cards @TREE@/cards/base --b-cards @TREE@/cards/base \
+  --b-variant market-6 --json @OUT@/compare.json
+check tune tune "${c[@]}" --games 40 --seed 2 --budget 200 --max-changes 1 --verify-games 0 --out @OUT@/tuned
+check scenarios scenario "${c[@]}" tests/scenarios
+check scenarios-coverage scenario "${c[@]}" --coverage tests/scenarios
+check check check "${c[@]}"
+check check-json check "${c[@]}" --json @OUT@/check.json
+check variant-game play "${c[@]}" --players 4 --seats greedy,random,random,random --seed 12 --variant korean-edition
+check banker play "${c[@]}" --players 2 --seats greedy,random --seed 13 --variant two-player-banker \
+  --save @OUT@/banker.json :: replay @OUT@/banker.json
 check variants variants
 
 echo "$same/$total same"
