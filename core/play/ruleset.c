@@ -165,6 +165,15 @@ void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf,
 
 foh_status foh_game_results(foh_game *g, double *out, foh_error *err) { return of(g)->results(g, out, err); }
 void foh_game_determinize(foh_game *g, int viewer, uint64_t seed) { of(g)->determinize(g, viewer, seed); }
+int foh_game_score_lines(foh_game *g, int player, foh_score_line *out, int max, foh_error *err)
+{
+    if (player < 0 || player >= of(g)->players(g)) {
+        foh_error_set(err, FOH_ERR_USAGE, "no player %d in a %d-player game", player + 1, of(g)->players(g));
+        return -1;
+    }
+    return of(g)->score_lines(g, player, out, max, err);
+}
+
 int foh_game_observe(const foh_game *g, int player, char *buf, size_t len)
 {
     return of(g)->observe(g, player, buf, len);

@@ -166,6 +166,44 @@ static void test_illegal_and_bad_counts_refused(void **state)
     foh_cardset_free(cs);
 }
 
+/* The score breakdown of both rulesets: the first line is what ranks. */
+static void test_score_lines(void **state)
+{
+    (void)state;
+    const char *sets[2] = {TOY_CARDS, BASE_CARDS}, *first[2] = {"Victory Tokens", "VP"};
+    for (int k = 0; k < 2; k++) {
+        foh_error err = {0};
+        foh_cardset *cs = foh_cardset_load(sets[k], &err);
+        assert_non_null(cs);
+        foh_engine *eng = foh_engine_new(cs, &err);
+        foh_options opt = {.players = 3, .seed = 8};
+        foh_game *g = foh_game_new(eng, &opt, &err);
+        foh_player *seats[3] = {foh_bot_greedy_new(1), foh_bot_greedy_new(2), foh_bot_random_new(3)};
+        assert_int_equal(foh_match_play(g, seats, NULL, 0, NULL, &err), FOH_OK);
+        double r[3], best = -1;
+        assert_int_equal(foh_game_results(g, r, &err), FOH_OK);
+        int winner = 0;
+        for (int p = 0; p < 3; p++) {
+            foh_score_line lines[8];
+            int n = foh_game_score_lines(g, p, lines, 8, &err);
+            assert_true(n >= 2);
+            assert_string_equal(lines[0].label, first[k]);
+            if (lines[0].value > best) {
+                best = lines[0].value;
+                winner = p;
+            }
+        }
+        assert_true(r[winner] > 0); /* the most of the first line wins, or shares */
+        foh_score_line one;
+        assert_int_equal(foh_game_score_lines(g, 3, &one, 1, &err), -1); /* no player 4 */
+        for (int p = 0; p < 3; p++)
+            seats[p]->free(seats[p]);
+        foh_game_free(g);
+        foh_engine_free(eng);
+        foh_cardset_free(cs);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_greedy_uses_the_toys_evaluation),
         cmocka_unit_test(test_determinize_from_one_view),
         cmocka_unit_test(test_illegal_and_bad_counts_refused),
+        cmocka_unit_test(test_score_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -301,6 +301,20 @@ static foh_status toy_results(foh_game *g, double *out, foh_error *err)
     return FOH_OK;
 }
 
+/* Victory Tokens (what wins), then points (the tie-break). */
+static int toy_score_lines(foh_game *g, int player, foh_score_line *out, int max, foh_error *err)
+{
+    (void)err;
+    const char *label[2] = {"Victory Tokens", "points"};
+    double value[2] = {G->tokens[player], G->points[player]};
+    int n = max < 2 ? max : 2;
+    for (int i = 0; i < n; i++) {
+        snprintf(out[i].label, sizeof out[i].label, "%s", label[i]);
+        out[i].value = value[i];
+    }
+    return n;
+}
+
 /* What VIEWER cannot see: the deck and the other players' hands. They are
  * dealt again from one shuffled pool, each hand keeping its size. */
 static void toy_determinize(foh_game *gg, int viewer, uint64_t seed)
@@ -387,6 +401,7 @@ const foh_ruleset foh_ruleset_toy = {
     .is_over = toy_is_over, .turn = toy_turn, .turn_limit = toy_turn_limit, .decisions_per_turn = 1,
     .mid_turn = toy_mid_turn, .legal_actions = toy_legal, .amount_kind = -1, .check = toy_check,
     .apply = toy_apply, .choice = toy_choice, .describe_action = toy_describe, .results = toy_results,
+    .score_lines = toy_score_lines,
     .determinize = toy_determinize, .observe = toy_observe, .set_log = toy_set_log, .digest = toy_digest, .eval_begin = toy_eval_begin,
     .evaluate = toy_evaluate, .evaluation = "Victory Tokens and points, minus the best opponent's",
     .value_scale = 10,

@@ -109,6 +109,26 @@ static void print_line(void *ud, const char *line)
     cli_line(stdout, line); /* scripts' text is untrusted: escaped */
 }
 
+/* Each player's score broken down: "P1: 3 Victory Tokens, 35 points". 0
+ * with the problem said when scoring fails. */
+static int print_scores(foh_game *g, int players)
+{
+    foh_score_line lines[16];
+    foh_error err;
+    for (int p = 0; p < players; p++) {
+        int n = foh_game_score_lines(g, p, lines, 16, &err);
+        if (n < 0) {
+            cli_error("play", "%s", err.msg);
+            return 0;
+        }
+        printf("P%d:", p + 1);
+        for (int i = 0; i < n; i++)
+            printf("%s %g %s", i ? "," : "", lines[i].value, lines[i].label);
+        printf("\n");
+    }
+    return 1;
+}
+
 /* "P1 wins" / "P1 and P3 share the win", from the results. */
 static void print_results(const double *r, int n)
 {
@@ -159,7 +179,10 @@ int any_play(const cli_options *o)
             status = CLI_DATA;
         } else {
             printf("\nGame over after %d turns.\n", foh_game_turn(g));
-            print_results(results, o->players);
+            if (print_scores(g, o->players))
+                print_results(results, o->players);
+            else
+                status = CLI_DATA;
         }
     }
     free_seats(seats, o->players);
@@ -195,7 +218,8 @@ int any_sim(const cli_options *o)
     const foh_ruleset *rs = foh_cardset_ruleset(cs);
     foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err);
     long games = o->games > 0 ? o->games : 1000, turns_sum = 0, turns_min = 0, turns_max = 0, played = 0;
-    double wins[FOH_MAX_PLAYERS] = {0};
+    double wins[FOH_MAX_PLAYERS] = {0}, score[FOH_MAX_PLAYERS] = {0};
+    char score_label[FOH_SCORE_LABEL] = "";
     int status = eng ? CLI_OK : CLI_DATA;
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
     if (!eng)
@@ -219,8 +243,17 @@ int any_sim(const cli_options *o)
             cli_error("sim", "game %ld (foh play --seed %llu): %s", i + 1, (unsigned long long)seed, err.msg);
             status = CLI_DATA;
         } else {
-            for (int p = 0; p < o->players; p++)
+            for (int p = 0; p < o->players && s == FOH_OK; p++) {
+                foh_score_line first;
+                if (foh_game_score_lines(g, p, &first, 1, &err) < 1) {
+                    cli_error("sim", "game %ld: %s", i + 1, err.msg);
+                    status = CLI_DATA;
+                    break;
+                }
                 wins[p] += r[p];
+                score[p] += first.value;
+                snprintf(score_label, sizeof score_label, "%s", first.label);
+            }
             long t = foh_game_turn(g);
             turns_sum += t;
             turns_min = played == 0 || t < turns_min ? t : turns_min;
@@ -233,15 +266,16 @@ int any_sim(const cli_options *o)
     if (status == CLI_OK) {
         printf("%s: %ld games, %d players, seed %llu, seats %s (one thread)\n", rs->title, played, o->players,
                (unsigned long long)o->seed, o->seats ? o->seats : "random");
-        printf("seat  wins       win rate  95%% interval\n");
+        printf("seat  wins       win rate  95%% interval      mean %s\n", score_label);
         json_t *seats_json = json_array();
         for (int p = 0; p < o->players; p++) {
             double lo, hi;
             wilson(wins[p], played, &lo, &hi);
-            printf("P%-4d %-10.1f %5.1f%%    [%.1f%%, %.1f%%]\n", p + 1, wins[p], 100 * wins[p] / (double)played,
-                   100 * lo, 100 * hi);
-            json_array_append_new(seats_json, json_pack("{s:i, s:f, s:f, s:f}", "seat", p + 1, "wins", wins[p],
-                                                        "low", lo, "high", hi));
+            printf("P%-4d %-10.1f %5.1f%%    [%5.1f%%, %5.1f%%]  %.2f\n", p + 1, wins[p],
+                   100 * wins[p] / (double)played, 100 * lo, 100 * hi, score[p] / (double)played);
+            json_array_append_new(seats_json, json_pack("{s:i, s:f, s:f, s:f, s:s, s:f}", "seat", p + 1, "wins", wins[p],
+                                                        "low", lo, "high", hi, "score", score_label, "mean_score",
+                                                        score[p] / (double)played));
         }
         printf("turns per game: mean %.1f (min %ld, max %ld)\n", (double)turns_sum / (double)played, turns_min,
                turns_max);

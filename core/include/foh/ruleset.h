@@ -58,6 +58,13 @@ typedef struct {
     void *report_ctx;
 } foh_load_request;
 
+/* One line of a player's score breakdown: e.g. {"VP", 12}. */
+#define FOH_SCORE_LABEL 48
+typedef struct {
+    char label[FOH_SCORE_LABEL];
+    double value;
+} foh_score_line;
+
 struct foh_ruleset {
     int version;           /* FOH_RULESET_VERSION */
     const char *name;      /* as game.yaml's `ruleset:` names it, e.g. "flow-of-history" */
@@ -122,6 +129,11 @@ struct foh_ruleset {
      * OUT[p] is 1 for a sole winner, 1/k each for k tied winners, 0
      * otherwise. */
     foh_status (*results)(foh_game *g, double *out, foh_error *err);
+    /* PLAYER's score as the game stands, broken down into at most MAX
+     * lines into OUT, the first being what the ruleset ranks by (The Flow
+     * of History: VP; the toy: Victory Tokens), then its parts and
+     * tie-breaks; returns how many, or -1 with ERR set. */
+    int (*score_lines)(foh_game *g, int player, foh_score_line *out, int max, foh_error *err);
     /* Replace what player VIEWER cannot see (hidden cards and their order,
      * the generator's state) by a sample drawn from SEED consistent with
      * everything VIEWER sees, so bots search copies without cheating. */
@@ -153,6 +165,13 @@ struct foh_ruleset {
      * (its reward is the logistic of value / value_scale). */
     double value_scale;
 };
+
+/* PLAYER's score broken down (the ruleset's score_lines): at most MAX
+ * lines into OUT, the first what the ruleset ranks by; returns how many, or
+ * -1 with ERR set (FOH_ERR_SCRIPT: scoring ran a failing script). Works at
+ * any time: a ruleset that scores during the game (the toy's rounds, the
+ * second game's ages) shows what was scored so far. */
+FOH_API int foh_game_score_lines(foh_game *g, int player, foh_score_line *out, int max, foh_error *err);
 
 /* The ruleset registered under NAME, or NULL. */
 FOH_API const foh_ruleset *foh_ruleset_find(const char *name);

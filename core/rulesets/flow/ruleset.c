@@ -34,6 +34,40 @@ static foh_status flow_results(foh_game *g, double *out, foh_error *err)
     return s;
 }
 
+static int line(foh_score_line *out, int max, int n, const char *label, double value)
+{
+    if (n < max) {
+        snprintf(out[n].label, sizeof out[n].label, "%s", label);
+        out[n].value = value;
+    }
+    return n + 1;
+}
+
+/* VP (rulebook "End of Game": icons worth full VP, the other icons
+ * halved, End Game effects), then the tie-breaks: cards, then tokens. */
+static int flow_score_lines(foh_game *g, int player, foh_score_line *out, int max, foh_error *err)
+{
+    foh_score *sc = malloc(sizeof *sc);
+    if (!sc) {
+        foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+        return -1;
+    }
+    int n = -1;
+    if (foh_game_score_player(g, player, sc, err) == FOH_OK) {
+        int end = 0;
+        for (int i = 0; i < sc->n_end; i++)
+            end += sc->end[i].full_vp;
+        n = line(out, max, 0, "VP", sc->total);
+        n = line(out, max, n, "VP from icons worth full VP", sc->culture_vp);
+        n = line(out, max, n, "VP from the other icons", sc->other_vp);
+        n = line(out, max, n, "VP from End Game effects", end);
+        n = line(out, max, n, "cards in the Nation", sc->cards);
+        n = line(out, max, n, "resource tokens", sc->tokens);
+    }
+    free(sc);
+    return n < max ? n : max;
+}
+
 /* The best Market card's value for PLAYER (foh_eval_alternative), which
  * the position's value weighs a held investment against; none at game
  * over. */
@@ -163,6 +197,7 @@ const foh_ruleset foh_ruleset_flow = {
     .choice = flow_game_choice,
     .describe_action = flow_game_describe_action,
     .results = flow_results,
+    .score_lines = flow_score_lines,
     .determinize = flow_determinize_for,
     .observe = flow_observe,
     .set_log = flow_game_set_log,
