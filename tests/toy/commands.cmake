@@ -34,5 +34,17 @@ run(0 "0 errors (toy: 12 random-bot games played, each twice)" check)
 run(0 "3 passed, 0 failed" scenario ${TOY}/scenarios/toy.yaml)
 run(1 "illegal.yaml:5): step: 'play Harp (5)' is not a legal action here" scenario ${TOY}/scenario-errors/illegal.yaml)
 run(2 "--html: only for card sets of The Flow of History" sim --html ${OUT}/x.html)
-run(2 "human seats play The Flow of History only" play --players 2 --seats human,random)
+# A human seat: what it sees, its actions by number; a wrong number asked
+# again; the end of the input stops the game with the scores so far.
+file(WRITE ${OUT}/toy-input.txt "1\n2\nx\n9\n1\n")
+execute_process(COMMAND ${FOH} play --players 2 --seats human,greedy --seed 1 --cards ${TOY}/cards
+                INPUT_FILE ${OUT}/toy-input.txt OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+foreach(text "hand: Rope (3) Cart (6)" "  2. play Cart (6)" "round 2: P1 scores a Victory Token (6 points)"
+        "a number from 1 to 2, please" "Stopped after 6 turns (P1 (human): the input ended)"
+        "P1: 2 Victory Tokens, 17 points")
+  string(FIND "${out}" "${text}" at)
+  if(at EQUAL -1 OR NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh play with a human seat: exit ${rc}, no '${text}' in:\n${out}${err}")
+  endif()
+endforeach()
 run(2 "--players" play --players 9)

@@ -19,6 +19,7 @@
 #include "foh/position.h"
 #include "foh/ruleset.h"
 #include "foh/yaml.h"
+#include "play/terminal.h"
 
 #define ANY_MAX_LEGAL 4096 /* legal actions listed when matching a scenario's action by name */
 
@@ -62,9 +63,84 @@ static foh_cardset *load(const cli_options *o, foh_error *err)
     return foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, err);
 }
 
+/* ---- a human seat, through what the seat sees ---- */
+
+typedef struct {
+    foh_player base;
+    term *t; /* shared by the human seats of a game */
+} any_human;
+
+/* TEXT's lines, each escaped (a ruleset's and its cards' text is not
+ * trusted), indented. */
+static void print_lines(const char *text, const char *indent)
+{
+    char line[1024];
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        fputs(indent, stdout);
+        cli_line(stdout, line);
+        p += len + (p[len] == '\n');
+    }
+}
+
+/* What the seat sees, the legal actions by number, and a number read. */
+static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                        foh_error *err)
+{
+    any_human *h = (any_human *)self;
+    int seat = foh_game_to_act(g);
+    char view[8192], what[256], prompt[64];
+    foh_game_observe(g, seat, view, sizeof view);
+    printf("\n");
+    print_lines(view, "  ");
+    const foh_choice *ch = foh_game_choice(g);
+    if (ch) {
+        printf("  ");
+        cli_line(stdout, ch->prompt);
+    }
+    for (int i = 0; i < n; i++) {
+        foh_game_describe_action(g, &legal[i], what, sizeof what);
+        printf("  %d. ", i + 1);
+        cli_line(stdout, what);
+    }
+    snprintf(prompt, sizeof prompt, "P%d, your action (1-%d)> ", seat + 1, n);
+    for (;;) {
+        fflush(stdout);
+        const char *line = term_read(h->t, prompt);
+        if (!line) {
+            foh_error_set(err, FOH_ERR_USAGE, "%s", term_failure(h->t) ? term_failure(h->t) : "the input ended");
+            return -1;
+        }
+        char *end;
+        long k = strtol(line, &end, 10);
+        if (end != line && *end == '\0' && k >= 1 && k <= n) {
+            if (why && whylen)
+                snprintf(why, whylen, "typed");
+            return (int)k - 1;
+        }
+        printf("  a number from 1 to %d, please\n", n);
+    }
+}
+
+static void human_free(foh_player *self) { free(self); }
+
+static foh_player *human_new(term *t)
+{
+    any_human *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->base.name = "human";
+    h->base.decide = human_decide;
+    h->base.free = human_free;
+    h->t = t;
+    return &h->base;
+}
+
 /* Seats for PLAYERS from O's --seats (one spec for all, or one per seat):
- * bots only. 0 with the problem said. */
-static int make_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, foh_player **seats)
+ * bots, and "human" when T is given (foh play). 0 with the problem said. */
+static int make_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, term *t,
+                      foh_player **seats)
 {
     const char *spec = o->seats ? o->seats : "random";
     int specs = 1;
@@ -81,12 +157,14 @@ static int make_seats(const cli_options *o, const char *cmd, int players, uint64
         char one[128];
         snprintf(one, sizeof one, "%.*s", (int)strcspn(s, ","), s);
         foh_error err;
-        seats[p] = strcmp(one, "human") ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err) : NULL;
-        if (!seats[p] && strcmp(one, "human") == 0)
-            cli_error(cmd, "seat P%d: human seats play %s only, for now; this ruleset's games are for bots", p + 1,
-                      foh_ruleset_at(0)->title);
+        int human = strcmp(one, "human") == 0;
+        seats[p] = !human ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err)
+                   : t    ? human_new(t)
+                          : NULL;
+        if (!seats[p] && human && !t)
+            cli_error(cmd, "seat P%d: a human seat plays with foh play", p + 1);
         else if (!seats[p])
-            cli_error(cmd, "seat P%d: %s", p + 1, err.msg);
+            cli_error(cmd, "seat P%d: %s", p + 1, human ? "out of memory" : err.msg);
         if (!seats[p]) {
             while (p-- > 0)
                 seats[p]->free(seats[p]);
@@ -158,11 +236,12 @@ int any_play(const cli_options *o)
     foh_options opt = {.players = o->players, .seed = o->seed};
     foh_game *g = eng ? foh_game_new(eng, &opt, &err) : NULL;
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    term *t = term_open(stdin, stdout);
     int status = CLI_OK;
-    if (!g) {
-        cli_error("play", "%s", err.msg);
-        status = err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
-    } else if (!make_seats(o, "play", o->players, o->seed, seats)) {
+    if (!g || !t) {
+        cli_error("play", "%s", t ? err.msg : "out of memory");
+        status = !t ? CLI_DATA : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
+    } else if (!make_seats(o, "play", o->players, o->seed, t, seats)) {
         status = CLI_USAGE;
     } else {
         printf("%s: %d players, seed %llu, players:", rs->title, o->players, (unsigned long long)o->seed);
@@ -172,11 +251,21 @@ int any_play(const cli_options *o)
         foh_game_set_log(g, print_line, NULL);
         foh_status s = foh_match_play(g, seats, NULL, 0, NULL, &err);
         double results[FOH_MAX_PLAYERS];
+        int stopped = s == FOH_ERR_USAGE && !foh_game_is_over(g); /* a human's input ended */
+        if (stopped) {
+            printf("\nStopped after %d turns (", foh_game_turn(g));
+            cli_puts(stdout, err.msg);
+            printf("); the scores as the game stands:\n");
+            s = FOH_OK;
+        }
         if (s == FOH_OK)
             s = foh_game_results(g, results, &err);
         if (s != FOH_OK) {
             cli_error("play", "%s", err.msg);
             status = CLI_DATA;
+        } else if (stopped) {
+            if (!print_scores(g, o->players))
+                status = CLI_DATA;
         } else {
             printf("\nGame over after %d turns.\n", foh_game_turn(g));
             if (print_scores(g, o->players))
@@ -186,6 +275,8 @@ int any_play(const cli_options *o)
         }
     }
     free_seats(seats, o->players);
+    if (t)
+        term_close(t);
     foh_game_free(g);
     foh_engine_free(eng);
     foh_cardset_free(cs);
@@ -228,7 +319,7 @@ int any_sim(const cli_options *o)
         uint64_t seed = foh_seed_for(o->seed, (uint64_t)i);
         foh_options opt = {.players = o->players, .seed = seed};
         foh_game *g = foh_game_new(eng, &opt, &err);
-        if (!g || !make_seats(o, "sim", o->players, seed, seats)) {
+        if (!g || !make_seats(o, "sim", o->players, seed, NULL, seats)) {
             if (!g)
                 cli_error("sim", "%s", err.msg);
             status = g ? CLI_USAGE : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
