@@ -33,10 +33,15 @@ foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_erro
         if (rs) {
             *out = rs;
         } else {
-            char known[256] = "";
-            for (int i = 0; i < foh_ruleset_count(); i++)
-                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
-                         foh_ruleset_at(i)->name);
+            char known[512] = "";
+            for (int i = 0, at = 0; i < foh_ruleset_count(); i++) {
+                int n = snprintf(known + at, sizeof known - (size_t)at, "%s%s", i ? ", " : "", foh_ruleset_at(i)->name);
+                if (n < 0 || (size_t)(at + n) >= sizeof known - 4) { /* said, not cut silently */
+                    snprintf(known + (at < (int)sizeof known - 5 ? at : (int)sizeof known - 5), 5, " ...");
+                    break;
+                }
+                at += n;
+            }
             s = foh_error_at(err, FOH_ERR_DATA, path, name->line, name->column,
                              "ruleset: '%s' is not a ruleset of this program (it knows: %s)",
                              name->kind == FOH_YAML_SCALAR ? name->text : "(not text)", known);

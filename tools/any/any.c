@@ -34,23 +34,20 @@ int any_ruleset(const cli_options *o)
     return rs != foh_ruleset_at(0);
 }
 
-/* Options the generic commands do not support, refused by name. */
+/* The options every generic command takes; the others are refused by name
+ * unless the command's ALLOWED has them (nothing given is ignored). */
+static const uint64_t GENERIC = (uint64_t)1 << OPT_PLAYERS | (uint64_t)1 << OPT_SEED | (uint64_t)1 << OPT_SEATS |
+                                (uint64_t)1 << OPT_CARDS | (uint64_t)1 << OPT_MODS |
+                                (uint64_t)1 << OPT_LUA_INSTRUCTIONS | (uint64_t)1 << OPT_LUA_MEMORY |
+                                (uint64_t)1 << OPT_ACTION_TIME | (uint64_t)1 << OPT_LUA_ONLY | (uint64_t)1 << OPT_HELP;
+
 static int only(const cli_options *o, const char *cmd, uint64_t allowed)
 {
-    static const struct {
-        cli_option_id id;
-        const char *name;
-    } named[] = {{OPT_VARIANT, "--variant"}, {OPT_SAVE, "--save"},       {OPT_LOAD, "--load"},
-                 {OPT_TRACE, "--trace"},     {OPT_WATCH, "--watch"},     {OPT_EXPLAIN, "--explain"},
-                 {OPT_REVEAL, "--reveal"},   {OPT_HTML, "--html"},       {OPT_IMPACT, "--impact"},
-                 {OPT_SHARD, "--shard"},     {OPT_SAVE_SHARD, "--save-shard"}, {OPT_GAMES_CSV, "--games-csv"},
-                 {OPT_STOP_AFTER, "--stop-after"}, {OPT_COVERAGE, "--coverage"}, {OPT_SCENARIOS, "--scenarios"},
-                 {OPT_WITHOUT, "--without"}, {OPT_ABLATION, "--ablation"}, {OPT_SKILL_LADDER, "--skill-ladder"}};
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-        if ((o->given >> named[i].id & 1) && !(allowed >> named[i].id & 1)) {
-            cli_error(cmd, "%s: only for card sets of %s, for now (this card set's ruleset is played through the "
+    for (int id = 0; id < OPT_COUNT; id++)
+        if ((o->given >> id & 1) && !((GENERIC | allowed) >> id & 1)) {
+            cli_error(cmd, "--%s: only for card sets of %s, for now (this card set's ruleset is played through the "
                            "ruleset interface alone: docs/ruleset.md)",
-                      named[i].name, foh_ruleset_at(0)->title);
+                      cli_option_name((cli_option_id)id), foh_ruleset_at(0)->title);
             return 0;
         }
     return 1;
@@ -298,7 +295,7 @@ static void wilson(double k, long n, double *lo, double *hi)
 
 int any_sim(const cli_options *o)
 {
-    if (!only(o, "sim", (uint64_t)1 << OPT_JSON))
+    if (!only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_GAMES))
         return CLI_USAGE;
     foh_error err;
     foh_cardset *cs = load(o, &err);

@@ -591,6 +591,8 @@ void cli_sources_of(const cli_options *o, cli_sources *out)
     out->nsearch = cli_search_path(o, "cards", out->search, CLI_MAX_SEARCH);
 }
 
+const char *cli_option_name(cli_option_id id) { return id >= 0 && id < OPT_COUNT ? OPTIONS[id].name : NULL; }
+
 int cli_ruleset_supported(const foh_cardset *cs, foh_error *err)
 {
     const foh_ruleset *rs = foh_cardset_ruleset(cs), *commands = foh_ruleset_at(0);

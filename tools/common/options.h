@@ -144,6 +144,9 @@ typedef struct {
 void cli_sources_of(const cli_options *o, cli_sources *out);
 
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
+/* The name of option ID ("players" for OPT_PLAYERS), or NULL. */
+const char *cli_option_name(cli_option_id id);
+
 /* 1 if the commands can play CS: their views (board, report, scenarios)
  * are written for the registry's default ruleset (The Flow of History);
  * else 0 with ERR naming CS's ruleset (FOH_ERR_USAGE). */
