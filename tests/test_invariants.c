@@ -60,7 +60,7 @@ static void test_detects_broken_states(void **state)
     g = fresh();
     g->st.loc[t_card("the_future")].zone = FOH_ZONE_NATION;
     g->st.ndeck--; /* The Future (the bottom card) taken off the deck into a Nation */
-    memmove(g->st.deck, g->st.deck + 1, g->st.ndeck);
+    memmove(g->st.deck, g->st.deck + 1, g->st.ndeck * sizeof g->st.deck[0]);
     expect_broken(g, "never placed");
 
     g = fresh();
@@ -73,11 +73,11 @@ static void test_detects_broken_states(void **state)
     expect_broken(g, "kept count of icon");
 
     g = fresh();
-    g->st.counting_on[2][0] |= 1; /* a counting effect kept on, of a card not in the Nation */
+    FOH_COUNTING_ON(&g->st, 2)[0] |= 1; /* a counting effect kept on, of a card not in the Nation */
     expect_broken(g, "kept Permanent effects");
 
     g = fresh();
-    g->st.actions_on[0][1] |= 1; /* a Turn Action kept on, of a card not in the Nation */
+    FOH_ACTIONS_ON(&g->st, 0)[1] |= 1; /* a Turn Action kept on, of a card not in the Nation */
     expect_broken(g, "Turn Actions");
 }
 

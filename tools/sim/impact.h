@@ -28,6 +28,11 @@
 #define IMPACT_MAX_K (IMPACT_BASE_FEATURES + FOH_MAX_PLAYERS - 1)
 /* A row: the features, then the two outcomes (margin, win units). */
 #define IMPACT_D (IMPACT_MAX_K + 2)
+/* The length of a row in files (the `impact` of foh sim's shards, the
+ * gains of foh tune's): that of 6 players for fewer (IMPACT_D before games
+ * of more players), so that a file of such a run is as it was; entries
+ * past a run's features and outcomes are 0. */
+#define IMPACT_FILE_D(players) (IMPACT_BASE_FEATURES + ((players) > 6 ? (players) : 6) + 1)
 
 typedef struct impact_stats_s {
     int k;          /* features in use (depends on the player count); 0 until the first game */
@@ -77,14 +82,16 @@ void impact_add_outer(long m[IMPACT_D][IMPACT_D], const long *z, int d, int *ove
  * not determine it. The same fit as the table's. */
 int impact_fit(int k, const long m[IMPACT_D][IMPACT_D], int o, double *b);
 
-/* The sums of S as the `impact` object of a shard file (impact_shard.c;
- * docs/scaling.md): {k, overflow, games, rows, ..., card_sq: [...]}, each
- * field a flat array of integers; NULL if out of memory. */
-json_t *impact_stats_to_json(const impact_stats *s);
-/* Read J, written by impact_stats_to_json for a run of PLAYERS players,
- * into S (cleared first). 0 with WHY set if a field is missing, of the
- * wrong size or not a whole number. */
-int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *why, size_t len);
+/* The sums of S, of a run of PLAYERS players, as the `impact` object of a
+ * shard file (impact_shard.c; docs/scaling.md): {k, overflow, games, rows,
+ * ..., card_sq: [...]}, each field a flat array of integers, with rows of
+ * IMPACT_FILE_D(PLAYERS) entries and CARDS cards (the shard's
+ * sim_shard_layout); NULL if out of memory. */
+json_t *impact_stats_to_json(const impact_stats *s, int cards, int players);
+/* Read J, written by impact_stats_to_json for a run of PLAYERS players
+ * with CARDS cards' rows, into S (cleared first). 0 with WHY set if a
+ * field is missing, of the wrong size or not a whole number. */
+int impact_stats_from_json(const json_t *j, int players, int cards, impact_stats *s, char *why, size_t len);
 
 /* The per-card table (sorted by impact on the win rate), or why there is none. */
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);

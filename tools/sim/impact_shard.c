@@ -10,11 +10,13 @@
 #include "sim/impact.h"
 #include "sim/sim_stats.h"
 
-/* One array of sums: its name in the file, where it is, how many longs. */
+/* One array of sums: its name in the file, where it is, whether it has a
+ * row for each card, and the rank of what it has per card (or in all): 0
+ * a number, 1 a row z, 2 a matrix of rows. */
 typedef struct {
     const char *name;
     long *at;
-    size_t n;
+    int per_card, rank;
 } field;
 
 #define NFIELDS 11
@@ -24,31 +26,48 @@ typedef struct {
 static void fields(impact_stats *s, field f[NFIELDS])
 {
     const field all[] = {
-        {"games", &s->games, 1},
-        {"rows", &s->rows, 1},
-        {"player_games", &s->player_games, 1},
-        {"win_units", &s->win_units, 1},
-        {"all", &s->all[0][0], IMPACT_D * IMPACT_D},
-        {"gain_all", &s->gain_all[0][0], IMPACT_D * IMPACT_D},
-        {"card_games", s->card_games, FOH_MAX_CARDS},
-        {"card_sum", &s->card_sum[0][0], (size_t)FOH_MAX_CARDS * IMPACT_D},
-        {"card_sq", &s->card_sq[0][0][0], (size_t)FOH_MAX_CARDS * IMPACT_D * IMPACT_D},
-        {"owned_n", s->owned_n, FOH_MAX_CARDS},
-        {"owned_win", s->owned_win, FOH_MAX_CARDS},
+        {"games", &s->games, 0, 0},
+        {"rows", &s->rows, 0, 0},
+        {"player_games", &s->player_games, 0, 0},
+        {"win_units", &s->win_units, 0, 0},
+        {"all", &s->all[0][0], 0, 2},
+        {"gain_all", &s->gain_all[0][0], 0, 2},
+        {"card_games", s->card_games, 1, 0},
+        {"card_sum", &s->card_sum[0][0], 1, 1},
+        {"card_sq", &s->card_sq[0][0][0], 1, 2},
+        {"owned_n", s->owned_n, 1, 0},
+        {"owned_win", s->owned_win, 1, 0},
     };
     _Static_assert(sizeof all / sizeof all[0] == NFIELDS, "NFIELDS counts the fields");
     memcpy(f, all, sizeof all);
 }
 
-json_t *impact_stats_to_json(const impact_stats *s)
+/* Entries of F in a file of CARDS cards' rows and rows z of D entries. */
+static size_t file_size(const field *f, int cards, int d)
+{
+    size_t per = f->rank == 0 ? 1 : f->rank == 1 ? (size_t)d : (size_t)d * (size_t)d;
+    return (f->per_card ? (size_t)cards : 1) * per;
+}
+
+/* The long of F holding entry E of its array in such a file. */
+static long *file_entry(const field *f, int d, size_t e)
+{
+    size_t per = f->rank == 0 ? 1 : f->rank == 1 ? (size_t)d : (size_t)d * (size_t)d, c = e / per, r = e % per;
+    size_t mper = f->rank == 0 ? 1 : f->rank == 1 ? IMPACT_D : (size_t)IMPACT_D * IMPACT_D;
+    size_t i = f->rank == 2 ? r / (size_t)d : 0, j = f->rank == 2 ? r % (size_t)d : r;
+    return f->at + c * mper + i * (f->rank == 2 ? IMPACT_D : 1) + j;
+}
+
+json_t *impact_stats_to_json(const impact_stats *s, int cards, int players)
 {
     field f[NFIELDS];
+    int d = IMPACT_FILE_D(players);
     fields((impact_stats *)s, f);
     json_t *root = json_pack("{s:i,s:b}", "k", s->k, "overflow", s->overflow);
     for (size_t i = 0; root && i < NFIELDS; i++) {
         json_t *a = json_array();
-        for (size_t j = 0; a && j < f[i].n; j++)
-            if (json_array_append_new(a, json_integer(f[i].at[j])) != 0) {
+        for (size_t j = 0, n = file_size(&f[i], cards, d); a && j < n; j++)
+            if (json_array_append_new(a, json_integer(*file_entry(&f[i], d, j))) != 0) {
                 json_decref(a);
                 a = NULL;
             }
@@ -100,19 +119,20 @@ static void row_bounds(int k, long double lo[IMPACT_D], long double hi[IMPACT_D]
  * summed z, squared) the same laws hold with S_00 = sum of the squared gains
  * a game. All in 128-bit integers or long double: no product overflows. */
 static int matrix_ok(const char *name, long at, const long m[IMPACT_D][IMPACT_D], const long double lo[IMPACT_D],
-                     const long double hi[IMPACT_D], const int binary[IMPACT_D], int rows, int k, char *why, size_t len)
+                     const long double hi[IMPACT_D], const int binary[IMPACT_D], int rows, int k, int d, char *why,
+                     size_t len)
 {
     const long double n = (long double)m[0][0];
     for (int i = 0; i < IMPACT_D; i++) {
         if (m[i][i] < 0) {
-            snprintf(why, len, "'impact.%s'[%ld] is a sum of squares, and negative (%ld)", name, at + i * IMPACT_D + i,
+            snprintf(why, len, "'impact.%s'[%ld] is a sum of squares, and negative (%ld)", name, at + i * d + i,
                      m[i][i]);
             return 0;
         }
         for (int j = 0; j < IMPACT_D; j++)
             if (m[i][j] != m[j][i]) {
                 snprintf(why, len, "'impact.%s'[%ld] is %ld, while 'impact.%s'[%ld], the same sum, is %ld", name,
-                         at + i * IMPACT_D + j, m[i][j], name, at + j * IMPACT_D + i, m[j][i]);
+                         at + i * d + j, m[i][j], name, at + j * d + i, m[j][i]);
                 return 0;
             }
     }
@@ -120,8 +140,8 @@ static int matrix_ok(const char *name, long at, const long m[IMPACT_D][IMPACT_D]
         for (int j = i + 1; j < IMPACT_D; j++)
             if ((__int128)m[i][j] * m[i][j] > (__int128)m[i][i] * m[j][j]) {
                 snprintf(why, len, "'impact.%s'[%ld] is %ld, beyond the square root of the product of its squares "
-                         "'impact.%s'[%ld] x [%ld] = %ld x %ld (Cauchy-Schwarz)", name, at + i * IMPACT_D + j,
-                         m[i][j], name, at + i * IMPACT_D + i, at + j * IMPACT_D + j, m[i][i], m[j][j]);
+                         "'impact.%s'[%ld] x [%ld] = %ld x %ld (Cauchy-Schwarz)", name, at + i * d + j,
+                         m[i][j], name, at + i * d + i, at + j * d + j, m[i][i], m[j][j]);
                 return 0;
             }
     for (int j = 1; j < IMPACT_D; j++) {
@@ -129,7 +149,7 @@ static int matrix_ok(const char *name, long at, const long m[IMPACT_D][IMPACT_D]
         if (s < n * lo[j] || s > n * hi[j] || (long double)m[j][j] > n * big ||
             (lo[j] >= 0 && (long double)m[j][j] > hi[j] * s)) {
             snprintf(why, len, "'impact.%s'[%ld] (%ld) and [%ld] (%ld) are no sums of %ld values of feature %d, each "
-                     "within %.0Lf to %.0Lf", name, at + j, m[0][j], at + j * IMPACT_D + j, m[j][j], m[0][0], j,
+                     "within %.0Lf to %.0Lf", name, at + j, m[0][j], at + j * d + j, m[j][j], m[0][0], j,
                      lo[j], hi[j]);
             return 0;
         }
@@ -139,7 +159,7 @@ static int matrix_ok(const char *name, long at, const long m[IMPACT_D][IMPACT_D]
     for (int j = 0; j < k; j++)
         if (binary[j] && m[j][j] != m[0][j]) {
             snprintf(why, len, "'impact.%s'[%ld] is %ld, while feature %d is 0 or 1 and sums to %ld ([%ld])", name,
-                     at + j * IMPACT_D + j, m[j][j], j, m[0][j], at + j);
+                     at + j * d + j, m[j][j], j, m[0][j], at + j);
             return 0;
         }
     static const int prod[][3] = {{4, 2, 2}, {3, 1, 2}, {9, 8, 2}}; /* feature a = feature b x feature c */
@@ -147,7 +167,7 @@ static int matrix_ok(const char *name, long at, const long m[IMPACT_D][IMPACT_D]
         int a = prod[p][0], b = prod[p][1], c = prod[p][2];
         if (m[0][a] != m[b][c]) {
             snprintf(why, len, "'impact.%s'[%ld] is %ld, while feature %d is feature %d x feature %d, summed in [%ld] "
-                     "as %ld", name, at + a, m[0][a], a, b, c, at + b * IMPACT_D + c, m[b][c]);
+                     "as %ld", name, at + a, m[0][a], a, b, c, at + b * d + c, m[b][c]);
             return 0;
         }
     }
@@ -162,7 +182,7 @@ static int matrix_ok(const char *name, long at, const long m[IMPACT_D][IMPACT_D]
  * by the gains' (a game's m gains sum to at most m times their squares, and
  * m is at most the card's gains less its other games). A shard whose sums
  * overflowed is not checked: its table is refused anyway. */
-static int impossible(const impact_stats *s, int players, char *why, size_t len)
+static int impossible(const impact_stats *s, int players, int d, char *why, size_t len)
 {
     if (s->overflow)
         return 1;
@@ -185,8 +205,8 @@ static int impossible(const impact_stats *s, int players, char *why, size_t len)
                  WIN_UNITS, s->games);
         return 0;
     }
-    if (!matrix_ok("all", 0, s->all, lo, hi, binary, 1, k, why, len) ||
-        !matrix_ok("gain_all", 0, s->gain_all, lo, hi, binary, 1, k, why, len))
+    if (!matrix_ok("all", 0, s->all, lo, hi, binary, 1, k, d, why, len) ||
+        !matrix_ok("gain_all", 0, s->gain_all, lo, hi, binary, 1, k, d, why, len))
         return 0;
     __int128 sums[IMPACT_D] = {0};
     long double squares[IMPACT_D] = {0};
@@ -209,7 +229,7 @@ static int impossible(const impact_stats *s, int players, char *why, size_t len)
         if (n < g || (n > 0) != (g > 0) || (__int128)g * sq < (__int128)n * n ||
             (__int128)sq > (__int128)(n - g + 1) * n) {
             snprintf(why, len, "'impact.card_sum'[%d] (%ld gains) and 'impact.card_sq'[%d] (%ld) do not fit the %ld "
-                     "games of 'impact.card_games'[%d]", c * IMPACT_D, n, c * IMPACT_D * IMPACT_D, sq, g, c);
+                     "games of 'impact.card_games'[%d]", c * d, n, c * d * d, sq, g, c);
             return 0;
         }
         for (int j = 1; j < IMPACT_D; j++) {
@@ -218,12 +238,12 @@ static int impossible(const impact_stats *s, int players, char *why, size_t len)
                                                        (__int128)g * s->card_sq[c][j][j]) {
                 snprintf(why, len, "'impact.card_sum'[%d] is %ld, no sum of the %ld gains' feature %d (each within "
                          "%.0Lf to %.0Lf) over %ld games with the squares of 'impact.card_sq'[%d] (%ld)",
-                         c * IMPACT_D + j, s->card_sum[c][j], n, j, lo[j], hi[j], g,
-                         (c * IMPACT_D + j) * IMPACT_D + j, s->card_sq[c][j][j]);
+                         c * d + j, s->card_sum[c][j], n, j, lo[j], hi[j], g,
+                         (c * d + j) * d + j, s->card_sq[c][j][j]);
                 return 0;
             }
         }
-        if (!matrix_ok("card_sq", (long)c * IMPACT_D * IMPACT_D, s->card_sq[c], lo, hi, binary, 0, k, why, len))
+        if (!matrix_ok("card_sq", (long)c * d * d, s->card_sq[c], lo, hi, binary, 0, k, d, why, len))
             return 0;
         for (int j = 0; j < IMPACT_D; j++) {
             sums[j] += s->card_sum[c][j];
@@ -239,15 +259,15 @@ static int impossible(const impact_stats *s, int players, char *why, size_t len)
         }
         if (squares[j] > (long double)s->gain_all[j][j] * (1 + 1e-12L)) {
             snprintf(why, len, "'impact.card_sq'[c x %d + %d] are too large for the squares of the gains' feature %d, "
-                     "'impact.gain_all'[%d] (%ld)", IMPACT_D * IMPACT_D, j * IMPACT_D + j, j,
-                     j * IMPACT_D + j, s->gain_all[j][j]);
+                     "'impact.gain_all'[%d] (%ld)", d * d, j * d + j, j,
+                     j * d + j, s->gain_all[j][j]);
             return 0;
         }
     }
     return 1;
 }
 
-int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *why, size_t len)
+int impact_stats_from_json(const json_t *j, int players, int cards, impact_stats *s, char *why, size_t len)
 {
     memset(s, 0, sizeof *s);
     json_t *k = json_object_get(j, "k"), *overflow = json_object_get(j, "overflow");
@@ -261,20 +281,22 @@ int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *
     s->k = (int)json_integer_value(k);
     s->overflow = json_is_true(overflow);
     field f[NFIELDS];
+    int d = IMPACT_FILE_D(players);
     fields(s, f);
     for (size_t i = 0; i < NFIELDS; i++) {
         json_t *a = json_object_get(j, f[i].name);
-        if (!json_is_array(a) || json_array_size(a) != f[i].n) {
-            snprintf(why, len, "'impact.%s' must be an array of %zu whole numbers", f[i].name, f[i].n);
+        size_t n = file_size(&f[i], cards, d);
+        if (!json_is_array(a) || json_array_size(a) != n) {
+            snprintf(why, len, "'impact.%s' must be an array of %zu whole numbers", f[i].name, n);
             return 0;
         }
-        for (size_t e = 0; e < f[i].n; e++) {
+        for (size_t e = 0; e < n; e++) {
             json_t *v = json_array_get(a, e);
             if (!json_is_integer(v)) {
                 snprintf(why, len, "'impact.%s'[%zu] is not a whole number", f[i].name, e);
                 return 0;
             }
-            f[i].at[e] = (long)json_integer_value(v);
+            *file_entry(&f[i], d, e) = (long)json_integer_value(v);
         }
     }
     if (s->games < 0 || s->rows < 0 || s->player_games < 0 || (s->games > 0) != (s->k > 0)) {
@@ -282,5 +304,5 @@ int impact_stats_from_json(const json_t *j, int players, impact_stats *s, char *
                            "exactly when no game was played");
         return 0;
     }
-    return impossible(s, players, why, len);
+    return impossible(s, players, d, why, len);
 }

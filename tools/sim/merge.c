@@ -41,7 +41,8 @@ int cmd_merge(int argc, char **argv)
         int part, parts;
         json_t *isums;
         long games_before = total->games;
-        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, opts.args[0], &part, &parts, &isums);
+        sim_shard_layout layout;
+        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, opts.args[0], &part, &parts, &isums, &layout);
         long games = total->games - games_before; /* checked against the part's share of the run's games */
         if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
                                       !(part_impact = malloc(sizeof *part_impact)))) {
@@ -62,8 +63,8 @@ int cmd_merge(int argc, char **argv)
             ok = 0;
         }
         if (ok && isums &&
-            !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), part_impact,
-                                    why, sizeof why)) {
+            !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), layout.cards,
+                                    part_impact, why, sizeof why)) {
             cli_error("merge", "%s: %s", opts.args[i], why);
             ok = 0;
         }

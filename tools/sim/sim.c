@@ -187,16 +187,23 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     const cli_options *o = w->o;
     const foh_cardset *cs = w->cs;
     int ncards = foh_cardset_card_count(cs);
-    /* Everything but the choices, of which only the first nchoices are read
-     * (the array is most of the result's size): the fields before them and
-     * whatever follows them. */
+    /* Only what is read: not the choices past the first nchoices, the
+     * scores (foh_game_score fills them, and they are read only then) nor
+     * the rows of cards past the card set's (sized for the largest card set,
+     * these arrays are most of the result's size). */
     size_t choices_end = offsetof(game_result, choice) + sizeof r->choice;
-    memset(r, 0, offsetof(game_result, choice));
+    memset(r, 0, offsetof(game_result, score));
     memset((char *)r + choices_end, 0, sizeof *r - choices_end);
     r->seed = foh_seed_for(o->seed, (uint64_t)i);
     r->players = o->players;
-    for (int c = 0; c < FOH_MAX_CARDS; c++)
+    for (int c = 0; c < ncards; c++) {
         r->gained_by[c] = r->price[c] = r->owner[c] = r->gain_turn[c] = -1;
+        r->fired_card[c] = 0;
+        r->activations[c] = 0;
+    }
+    memset(r->fired, 0, sizeof r->fired);
+    r->first = 0;
+    r->nchoices = r->choices_lost = 0;
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         r->start_card[p] = -1;
     foh_error err;
@@ -346,8 +353,17 @@ int sim_play_range(const cli_options *o, const foh_cardset *cs, long from, long 
         snprintf(err, len, "out of memory");
         return CLI_DATA;
     }
-    *w = (worker){.o = o, .cs = cs, .from = from, .to = to, .hook = hook, .done = &done, .stop_at = &stop_at,
-                  .exited = &exited, .print = &print};
+    /* Field by field (W is zeroed): a compound literal of a worker, which
+     * holds a sim_stats, would be a copy of megabytes on the stack. */
+    w->o = o;
+    w->cs = cs;
+    w->from = from;
+    w->to = to;
+    w->hook = hook;
+    w->done = &done;
+    w->stop_at = &stop_at;
+    w->exited = &exited;
+    w->print = &print;
     work(w);
     int status = w->status;
     if (status == CLI_OK)
@@ -552,7 +568,8 @@ static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_sta
 {
     origin *og = malloc(sizeof *og);
     char why[ORIGIN_PATH + 64];
-    json_t *isums = impact ? impact_stats_to_json(impact) : NULL;
+    sim_shard_layout layout = sim_shard_layout_of(foh_cardset_card_count(cs), o->players);
+    json_t *isums = impact ? impact_stats_to_json(impact, layout.cards, o->players) : NULL;
     int ok = og && origin_of(o, og, why, sizeof why) && (isums || !impact);
     if (!ok) {
         cli_error("sim", "%s: %s", o->save_shard, og && (isums || !impact) ? why : "out of memory");

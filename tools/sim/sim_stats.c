@@ -94,11 +94,14 @@ void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r)
 
 void sim_stats_merge(sim_stats *into, const sim_stats *from)
 {
-    /* Every field is a long: add them all. */
+    /* Every field is a long: add them all. Most are 0 (the rows of cards
+     * and pick kinds the card set does not have): INTO is written only
+     * where FROM has something, so that its untouched pages stay so. */
     long *a = (long *)into;
     const long *b = (const long *)from;
     for (size_t i = 0; i < sizeof *into / sizeof(long); i++)
-        a[i] += b[i];
+        if (b[i])
+            a[i] += b[i];
 }
 
 typedef struct {
@@ -226,8 +229,9 @@ static double hist_quantile(const long *h, int n, int width, double q)
 /* The label of pick kind K (sim_stats.h PICK_*). */
 static void pick_label(const foh_cardset *cs, int k, char *buf, size_t len)
 {
-    static const char *const seat[] = {"self", "next player", "2nd player after", "3rd player after",
-                                       "4th player after", "5th player after"};
+    static const char *const seat[] = {"self",             "next player",      "2nd player after", "3rd player after",
+                                       "4th player after", "5th player after", "6th player after", "7th player after"};
+    _Static_assert(sizeof seat / sizeof seat[0] >= FOH_MAX_PLAYERS, "a label for every seat offset");
     if (k < FOH_MAX_CARDS)
         snprintf(buf, len, "%s", card_name(cs, k));
     else if (k < PICK_OTHER)
@@ -699,66 +703,170 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
 }
 
 /* Version 5 added the `impact` sums of foh sim --impact, version 6 the
- * `sources` of the card set (their hashes). */
+ * `sources` of the card set (their hashes), version 7 the sums of a card
+ * set of more than 128 cards or a game of more than 6 players: the rows
+ * of the card set's cards and the game's players (`card_count`, `players`),
+ * where version 6 has rows for 128 cards and 6 players (the engine's
+ * limits then), so that a run within them still writes version 6, byte
+ * for byte as before. */
 #define SHARD_FORMAT "foh-sim-shard/6"
+#define SHARD_FORMAT_WIDE "foh-sim-shard/7"
+#define SHARD_CARDS 128 /* the rows of version 6 */
+#define SHARD_PLAYERS 6
 /* The largest sim shard read: its sums are fixed in size (about 200 KiB
- * with --impact), so a larger file is not a shard; refused before reading. */
+ * with --impact; a version 7 shard of 1,024 cards, a few MiB), so a larger
+ * file is not a shard; refused before reading. */
 #define SIM_SHARD_MAX_BYTES (16u << 20)
+
+/* How a field of sim_stats has its sums in a shard: rows of it for the
+ * players, for the cards, for the choice rows (the cards, then the
+ * variants' row) or a fixed number of them; a row of picks is the pick
+ * kinds (the cards, the seats, then other labels). */
+enum { SHAPE_FIXED, SHAPE_PLAYERS, SHAPE_CARDS, SHAPE_CHOICES, SHAPE_PICKS };
 
 /* The fields of sim_stats in their order, to name the shard's sums[i] in
  * messages: COLS 0 for a number, else the length of a row of the array;
- * SIGNED: the field may be negative (a sum of scores), the others count. */
-#define FIELD(f, cols, sgn)                                                                                     \
-    {#f, offsetof(sim_stats, f) / sizeof(long), sizeof(((sim_stats *)0)->f) / sizeof(long), cols, sgn}
+ * SIGNED: the field may be negative (a sum of scores), the others count;
+ * SHAPE: as above. */
+#define FIELD(f, cols, sgn, shape)                                                                              \
+    {#f, offsetof(sim_stats, f) / sizeof(long), sizeof(((sim_stats *)0)->f) / sizeof(long), cols, sgn, shape}
 static const struct {
     const char *name;
     size_t at, n;
-    int cols, sgn;
+    int cols, sgn, shape;
 } FIELDS[] = {
-    FIELD(games, 0, 0),         FIELD(decisions, 0, 0),          FIELD(skipped, 0, 0),
-    FIELD(stalled, 0, 0),       FIELD(win_units, 1, 0),          FIELD(score_sum, 1, 1),
-    FIELD(score_sq, 1, 0),      FIELD(all_sum, 0, 1),            FIELD(all_sq, 0, 0),
-    FIELD(winner_sum, 0, 1),    FIELD(winner_sq, 0, 0),          FIELD(winner_n, 0, 0),
-    FIELD(turns_sum, 0, 0),     FIELD(turns_sq, 0, 0),           FIELD(snipes, 0, 0),
-    FIELD(substituted, 0, 0),   FIELD(culture_vp, 0, 1),         FIELD(other_vp, 0, 1),
-    FIELD(end_vp, 0, 1),        FIELD(hist, 1, 0),               FIELD(fired, 1, 0),
-    FIELD(start_games, 1, 0),   FIELD(start_win_units, 1, 0),    FIELD(gained, GAIN_KINDS, 0),
-    FIELD(price_sum, 1, 0),     FIELD(price_n, 1, 0),            FIELD(price_sq, 1, 0),
-    FIELD(owned_n, 1, 0),       FIELD(owned_win_units, 1, 0),    FIELD(total_player_games, 0, 0),
-    FIELD(total_win_units, 0, 0), FIELD(first_win_units, 0, 0),  FIELD(order_win_units, 1, 0),
-    FIELD(order_score_sum, 1, 1), FIELD(len_hist, 1, 0),         FIELD(fired_games, 1, 0),
-    FIELD(activations, 1, 0),   FIELD(gain_turn_sum, 1, 0),      FIELD(gain_turn_n, 1, 0),
-    FIELD(gain_turn_hist, GAIN_BINS, 0), FIELD(choices, 1, 0),   FIELD(choice_options, 1, 0),
-    FIELD(picks, PICK_KINDS, 0), FIELD(choices_lost, 0, 0),
+    FIELD(games, 0, 0, SHAPE_FIXED),         FIELD(decisions, 0, 0, SHAPE_FIXED),
+    FIELD(skipped, 0, 0, SHAPE_FIXED),       FIELD(stalled, 0, 0, SHAPE_FIXED),
+    FIELD(win_units, 1, 0, SHAPE_PLAYERS),   FIELD(score_sum, 1, 1, SHAPE_PLAYERS),
+    FIELD(score_sq, 1, 0, SHAPE_PLAYERS),    FIELD(all_sum, 0, 1, SHAPE_FIXED),
+    FIELD(all_sq, 0, 0, SHAPE_FIXED),        FIELD(winner_sum, 0, 1, SHAPE_FIXED),
+    FIELD(winner_sq, 0, 0, SHAPE_FIXED),     FIELD(winner_n, 0, 0, SHAPE_FIXED),
+    FIELD(turns_sum, 0, 0, SHAPE_FIXED),     FIELD(turns_sq, 0, 0, SHAPE_FIXED),
+    FIELD(snipes, 0, 0, SHAPE_FIXED),        FIELD(substituted, 0, 0, SHAPE_FIXED),
+    FIELD(culture_vp, 0, 1, SHAPE_FIXED),    FIELD(other_vp, 0, 1, SHAPE_FIXED),
+    FIELD(end_vp, 0, 1, SHAPE_FIXED),        FIELD(hist, 1, 0, SHAPE_FIXED),
+    FIELD(fired, 1, 0, SHAPE_FIXED),         FIELD(start_games, 1, 0, SHAPE_CARDS),
+    FIELD(start_win_units, 1, 0, SHAPE_CARDS), FIELD(gained, GAIN_KINDS, 0, SHAPE_CARDS),
+    FIELD(price_sum, 1, 0, SHAPE_CARDS),     FIELD(price_n, 1, 0, SHAPE_CARDS),
+    FIELD(price_sq, 1, 0, SHAPE_CARDS),      FIELD(owned_n, 1, 0, SHAPE_CARDS),
+    FIELD(owned_win_units, 1, 0, SHAPE_CARDS), FIELD(total_player_games, 0, 0, SHAPE_FIXED),
+    FIELD(total_win_units, 0, 0, SHAPE_FIXED), FIELD(first_win_units, 0, 0, SHAPE_FIXED),
+    FIELD(order_win_units, 1, 0, SHAPE_PLAYERS), FIELD(order_score_sum, 1, 1, SHAPE_PLAYERS),
+    FIELD(len_hist, 1, 0, SHAPE_FIXED),      FIELD(fired_games, 1, 0, SHAPE_CARDS),
+    FIELD(activations, 1, 0, SHAPE_CARDS),   FIELD(gain_turn_sum, 1, 0, SHAPE_CARDS),
+    FIELD(gain_turn_n, 1, 0, SHAPE_CARDS),   FIELD(gain_turn_hist, GAIN_BINS, 0, SHAPE_CARDS),
+    FIELD(choices, 1, 0, SHAPE_CHOICES),     FIELD(choice_options, 1, 0, SHAPE_CHOICES),
+    FIELD(picks, PICK_KINDS, 0, SHAPE_PICKS), FIELD(choices_lost, 0, 0, SHAPE_FIXED),
 };
+#define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
 _Static_assert(offsetof(sim_stats, choices_lost) + sizeof(long) == sizeof(sim_stats),
                "FIELDS must end with the last field of sim_stats");
+_Static_assert(FOH_MAX_CARDS >= SHARD_CARDS && FOH_MAX_PLAYERS >= SHARD_PLAYERS, "version 6 fits sim_stats");
+
+/* The layout a shard of a run of NCARDS cards and PLAYERS players is
+ * written in: version 6's rows when they hold it, else its own. */
+sim_shard_layout sim_shard_layout_of(int ncards, int players)
+{
+    if (ncards <= SHARD_CARDS && players <= SHARD_PLAYERS)
+        return (sim_shard_layout){.cards = SHARD_CARDS, .players = SHARD_PLAYERS, .wide = 0};
+    return (sim_shard_layout){.cards = ncards, .players = players, .wide = 1};
+}
+
+/* Field F's rows and the length of a row (1 for a number) in layout L. */
+static size_t field_rows(const sim_shard_layout *L, size_t f)
+{
+    size_t cols = FIELDS[f].cols ? (size_t)FIELDS[f].cols : 1;
+    switch (FIELDS[f].shape) {
+    case SHAPE_PLAYERS:
+        return (size_t)L->players;
+    case SHAPE_CARDS:
+        return (size_t)L->cards;
+    case SHAPE_CHOICES:
+    case SHAPE_PICKS:
+        return (size_t)L->cards + 1;
+    default:
+        return FIELDS[f].n / cols;
+    }
+}
+static size_t field_cols(const sim_shard_layout *L, size_t f)
+{
+    if (FIELDS[f].shape == SHAPE_PICKS)
+        return (size_t)L->cards + (size_t)L->players + 1;
+    return FIELDS[f].cols ? (size_t)FIELDS[f].cols : 1;
+}
+
+/* Sums in a shard of layout L. */
+static size_t layout_size(const sim_shard_layout *L)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < NFIELDS; f++)
+        n += field_rows(L, f) * field_cols(L, f);
+    return n;
+}
+
+/* Row R and column C of field F in layout L, as the row and column of
+ * sim_stats (the choice rows' last is the variants', the pick kinds' the
+ * cards', the seats', then the other labels'), or the reverse (TO_FILE). */
+static void map_cell(const sim_shard_layout *L, size_t f, size_t *r, size_t *c, int to_file)
+{
+    size_t lc = (size_t)L->cards, mc = FOH_MAX_CARDS;
+    size_t from_cards = to_file ? mc : lc, to_cards = to_file ? lc : mc;
+    size_t from_players = to_file ? FOH_MAX_PLAYERS : (size_t)L->players;
+    int shape = FIELDS[f].shape;
+    if ((shape == SHAPE_CHOICES || shape == SHAPE_PICKS) && *r == from_cards)
+        *r = to_cards;
+    if (shape == SHAPE_PICKS && *c >= from_cards)
+        *c = *c - from_cards < from_players ? to_cards + (*c - from_cards) : to_cards + (to_file ? (size_t)L->players
+                                                                                                  : FOH_MAX_PLAYERS);
+}
+
+/* Into MAP (room for layout_size(L)), for each sum of a shard of layout
+ * L, the index of its long in sim_stats. */
+static void layout_map(const sim_shard_layout *L, size_t *map)
+{
+    size_t k = 0;
+    for (size_t f = 0; f < NFIELDS; f++) {
+        size_t mcols = FIELDS[f].cols ? (size_t)FIELDS[f].cols : 1;
+        for (size_t r = 0; r < field_rows(L, f); r++)
+            for (size_t c = 0; c < field_cols(L, f); c++) {
+                size_t mr = r, mcol = c;
+                map_cell(L, f, &mr, &mcol, 0);
+                map[k++] = FIELDS[f].at + mr * mcols + mcol;
+            }
+    }
+}
 
 /* The FIELDS entry holding sums[I]. */
 static size_t field_of(size_t i)
 {
     size_t f = 0;
-    while (f + 1 < sizeof FIELDS / sizeof FIELDS[0] && FIELDS[f + 1].at <= i)
+    while (f + 1 < NFIELDS && FIELDS[f + 1].at <= i)
         f++;
     return f;
 }
 
 /* Say into WHY that the sum at X, a field of S, breaks a law: "'gained[3][1]'
- * (sums[437]) is 25, " and the law (FMT). Returns 0. */
-static int broken(const sim_stats *s, const long *x, char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int broken(const sim_stats *s, const long *x, char *why, size_t len, const char *fmt, ...)
+ * (sums[437]) is 25, " and the law (FMT), with the indices of the shard
+ * (layout L). Returns 0. */
+static int broken(const sim_shard_layout *L, const sim_stats *s, const long *x, char *why, size_t len,
+                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int broken(const sim_shard_layout *L, const sim_stats *s, const long *x, char *why, size_t len,
+                  const char *fmt, ...)
 {
     size_t i = (size_t)(x - (const long *)s), f = field_of(i), k = i - FIELDS[f].at;
+    size_t mcols = FIELDS[f].cols ? (size_t)FIELDS[f].cols : 1, r = k / mcols, c = k % mcols, at = 0;
+    map_cell(L, f, &r, &c, 1);
+    for (size_t e = 0; e < f; e++)
+        at += field_rows(L, e) * field_cols(L, e);
+    size_t lcols = field_cols(L, f);
     char name[64];
     if (!FIELDS[f].cols)
         snprintf(name, sizeof name, "%s", FIELDS[f].name);
     else if (FIELDS[f].cols == 1)
-        snprintf(name, sizeof name, "%s[%zu]", FIELDS[f].name, k);
+        snprintf(name, sizeof name, "%s[%zu]", FIELDS[f].name, r);
     else
-        snprintf(name, sizeof name, "%s[%zu][%zu]", FIELDS[f].name, k / (size_t)FIELDS[f].cols,
-                 k % (size_t)FIELDS[f].cols);
-    int n = snprintf(why, len, "'%s' (sums[%zu]) is %ld, ", name, i, *x);
+        snprintf(name, sizeof name, "%s[%zu][%zu]", FIELDS[f].name, r, c);
+    int n = snprintf(why, len, "'%s' (sums[%zu]) is %ld, ", name, at + r * lcols + c, *x);
     va_list ap;
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < len)
@@ -785,63 +893,63 @@ static int add_up(const long *a, int n, int stride, long *sum)
  * checked before it is used, so that no product or sum overflows; the sums
  * of lawful shards obey the same laws, so no report of them divides by 0 or
  * shows a share outside 0-100%. */
-static int sums_lawful(const sim_stats *s, int players, char *why, size_t len)
+static int sums_lawful(const sim_shard_layout *L, const sim_stats *s, int players, char *why, size_t len)
 {
     const long *x = (const long *)s;
-    for (size_t f = 0; f < sizeof FIELDS / sizeof FIELDS[0]; f++)
+    for (size_t f = 0; f < NFIELDS; f++)
         for (size_t k = 0; !FIELDS[f].sgn && k < FIELDS[f].n; k++)
             if (x[FIELDS[f].at + k] < 0)
-                return broken(s, x + FIELDS[f].at + k, why, len, "a count, and negative");
+                return broken(L, s, x + FIELDS[f].at + k, why, len, "a count, and negative");
     const long g = s->games, u = WIN_UNITS;
     if (g > CLI_MAX_GAMES)
-        return broken(s, &s->games, why, len, "more than the %ld games foh sim plays at most", CLI_MAX_GAMES);
+        return broken(L, s, &s->games, why, len, "more than the %ld games foh sim plays at most", CLI_MAX_GAMES);
     const long gp = g * players; /* fits: g <= CLI_MAX_GAMES */
     long sum;
     if (s->total_player_games != gp)
-        return broken(s, &s->total_player_games, why, len, "not the shard's %ld games times %d players", g, players);
+        return broken(L, s, &s->total_player_games, why, len, "not the shard's %ld games times %d players", g, players);
     if (s->stalled > g)
-        return broken(s, &s->stalled, why, len, "more than the shard's %ld games", g);
+        return broken(L, s, &s->stalled, why, len, "more than the shard's %ld games", g);
     /* A sum of squares of whole numbers is at least the sum of their sizes. */
     const long *sq[] = {&s->turns_sq, &s->all_sq, &s->winner_sq}, *of[] = {&s->turns_sum, &s->all_sum, &s->winner_sum};
     for (int k = 0; k < 3; k++)
         if (*sq[k] < *of[k] || (*of[k] < 0 && *sq[k] + *of[k] < 0))
-            return broken(s, sq[k], why, len, "a sum of squares of whole numbers, less than their sum (%ld)", *of[k]);
+            return broken(L, s, sq[k], why, len, "a sum of squares of whole numbers, less than their sum (%ld)", *of[k]);
     for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
         const long *seat[] = {&s->win_units[p], &s->score_sum[p], &s->score_sq[p], &s->order_win_units[p],
                               &s->order_score_sum[p]};
         for (int k = 0; p >= players && k < 5; k++)
             if (*seat[k])
-                return broken(s, seat[k], why, len, "while the shard has %d players", players);
+                return broken(L, s, seat[k], why, len, "while the shard has %d players", players);
         if (s->win_units[p] > g * u || s->order_win_units[p] > g * u)
-            return broken(s, s->win_units[p] > g * u ? &s->win_units[p] : &s->order_win_units[p], why, len,
+            return broken(L, s, s->win_units[p] > g * u ? &s->win_units[p] : &s->order_win_units[p], why, len,
                           "more than %ld win units for each of the shard's %ld games", u, g);
         if (s->score_sq[p] < s->score_sum[p] || (s->score_sum[p] < 0 && s->score_sq[p] + s->score_sum[p] < 0))
-            return broken(s, &s->score_sq[p], why, len,
+            return broken(L, s, &s->score_sq[p], why, len,
                           "a sum of squares of whole numbers, less than their sum (%ld)", s->score_sum[p]);
     }
     /* The totals and their parts (each part is bounded above: they fit). */
     if (!add_up(s->win_units, FOH_MAX_PLAYERS, 1, &sum) || s->total_win_units != sum)
-        return broken(s, &s->total_win_units, why, len, "not the sum of 'win_units' (%ld)", sum);
+        return broken(L, s, &s->total_win_units, why, len, "not the sum of 'win_units' (%ld)", sum);
     if (!add_up(s->order_win_units, FOH_MAX_PLAYERS, 1, &sum) || s->total_win_units != sum)
-        return broken(s, &s->total_win_units, why, len, "not the sum of 'order_win_units' (%ld)", sum);
+        return broken(L, s, &s->total_win_units, why, len, "not the sum of 'order_win_units' (%ld)", sum);
     if (s->first_win_units != s->order_win_units[0])
-        return broken(s, &s->first_win_units, why, len, "not 'order_win_units[0]' (%ld), the same wins",
+        return broken(L, s, &s->first_win_units, why, len, "not 'order_win_units[0]' (%ld), the same wins",
                       s->order_win_units[0]);
     if (!add_up(s->score_sum, FOH_MAX_PLAYERS, 1, &sum) || s->all_sum != sum)
-        return broken(s, &s->all_sum, why, len, "not the sum of 'score_sum'");
+        return broken(L, s, &s->all_sum, why, len, "not the sum of 'score_sum'");
     if (!add_up(s->order_score_sum, FOH_MAX_PLAYERS, 1, &sum) || s->all_sum != sum)
-        return broken(s, &s->all_sum, why, len, "not the sum of 'order_score_sum'");
+        return broken(L, s, &s->all_sum, why, len, "not the sum of 'order_score_sum'");
     if (!add_up(s->score_sq, FOH_MAX_PLAYERS, 1, &sum) || s->all_sq != sum)
-        return broken(s, &s->all_sq, why, len, "not the sum of 'score_sq'");
+        return broken(L, s, &s->all_sq, why, len, "not the sum of 'score_sq'");
     if (s->winner_n > gp)
-        return broken(s, &s->winner_n, why, len, "more winners than the shard's %ld player-games", gp);
+        return broken(L, s, &s->winner_n, why, len, "more winners than the shard's %ld player-games", gp);
     if (s->total_win_units > s->winner_n * u)
-        return broken(s, &s->total_win_units, why, len, "more than %ld win units for each of the %ld winners", u,
+        return broken(L, s, &s->total_win_units, why, len, "more than %ld win units for each of the %ld winners", u,
                       s->winner_n);
     if (!add_up(s->hist, SCORE_BINS, 1, &sum) || sum != gp)
-        return broken(s, &s->total_player_games, why, len, "while the score histogram 'hist' does not count as many");
+        return broken(L, s, &s->total_player_games, why, len, "while the score histogram 'hist' does not count as many");
     if (!add_up(s->len_hist, LEN_BINS, 1, &sum) || sum != g)
-        return broken(s, &s->games, why, len, "while the game length histogram 'len_hist' does not count as many");
+        return broken(L, s, &s->games, why, len, "while the game length histogram 'len_hist' does not count as many");
     /* Per card: each card is in one game at most once. */
     long starts = 0, start_units = 0;
     for (int c = 0; c < FOH_MAX_CARDS; c++) {
@@ -849,48 +957,49 @@ static int sums_lawful(const sim_stats *s, int players, char *why, size_t len)
                               &s->gain_turn_n[c]};
         for (int k = 0; k < 5; k++)
             if (*once[k] > g)
-                return broken(s, once[k], why, len, "more than the shard's %ld games", g);
+                return broken(L, s, once[k], why, len, "more than the shard's %ld games", g);
         if (!add_up(s->gained[c], GAIN_KINDS, 1, &sum))
-            return broken(s, &s->gained[c][0], why, len, "and its sum with the card's other gains ('gained[%d][*]') "
+            return broken(L, s, &s->gained[c][0], why, len, "and its sum with the card's other gains ('gained[%d][*]') "
                           "overflows 64 bits", c);
         if (sum > g)
-            return broken(s, &s->gained[c][0], why, len, "and with the card's other gains ('gained[%d][*]') %ld, more "
+            return broken(L, s, &s->gained[c][0], why, len, "and with the card's other gains ('gained[%d][*]') %ld, more "
                           "than the shard's %ld games", c, sum, g);
         if (s->start_win_units[c] > s->start_games[c] * u)
-            return broken(s, &s->start_win_units[c], why, len, "more than %ld win units for each of its %ld games", u,
+            return broken(L, s, &s->start_win_units[c], why, len, "more than %ld win units for each of its %ld games", u,
                           s->start_games[c]);
         if (s->owned_win_units[c] > s->owned_n[c] * u)
-            return broken(s, &s->owned_win_units[c], why, len, "more than %ld win units for each of its %ld owners",
+            return broken(L, s, &s->owned_win_units[c], why, len, "more than %ld win units for each of its %ld owners",
                           u, s->owned_n[c]);
         if (s->owned_win_units[c] > s->total_win_units ||
             s->total_win_units - s->owned_win_units[c] > (gp - s->owned_n[c]) * u)
-            return broken(s, &s->owned_win_units[c], why, len,
+            return broken(L, s, &s->owned_win_units[c], why, len,
                           "while the players not owning the card won %ld of the shard's %ld win units",
                           s->total_win_units - s->owned_win_units[c], s->total_win_units);
         if (s->price_sq[c] < s->price_sum[c])
-            return broken(s, &s->price_sq[c], why, len, "a sum of squares of whole numbers, less than their sum (%ld)",
+            return broken(L, s, &s->price_sq[c], why, len, "a sum of squares of whole numbers, less than their sum (%ld)",
                           s->price_sum[c]);
         if (!add_up(s->gain_turn_hist[c], GAIN_BINS, 1, &sum) || sum != s->gain_turn_n[c])
-            return broken(s, &s->gain_turn_n[c], why, len,
+            return broken(L, s, &s->gain_turn_n[c], why, len,
                           "while the histogram 'gain_turn_hist[%d]' does not count as many", c);
         starts += s->start_games[c]; /* at most FOH_MAX_CARDS * CLI_MAX_GAMES */
         start_units += s->start_win_units[c];
     }
     if (starts > gp)
-        return broken(s, &s->total_player_games, why, len, "fewer than the %ld starting cards ('start_games')", starts);
+        return broken(L, s, &s->total_player_games, why, len, "fewer than the %ld starting cards ('start_games')", starts);
     if (start_units > s->total_win_units)
-        return broken(s, &s->total_win_units, why, len, "fewer than the %ld win units of the starting cards",
+        return broken(L, s, &s->total_win_units, why, len, "fewer than the %ld win units of the starting cards",
                       start_units);
     /* Choices: at most MAX_GAME_CHOICES answers a game, each of FOH_MAX_OPTIONS options at most. */
     if (!add_up(s->choices, CHOICE_ROWS, 1, &sum) || sum > g * MAX_GAME_CHOICES)
-        return broken(s, &s->choices[0], why, len, "and with the other rows of 'choices' more than %d answers for "
+        return broken(L, s, &s->choices[0], why, len, "and with the other rows of 'choices' more than %d answers for "
                       "each of the shard's %ld games", MAX_GAME_CHOICES, g);
     for (int row = 0; row < CHOICE_ROWS; row++) {
         if (s->choice_options[row] > s->choices[row] * FOH_MAX_OPTIONS)
-            return broken(s, &s->choice_options[row], why, len, "more than %d options for each of its %ld answers",
+            return broken(L, s, &s->choice_options[row], why, len, "more than %d options for each of its %ld answers",
                           FOH_MAX_OPTIONS, s->choices[row]);
         if (!add_up(s->picks[row], PICK_KINDS, 1, &sum) || sum != s->choices[row])
-            return broken(s, &s->choices[row], why, len, "while its picks ('picks[%d][*]') do not count as many", row);
+            return broken(L, s, &s->choices[row], why, len, "while its picks ('picks[%d][*]') do not count as many",
+                          row == FOH_MAX_CARDS ? L->cards : row);
     }
     return 1;
 }
@@ -898,16 +1007,27 @@ static int sums_lawful(const sim_stats *s, int players, char *why, size_t len)
 int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, const foh_cardset *cs, int players,
                          const char *seats, uint64_t seed, long total_games, int shard, int shards, json_t *impact)
 {
+    sim_shard_layout L = sim_shard_layout_of(foh_cardset_card_count(cs), players);
+    size_t n = layout_size(&L), *map = malloc(n * sizeof *map);
     json_t *root = json_object(), *sums = json_array();
     if (impact)
         json_object_set_new(root, "impact", impact);
+    if (!map) { /* errno: ENOMEM */
+        json_decref(root);
+        json_decref(sums);
+        return 0;
+    }
+    layout_map(&L, map);
     const long *x = (const long *)s;
-    for (size_t i = 0; i < sizeof *s / sizeof(long); i++)
-        json_array_append_new(sums, json_integer(x[i]));
-    json_object_set_new(root, "format", json_string(SHARD_FORMAT));
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(sums, json_integer(x[map[i]]));
+    free(map);
+    json_object_set_new(root, "format", json_string(L.wide ? SHARD_FORMAT_WIDE : SHARD_FORMAT));
     json_object_set_new(root, "shard", json_pack("[i,i]", shard, shards));
     origin_write(root, og);
     json_object_set_new(root, "sources", origin_sources(cs));
+    if (L.wide)
+        json_object_set_new(root, "card_count", json_integer(L.cards));
     json_object_set_new(root, "players", json_integer(players));
     json_object_set_new(root, "seats", json_string(seats));
     json_object_set_new(root, "seed", json_integer((json_int_t)seed));
@@ -950,8 +1070,12 @@ static const char *bad_description(json_t *root, char *why, size_t len)
     return NULL;
 }
 
+/* See sim_stats.h. Long because: it reads a shard in the order of its
+ * fields (the file, its format and rows, the first shard's settings, the
+ * sources, then the sums, all or nothing), each check needing the ones
+ * before it and sharing their cleanup. */
 int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char *first, int *shard, int *shards,
-                         json_t **impact)
+                         json_t **impact, sim_shard_layout *layout)
 {
     *impact = NULL;
     json_error_t jerr;
@@ -971,31 +1095,53 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
     }
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
-    size_t n = sizeof *s / sizeof(long);
+    int wide = format && !strcmp(format, SHARD_FORMAT_WIDE);
     if (format && !strncmp(format, "foh-tune-shard/", 15)) {
         cli_error("merge", "%s: a shard of foh tune (format %s), not of foh sim: merge it with foh tune --merge",
                   path, format);
         json_decref(root);
         return 0;
     }
-    if (format && !strncmp(format, "foh-sim-shard/", 14) && strcmp(format, SHARD_FORMAT)) {
-        cli_error("merge", "%s: format %s, written by another version of foh; this one reads %s only: run its "
-                  "foh sim --save-shard again", path, format, SHARD_FORMAT);
+    if (format && !strncmp(format, "foh-sim-shard/", 14) && strcmp(format, SHARD_FORMAT) && !wide) {
+        cli_error("merge", "%s: format %s, written by another version of foh; this one reads %s and %s only: run "
+                  "its foh sim --save-shard again", path, format, SHARD_FORMAT, SHARD_FORMAT_WIDE);
         json_decref(root);
         return 0;
     }
-    if (!format || strcmp(format, SHARD_FORMAT) || !json_is_array(sums) || json_array_size(sums) != n) {
-        cli_error("merge", "%s: not a shard file of this version of foh (format %s, %zu sums)", path, SHARD_FORMAT, n);
+    /* The rows of the sums: version 6's, or those the file names. */
+    json_t *jcards = json_object_get(root, "card_count"), *jplayers = json_object_get(root, "players");
+    sim_shard_layout L = {.cards = SHARD_CARDS, .players = SHARD_PLAYERS, .wide = wide};
+    if (wide && (!json_is_integer(jcards) || json_integer_value(jcards) < 1 ||
+                 json_integer_value(jcards) > FOH_MAX_CARDS || !json_is_integer(jplayers) ||
+                 json_integer_value(jplayers) < 1 || json_integer_value(jplayers) > FOH_MAX_PLAYERS)) {
+        cli_error("merge", "%s: 'card_count' and 'players' must be whole numbers from 1 to %d and %d in format %s", path,
+                  FOH_MAX_CARDS, FOH_MAX_PLAYERS, format);
+        json_decref(root);
+        return 0;
+    }
+    if (wide) {
+        L.cards = (int)json_integer_value(jcards);
+        L.players = (int)json_integer_value(jplayers);
+    }
+    size_t n = layout_size(&L);
+    if (!format || (strcmp(format, SHARD_FORMAT) && !wide) || !json_is_array(sums) || json_array_size(sums) != n) {
+        cli_error("merge", "%s: not a shard file of this version of foh (format %s, %zu sums)", path,
+                  wide ? SHARD_FORMAT_WIDE : SHARD_FORMAT, n);
         json_decref(root);
         return 0;
     }
     char why[200];
     const char *bad = bad_description(root, why, sizeof why);
+    if (!bad && !wide && json_integer_value(jplayers) > SHARD_PLAYERS) {
+        snprintf(why, sizeof why, "'players' must be at most %d in format %s", SHARD_PLAYERS, format);
+        bad = why;
+    }
     if (bad) {
         cli_error("merge", "%s: %s", path, bad);
         json_decref(root);
         return 0;
     }
+    *layout = L;
     *shard = (int)json_integer_value(json_array_get(json_object_get(root, "shard"), 0));
     *shards = (int)json_integer_value(json_array_get(json_object_get(root, "shard"), 1));
     if (*meta) {
@@ -1027,25 +1173,32 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
         return 0;
     }
     /* All or nothing: a bad number leaves S as it was. */
-    int players = (int)json_integer_value(json_object_get(root, "players"));
-    sim_stats *part = malloc(sizeof *part);
+    int players = (int)json_integer_value(jplayers);
+    sim_stats *part = calloc(1, sizeof *part);
+    size_t *map = malloc(n * sizeof *map);
     long *x = (long *)s, *y = (long *)part;
     char law[300];
-    for (size_t i = 0; part && i < n; i++) {
-        json_t *v = json_array_get(sums, i);
-        if (!json_is_integer(v)) {
-            cli_error("merge", "%s: sums[%zu] is not a whole number", path, i);
-            free(part);
-            json_decref(root);
-            return 0;
-        }
-        y[i] = (long)json_integer_value(v);
-    }
-    if (!part) {
+    if (!part || !map) {
+        free(part);
+        free(map);
         cli_error("merge", "out of memory");
         json_decref(root);
         return 0;
     }
+    layout_map(&L, map);
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(sums, i);
+        if (!json_is_integer(v)) {
+            cli_error("merge", "%s: sums[%zu] is not a whole number", path, i);
+            free(part);
+            free(map);
+            json_decref(root);
+            return 0;
+        }
+        y[map[i]] = (long)json_integer_value(v);
+    }
+    free(map);
+    n = sizeof *s / sizeof(long); /* the sums of S, each added */
     /* This part's games: [G (part - 1) / parts, G part / parts) of the run's
      * G (at most CLI_MAX_GAMES), as foh sim --shard plays them. */
     long run = (long)json_integer_value(json_object_get(root, "total_games"));
@@ -1055,11 +1208,11 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
         cli_error("merge", "%s: holds %ld games and %ld skipped (sums[0] and sums[2]), while part %d of %d of the "
                   "run's %ld games has %ld: the shard was edited or damaged", path, part->games, part->skipped,
                   *shard, *shards, run, share);
-    if (ok && !(ok = sums_lawful(part, players, law, sizeof law)))
+    if (ok && !(ok = sums_lawful(&L, part, players, law, sizeof law)))
         cli_error("merge", "%s: %s: the shard was edited or damaged", path, law);
     for (size_t i = 0; ok && i < n; i++)
         if (__builtin_add_overflow(x[i], y[i], &y[i])) {
-            broken(s, x + i, law, sizeof law, "and adding this shard's overflows 64 bits (merge fewer games)");
+            broken(&L, s, x + i, law, sizeof law, "and adding this shard's overflows 64 bits (merge fewer games)");
             cli_error("merge", "%s: the total %s", path, law);
             ok = 0;
         }

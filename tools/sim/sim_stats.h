@@ -124,12 +124,22 @@ void sim_wilson(double p, double n, double *lo, double *hi);
 int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
                             const foh_cardset *cs, int players, const char *seats, uint64_t seed, json_t *extra);
 
+/* The rows a shard's sums have for the cards and for the players (and
+ * whether it is of version 7, which names them). */
+typedef struct {
+    int cards, players, wide;
+} sim_shard_layout;
+/* That of a run of NCARDS cards and PLAYERS players. */
+sim_shard_layout sim_shard_layout_of(int ncards, int players);
+
 /* The raw sums with what produced them (card sets, variants and mod
  * folders as in OG, players, seats, seed, games range), so that shards can
  * be merged exactly, from any working directory; IMPACT (or NULL; its
  * reference is taken): foh sim --impact's sums, kept as the file's
  * `impact`; the hashes of CS's sources (origin_sources), so that merge can
- * tell shards of different card contents apart. Format foh-sim-shard/6. */
+ * tell shards of different card contents apart. Format foh-sim-shard/6
+ * (the rows of 128 cards and 6 players), or /7 for a run beyond them,
+ * with the rows of its cards and players (sim_shard_layout_of). */
 int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, const foh_cardset *cs, int players,
                          const char *seats, uint64_t seed, long total_games, int shard, int shards, json_t *impact);
 /* Add the shard file PATH into S; on the first file fill the description
@@ -142,9 +152,10 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
  * the shard's games allow, totals the sums of their parts), and adding it
  * to S must not overflow (the caller checks `impact`): prints the problem,
  * naming PATH and the field, leaves S unchanged and returns 0 on error; a
- * shard of another format version is refused, naming its version. */
+ * shard of another format version is refused, naming its version. *LAYOUT:
+ * the rows of the file's sums (its `impact` has them too). */
 int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char *first, int *shard, int *shards,
-                         json_t **impact);
+                         json_t **impact, sim_shard_layout *layout);
 
 /* The A/B report of foh compare: for each figure A, B, B - A with its 95%
  * interval and p-value (normal approximation), a '*' on those that survive

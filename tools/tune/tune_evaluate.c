@@ -37,7 +37,14 @@ static void *pool_work(void *arg)
         if (i >= p->ntasks)
             break;
         task *t = &p->tasks[i];
-        t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, &t->hook, t->err, sizeof t->err);
+        /* Its sums made here, not all at once: sim_stats has room for the
+         * largest card set, and a stage may have hundreds of tasks. */
+        if (!(t->st = calloc(1, sizeof *t->st))) {
+            t->status = CLI_DATA;
+            snprintf(t->err, sizeof t->err, "out of memory");
+        } else {
+            t->status = sim_play_range(&p->T->o, t->c->cs, t->from, t->to, t->st, &t->hook, t->err, sizeof t->err);
+        }
         atomic_fetch_add(&p->done, t->to - t->from);
     }
     return NULL;
@@ -96,11 +103,9 @@ int tune_evaluate(tuner *T, candidate **c, int n, long games)
     if (!ntasks)
         return CLI_OK;
     task *tasks = calloc((size_t)ntasks, sizeof *tasks);
-    sim_stats *sts = calloc((size_t)ntasks, sizeof *sts);
     pthread_t *tid = calloc((size_t)T->o.threads, sizeof *tid);
-    if (!tasks || !sts || !tid) {
+    if (!tasks || !tid) {
         free(tasks);
-        free(sts);
         free(tid);
         cli_error("tune", "out of memory");
         return CLI_DATA;
@@ -111,14 +116,13 @@ int tune_evaluate(tuner *T, candidate **c, int n, long games)
     for (int k = 0; k < n; k++)
         if (!tune_games_reserve(&c[k]->rec, games)) {
             free(tasks);
-            free(sts);
             free(tid);
             cli_error("tune", "out of memory keeping the games of %d candidates", n);
             return CLI_DATA;
         }
     for (int k = 0; k < n; k++)
         for (long g = c[k]->games; g < games; g += 50) {
-            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = &sts[m],
+            tasks[m] = (task){.c = c[k], .from = g, .to = g + 50 < games ? g + 50 : games, .st = NULL,
                               .hook = {.fn = tune_games_keep, .ud = &c[k]->rec, .impact = c[k]->rec.impact}};
             total += tasks[m].to - tasks[m].from;
             m++;
@@ -146,9 +150,11 @@ int tune_evaluate(tuner *T, candidate **c, int n, long games)
             snprintf(tasks[k].c->why, sizeof tasks[k].c->why, "%s",
                      tasks[k].err[0] ? tasks[k].err : "a game could not be played");
         }
-    for (int k = 0; k < ntasks; k++)
+    for (int k = 0; k < ntasks; k++) {
         if (!tasks[k].c->failed)
-            sim_stats_merge(tasks[k].c->st, &sts[k]);
+            sim_stats_merge(tasks[k].c->st, tasks[k].st);
+        free(tasks[k].st);
+    }
     for (int k = 0; k < n; k++)
         if (games > c[k]->games) {
             c[k]->games = games;
@@ -160,7 +166,6 @@ int tune_evaluate(tuner *T, candidate **c, int n, long games)
     T->spent += total;
     int status = CLI_OK;
     free(tasks);
-    free(sts);
     free(tid);
     return status;
 }

@@ -47,7 +47,7 @@ static json_t *game_json(const tune_games *gs, long g)
         for (int i = 0; i < t->ngain; i++) {
             json_t *row = json_array();
             json_array_append_new(row, json_integer(t->gain[i].card));
-            for (int j = 0; j < IMPACT_D; j++)
+            for (int j = 0; j < IMPACT_FILE_D(gs->players); j++)
                 json_array_append_new(row, json_integer(t->gain[i].z[j]));
             json_array_append_new(gains, row);
         }
@@ -213,7 +213,7 @@ static int read_game(const reader *r, json_t *v, const char *field, tune_games *
         json_t *gains = json_array_get(v, 4);
         field_name(f, sizeof f, "%s[4]", field);
         if (!json_is_array(gains) || json_array_size(gains) > 100000)
-            return bad(r, f, "must be a list of gains [card, %d numbers]", IMPACT_D);
+            return bad(r, f, "must be a list of gains [card, %d numbers]", IMPACT_FILE_D(r->players));
         size_t n = json_array_size(gains);
         if (n) {
             t->gain = calloc(n, sizeof *t->gain);
@@ -224,13 +224,13 @@ static int read_game(const reader *r, json_t *v, const char *field, tune_games *
         for (size_t i = 0; i < n; i++) {
             json_t *row = json_array_get(gains, i);
             field_name(f, sizeof f, "%s[4][%zu]", field, i);
-            if (!array_of(r, row, f, IMPACT_D + 1, "numbers: a card, then its gain's row"))
+            if (!array_of(r, row, f, (size_t)IMPACT_FILE_D(r->players) + 1, "numbers: a card, then its gain's row"))
                 return 0;
             field_name(f, sizeof f, "%s[4][%zu][0]", field, i);
             if (!whole(r, json_array_get(row, 0), f, 0, r->ncards - 1, &x))
                 return 0;
             t->gain[i].card = (int)x;
-            for (int j = 0; j < IMPACT_D; j++) {
+            for (int j = 0; j < IMPACT_FILE_D(r->players); j++) {
                 json_t *z = json_array_get(row, (size_t)j + 1);
                 if (!json_is_integer(z)) {
                     field_name(f, sizeof f, "%s[4][%zu][%d]", field, i, j + 1);

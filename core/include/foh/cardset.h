@@ -11,7 +11,7 @@
 
 #include "foh/error.h"
 
-#define FOH_MAX_CARDS 128  /* cards in one card set */
+#define FOH_MAX_CARDS 1024 /* cards in one card set */
 #define FOH_MAX_ICONS 12   /* icon kinds */
 #define FOH_MAX_TYPES 12   /* card types */
 #define FOH_MAX_PLAYERS 6

@@ -301,17 +301,22 @@ typedef struct {
     int culture_vp;       /* their VP (1 each in the base game) */
     int other_icons;      /* all other icons, end-game grants included */
     int other_vp;         /* other_icons / 2 (rules.other_icons_per_vp), rounded down */
+    int total;            /* culture_vp + other_vp + sum of end[].full_vp */
+    int cards;            /* cards in the Nation (tie-break 1) */
+    int tokens;           /* resource tokens (tie-break 2) */
+    int winner;           /* 1 if this player wins (ties may share) */
     int n_end;            /* end-game effects applied */
+    /* Last: only the first n_end entries are written (a score is filled
+     * and copied up to them, not for every card a card set may have). */
     struct {
         int card;         /* the card; -1 for a variant's scoring hook */
         int full_vp;      /* VP from icons worth full VP (Culture) */
         int other_icons;  /* other icons granted (counted in other_icons) */
     } end[FOH_MAX_END_EFFECTS];
-    int total;            /* culture_vp + other_vp + sum of end[].full_vp */
-    int cards;            /* cards in the Nation (tie-break 1) */
-    int tokens;           /* resource tokens (tie-break 2) */
-    int winner;           /* 1 if this player wins (ties may share) */
 } foh_score;
+/* The bytes of score S that hold something: its fields and its n_end
+ * entries. */
+#define FOH_SCORE_USED(s) (offsetof(foh_score, end) + (size_t)(s)->n_end * sizeof((s)->end[0]))
 
 /* How the winner was decided. */
 typedef enum { FOH_TIE_NONE, FOH_TIE_CARDS, FOH_TIE_TOKENS, FOH_TIE_SHARED } foh_tiebreak;

@@ -391,8 +391,8 @@ static const uint64_t *field_cards(lua_State *L, foh_engine *e, const char *fiel
 static int find_active_with(lua_State *L, foh_game *g, foh_engine *e, int p, const uint64_t *cards, int *list)
 {
     int n = 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        for (uint64_t bits = g->st.owned[p][w] & (cards ? cards[w] : ~0ull); bits; bits &= bits - 1) {
+    for (int w = 0; w < g->st.words; w++)
+        for (uint64_t bits = FOH_OWNED(&g->st, p)[w] & (cards ? cards[w] : ~0ull); bits; bits &= bits - 1) {
             int c = w * 64 + __builtin_ctzll(bits); /* P's cards in card order */
             if ((cards || has_field(L, e, c)) && foh_nation_visible(g, c)) {
                 if (!list)
@@ -911,7 +911,7 @@ static int api_neutral_invest(lua_State *L)
     g->st.supply -= from_reserve;
     g->st.loc[c].investor = (int8_t)(FOH_NEUTRAL_INVESTOR + k);
     g->st.loc[c].invested = from_supply + from_reserve;
-    g->st.neutral[k] = (int8_t)c;
+    g->st.neutral[k] = (int16_t)c;
     foh_log(g, "  neutral investor %d invests %d tokens in %s (%d from the Supply, %d from the Reserve)", k + 1,
             from_supply + from_reserve, foh_card_name(g, c), from_supply, from_reserve);
     return 0;

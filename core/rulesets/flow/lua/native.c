@@ -685,8 +685,8 @@ void foh_native_finish(foh_engine *e)
 static int has_active(const foh_game *g, int p, int field)
 {
     const uint64_t *cards = g->eng->native_field[field].cards;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        for (uint64_t bits = g->st.owned[p][w] & cards[w]; bits; bits &= bits - 1)
+    for (int w = 0; w < g->st.words; w++)
+        for (uint64_t bits = FOH_OWNED(&g->st, p)[w] & cards[w]; bits; bits &= bits - 1)
             if (foh_nation_visible(g, w * 64 + __builtin_ctzll(bits)))
                 return 1;
     return 0;
@@ -839,8 +839,8 @@ foh_status foh_native_attack(foh_game *g, int card, int player, foh_error *err)
      * listed before any runs, as game.active_with lists them). */
     const uint64_t *on = g->eng->native_field[n->on_attack].cards;
     int hooks[FOH_MAX_CARDS], nh = 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        for (uint64_t bits = g->st.owned[player][w] & on[w]; bits; bits &= bits - 1)
+    for (int w = 0; w < g->st.words; w++)
+        for (uint64_t bits = FOH_OWNED(&g->st, player)[w] & on[w]; bits; bits &= bits - 1)
             if (foh_nation_visible(g, w * 64 + __builtin_ctzll(bits)))
                 hooks[nh++] = w * 64 + __builtin_ctzll(bits);
     foh_status s = FOH_OK;

@@ -185,8 +185,8 @@ static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *o
                 out[n] = (foh_action){.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1};
             n += q >= 0 && q != p && st->tokens[p] >= st->loc[c].invested;
         }
-    for (int w = 0; w < FOH_OWNED_WORDS; w++) /* the Nation's Turn Actions on, in card order */
-        for (uint64_t bits = st->actions_on[p][w]; bits; bits &= bits - 1) {
+    for (int w = 0; w < st->words; w++) /* the Nation's Turn Actions on, in card order */
+        for (uint64_t bits = FOH_ACTIONS_ON(st, p)[w]; bits; bits &= bits - 1) {
             int c = w * 64 + __builtin_ctzll(bits), ok = 0;
             if (foh_lua_can_activate(g, c, p, &ok, err) != FOH_OK)
                 return -1;
@@ -355,7 +355,7 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
         st->tokens[p] -= a->tokens;
         st->loc[a->card].investor = (int8_t)p;
         st->loc[a->card].invested = a->tokens;
-        st->investment[p] = (int8_t)a->card;
+        st->investment[p] = (int16_t)a->card;
         foh_log(g, "P%d invests %d tokens in %s", p + 1, a->tokens, foh_card_name(g, a->card));
         if (FOH_EVENT_WANTED(cs_of(g), FOH_EV_INVEST)) {
             foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},

@@ -14,7 +14,9 @@
  *   can afford to snipe it, the card may go to that opponent (a cheap
  *   investment is an offer to the next player, not a bargain);
  * - a defence short of the opponents' attacks costs. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "flow.h"
 #include "bot_eval.h"
@@ -116,7 +118,8 @@ static foh_status best_market_card(foh_game *g, int player, const foh_score *now
 
 foh_status foh_eval_alternative(foh_game *g, int player, foh_game *scratch, double *best, foh_error *err)
 {
-    foh_score now = {0}; /* unread in the middle of an effect (foh_eval_card) */
+    foh_score now; /* unread in the middle of an effect (foh_eval_card) */
+    memset(&now, 0, offsetof(foh_score, end));
     foh_status s = flow_game_choice(g) ? FOH_OK : foh_game_score_player(g, player, &now, err);
     return s != FOH_OK ? s : best_market_card(g, player, &now, scratch, best, err);
 }

@@ -34,13 +34,13 @@ void flow_game_determinize(foh_game *g, uint64_t seed)
          * the public information only, never on the true hidden order. */
         for (int a = 1; a < n; a++)
             for (int b = a; b > 0 && st->deck[pos[b]] < st->deck[pos[b - 1]]; b--) {
-                uint8_t t = st->deck[pos[b]];
+                uint16_t t = st->deck[pos[b]];
                 st->deck[pos[b]] = st->deck[pos[b - 1]];
                 st->deck[pos[b - 1]] = t;
             }
         for (int k = n - 1; k > 0; k--) {
             int r = (int)foh_rng_below(rng, (uint32_t)k + 1);
-            uint8_t t = st->deck[pos[k]];
+            uint16_t t = st->deck[pos[k]];
             st->deck[pos[k]] = st->deck[pos[r]];
             st->deck[pos[r]] = t;
         }

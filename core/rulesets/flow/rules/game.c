@@ -18,11 +18,11 @@
 #include "nation.h"
 #include "rng.h"
 
-static void shuffle(uint64_t rng[4], uint8_t *a, int n)
+static void shuffle(uint64_t rng[4], uint16_t *a, int n)
 {
     for (int i = n - 1; i > 0; i--) {
         int j = (int)foh_rng_below(rng, (uint32_t)i + 1);
-        uint8_t t = a[i];
+        uint16_t t = a[i];
         a[i] = a[j];
         a[j] = t;
     }
@@ -32,21 +32,33 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err);
 
 _Static_assert(offsetof(foh_state, loc) + sizeof(((foh_state *)0)->loc) == sizeof(foh_state),
                "foh_state.loc is its last field");
+_Static_assert(offsetof(foh_game, answers) == offsetof(foh_game, queue) + sizeof(((foh_game *)0)->queue),
+               "foh_game ends with the queue, then the answers (flow_game_copy copies what they hold)");
+_Static_assert(FOH_MAX_CARDS <= INT16_MAX && FOH_OWNED_WORDS <= UINT8_MAX, "card indices fit foh_state's types");
 
-/* Position SRC into DST, up to the places of the card set's NCARDS cards:
- * the places past them belong to no card (nothing reads them; the game's
- * own stay as set up), so a position is copied for what it holds, not the
- * room it keeps. */
+/* Position SRC into DST, for what the game holds, not the room the state
+ * keeps for the largest card set and player count: everything up to the
+ * players' card bit sets, the deck's cards and the places of the card
+ * set's NCARDS cards. Past them nothing is read. */
 static void copy_state(foh_state *dst, const foh_state *src, int ncards)
 {
-    memcpy(dst, src, offsetof(foh_state, loc) + (size_t)ncards * sizeof src->loc[0]);
+    size_t bits = (size_t)src->players * FOH_BITS_KINDS * src->words * sizeof src->bits[0];
+    memcpy(dst, src, offsetof(foh_state, bits) + bits);
+    memcpy(dst->deck, src->deck, (size_t)src->ndeck * sizeof src->deck[0]);
+    memcpy(dst->loc, src->loc, (size_t)ncards * sizeof src->loc[0]);
 }
 
-void foh_state_reset(foh_state *st, int players)
+/* What lies past the players' bit sets, past the deck and past the card
+ * set's cards is never read: left as it is (a new game's is not even
+ * zeroed). */
+void foh_state_reset(foh_state *st, int players, const foh_cardset *cs)
 {
-    memset(st, 0, sizeof *st);
+    int words = foh_card_words(cs);
+    memset(st, 0, offsetof(foh_state, bits) + (size_t)players * FOH_BITS_KINDS * words * sizeof st->bits[0]);
     st->players = (uint8_t)players;
-    for (int c = 0; c < FOH_MAX_CARDS; c++) {
+    st->words = (uint8_t)words;
+    memset(st->loc, 0, (size_t)cs->ncards * sizeof st->loc[0]);
+    for (int c = 0; c < cs->ncards; c++) {
         st->loc[c].zone = FOH_ZONE_BOX;
         st->loc[c].investor = -1;
     }
@@ -62,23 +74,23 @@ static void setup(foh_game *g, const foh_options *opt)
 {
     const foh_cardset *cs = g->eng->cs;
     foh_state *st = &g->st;
-    foh_state_reset(st, opt->players);
+    foh_state_reset(st, opt->players, cs);
     foh_rng_seed(st->rng, opt->seed);
 
     /* The Market: every card of the Market age, in card order. */
     for (int c = 0; c < cs->ncards && st->nmarket < FOH_MAX_MARKET; c++)
         if (cs->card[c].age == cs->market_age) {
-            st->market[st->nmarket++] = (uint8_t)c;
+            st->market[st->nmarket++] = (uint16_t)c;
             st->loc[c].zone = FOH_ZONE_MARKET;
         }
 
     /* Starting cards: random cards of the starting age, one per player (a
      * variant may deal more and have the players keep one). */
-    uint8_t pool[FOH_MAX_CARDS];
+    uint16_t pool[FOH_MAX_CARDS];
     int n = 0;
     for (int c = 0; c < cs->ncards; c++)
         if (cs->card[c].age == cs->starting_age)
-            pool[n++] = (uint8_t)c;
+            pool[n++] = (uint16_t)c;
     shuffle(st->rng, pool, n);
     for (int i = 0, k = 0; i < cs->starting_cards; i++)
         for (int p = 0; p < st->players && k < n; p++)
@@ -88,14 +100,14 @@ static void setup(foh_game *g, const foh_options *opt)
      * listed age shuffled on its own. */
     for (int i = 0; i < cs->ndeck_bottom; i++) {
         int c = cs->deck_bottom[i];
-        st->deck[st->ndeck++] = (uint8_t)c;
+        st->deck[st->ndeck++] = (uint16_t)c;
         st->loc[c].zone = FOH_ZONE_DECK;
     }
     for (int a = 0; a < cs->ndeck_ages; a++) {
         n = 0;
         for (int c = 0; c < cs->ncards; c++)
             if (cs->card[c].age == cs->deck_ages[a] && st->loc[c].zone == FOH_ZONE_BOX)
-                pool[n++] = (uint8_t)c;
+                pool[n++] = (uint16_t)c;
         shuffle(st->rng, pool, n);
         for (int i = 0; i < n; i++) {
             st->deck[st->ndeck++] = pool[i];
@@ -128,11 +140,15 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
                       opt ? opt->players : 0, note[0] ? ". " : "", note);
         return NULL;
     }
-    foh_game *g = calloc(1, sizeof *g);
+    /* Not zeroed whole: the room for the largest card set is most of a
+     * game, and none of it is read (foh_state_reset). */
+    foh_game *g = malloc(sizeof *g);
     if (!g) {
         foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
         return NULL;
     }
+    memset(g, 0, offsetof(foh_game, st));
+    memset(&g->pending, 0, offsetof(foh_game, queue) - offsetof(foh_game, pending));
     g->head = eng->head; /* the engine's ruleset */
     g->eng = eng;
     setup(g, opt);
@@ -140,7 +156,7 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     /* Set-up hooks run like an action, so that their choices (keep one of
      * two starting cards) are decision points before the first turn. */
     if (foh_lua_has_hooks(eng, FOH_HOOK_SETUP)) {
-        g->base = g->st;
+        copy_state(&g->base, &g->st, cs->ncards);
         g->action = (foh_action){.kind = FOH_ACT_SETUP_RUN, .card = -1, .tokens = 0, .option = -1};
         g->nanswers = 0;
         foh_status s = run(g, &g->action, err);
@@ -155,35 +171,38 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     return g;
 }
 
-_Static_assert(offsetof(foh_game, answers) + sizeof(((foh_game *)0)->answers) == sizeof(foh_game),
+_Static_assert(sizeof(foh_game) - offsetof(foh_game, answers) - sizeof(((foh_game *)0)->answers) < sizeof(void *),
                "foh_game.answers is its last field");
 _Static_assert(FOH_MAX_ANSWERS <= UINT16_MAX && FOH_MAX_OPTIONS <= UINT8_MAX + 1,
                "nanswers and the answers hold their ranges");
-
-/* Bytes of G a copy holds: everything up to the answers in use (internal.h:
- * the room past them is never read), so that raising FOH_MAX_ANSWERS costs
- * a copy nothing and a game with no choice pending copies no answer. */
-static size_t used_size(const foh_game *g)
-{
-    return offsetof(foh_game, answers) + (size_t)g->nanswers * sizeof g->answers[0];
-}
 
 foh_game *flow_game_clone(const foh_game *g)
 {
     foh_game *c = malloc(sizeof *c);
     if (c) {
-        memcpy(c, g, used_size(g));
+        memcpy(c, g, sizeof *c); /* rare (bots clone once, then copy): all of it */
         c->log = NULL;
         c->log_ud = NULL;
     }
     return c;
 }
 
+/* DST becomes a copy of SRC for what it holds (copy_state): the position
+ * before the action in progress only while one is (base is read then
+ * alone), the answers and on-gain effects given and queued so far. */
 void flow_game_copy(foh_game *dst, const foh_game *src)
 {
     foh_log_fn log = dst->log;
     void *ud = dst->log_ud;
-    memcpy(dst, src, used_size(src));
+    int n = src->eng->cs->ncards;
+    dst->head = src->head;
+    dst->eng = src->eng;
+    copy_state(&dst->st, &src->st, n);
+    if (src->pending)
+        copy_state(&dst->base, &src->base, n);
+    memcpy(&dst->pending, &src->pending, offsetof(foh_game, queue) - offsetof(foh_game, pending));
+    memcpy(dst->queue, src->queue, (size_t)src->nqueue * sizeof src->queue[0]);
+    memcpy(dst->answers, src->answers, (size_t)src->nanswers * sizeof src->answers[0]);
     dst->log = log;
     dst->log_ud = ud;
 }
@@ -607,10 +626,10 @@ int foh_game_placed_since(const foh_game *g, long since, int *out, int max)
     int n = 0;
     if (since >= (long)st->next_seq)
         return 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++) {
+    for (int w = 0; w < st->words; w++) {
         uint64_t any = 0; /* every Nation's cards of this word */
         for (int p = 0; p < st->players; p++)
-            any |= st->owned[p][w];
+            any |= FOH_OWNED(st, p)[w];
         for (; any; any &= any - 1) {
             int c = w * 64 + __builtin_ctzll(any);
             if ((long)st->loc[c].seq >= since) {

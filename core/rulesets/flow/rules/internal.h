@@ -260,6 +260,10 @@ struct foh_cardset {
 };
 
 #define FOH_OWNED_WORDS ((FOH_MAX_CARDS + 63) / 64)
+#define FOH_BITS_KINDS 4 /* card bit sets of a player in foh_state */
+/* The words of a card bit set that the card set's cards use: the loops
+ * over bit sets and the copies of positions stop there. */
+static inline int foh_card_words(const foh_cardset *cs) { return (cs->ncards + 63) >> 6; }
 
 /* Where one card is. Its position in the deck and Market is kept by the
  * ordered arrays of foh_state; in a Nation by seq (higher = placed later). */
@@ -267,72 +271,87 @@ typedef struct {
     uint8_t zone;  /* foh_zone */
     uint8_t owner; /* player, when zone is FOH_ZONE_NATION */
     uint8_t fired; /* Instant/Attack effect already used */
-    int8_t investor;  /* Market card: investing player or -1 */
+    int8_t investor;  /* Market card: investing player, FOH_NEUTRAL_INVESTOR + k, or -1 */
     int32_t invested; /* Market card: tokens under it */
     uint32_t seq;     /* placement order in a Nation */
 } foh_card_loc;
 
-/* The whole position: a flat value, copied with memcpy. */
+/* The whole position: a flat value, copied with memcpy. Card indices are
+ * 16 bits (FOH_MAX_CARDS fits). The arrays sized for the largest card set
+ * and player count come last (the Nations' bit sets, deck, loc): a copy
+ * stops at what the game's own card set and players use (copy_state in
+ * game.c); nothing past that is read. */
 typedef struct {
     uint8_t players, current, first_player;
     uint8_t over;      /* the game has ended */
     uint8_t ending;    /* The Future appeared: ends after this turn */
     uint8_t stalled;   /* ended by the turn limit (rules.turn_limit) */
+    uint8_t words;     /* words of each card bit set: foh_card_words of the card set */
     uint32_t turn;     /* turns completed (at most the turn limit) */
     uint32_t next_seq; /* placements so far (a few per turn) */
     int32_t tokens[FOH_MAX_PLAYERS];
     int32_t supply, reserve, substituted;
-    int8_t investment[FOH_MAX_PLAYERS]; /* card a player invested in, or -1 */
-    int8_t neutral[FOH_MAX_NEUTRAL];    /* card a neutral marker invested in, or -1 */
+    int16_t investment[FOH_MAX_PLAYERS]; /* card a player invested in, or -1 */
+    int16_t neutral[FOH_MAX_NEUTRAL];    /* card a neutral marker invested in, or -1 */
     uint8_t bonus_mask;  /* action kinds a granted bonus action may be (bits) */
     uint8_t in_bonus;    /* the action in progress is a bonus action */
-    uint8_t ndeck, nmarket;
-    uint8_t deck[FOH_MAX_CARDS];  /* deck[ndeck - 1] is the top card */
-    uint8_t market[FOH_MAX_MARKET];
+    uint16_t ndeck, nmarket;
+    uint16_t market[FOH_MAX_MARKET];
     /* An index of the Nations, kept up to date by foh_nation_place and
      * foh_nation_remove (the only writers of a Nation) so that no rule
      * scans every card; foh_game_check_invariants checks it against loc. */
-    uint64_t owned[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* bit c: card c is in the player's Nation */
-    int8_t top[FOH_MAX_PLAYERS][FOH_MAX_TYPES];       /* newest card of each pile, -1 for none */
-    uint8_t nation_age[FOH_MAX_AGES];                  /* cards in all Nations, per age (index) */
+    int16_t top[FOH_MAX_PLAYERS][FOH_MAX_TYPES];       /* newest card of each pile, -1 for none */
+    uint16_t nation_age[FOH_MAX_AGES];                 /* cards in all Nations, per age (index) */
     /* Each Nation's counts outside final scoring, kept by the same writers
      * and checked the same way, so that counting icons scans no card: */
     int32_t base_icons[FOH_MAX_PLAYERS][FOH_MAX_ICONS];     /* stripes and constant Permanent icons on */
-    uint64_t plain[FOH_MAX_PLAYERS][FOH_OWNED_WORDS];       /* cards whose rule a count exercises: no effect, or a
-                                                             * constant Permanent effect on */
-    uint64_t counting_on[FOH_MAX_PLAYERS][FOH_OWNED_WORDS]; /* counting Permanent effects on */
-    uint64_t actions_on[FOH_MAX_PLAYERS][FOH_OWNED_WORDS];  /* Turn Action effects on (Activate) */
     uint64_t rng[4];
+    /* The Nations' card bit sets (bit c: card c), FOH_BITS_KINDS a player,
+     * of `words` words each, player after player (FOH_OWNED and the others
+     * below): the players' are copied, with what comes before. */
+    uint64_t bits[FOH_MAX_PLAYERS * FOH_BITS_KINDS * FOH_OWNED_WORDS];
+    uint16_t deck[FOH_MAX_CARDS]; /* deck[ndeck - 1] is the top card; copied up to ndeck */
     /* Last, so that a copy can stop at the card set's last card (the
      * others stay in the box): */
     foh_card_loc loc[FOH_MAX_CARDS];
 } foh_state;
 
+/* Player P's card bit sets in position ST (uint64_t *, const for a const
+ * ST; `words` words each): the cards in their Nation; the cards whose rule
+ * a count exercises (no effect, or a constant Permanent effect on); the
+ * counting Permanent effects on; the Turn Action effects on (Activate). */
+#define FOH_BITS(st, p, kind) ((st)->bits + ((size_t)(p) * FOH_BITS_KINDS + (kind)) * (st)->words)
+#define FOH_OWNED(st, p) FOH_BITS(st, p, 0)
+#define FOH_PLAIN(st, p) FOH_BITS(st, p, 1)
+#define FOH_COUNTING_ON(st, p) FOH_BITS(st, p, 2)
+#define FOH_ACTIONS_ON(st, p) FOH_BITS(st, p, 3)
+
 struct foh_game {
     foh_object_head head; /* this ruleset (foh/ruleset.h) */
     foh_engine *eng;
     foh_state st;       /* the position now */
-    foh_state base;     /* the position before the action in progress */
+    foh_state base;     /* the position before the action in progress (read only while one is) */
     /* An action in progress that paused at a choice inside an effect: */
     uint8_t pending;
     foh_action action;
     uint16_t nanswers;  /* answers[0..nanswers) hold its answers; 0 when nothing is pending */
     foh_choice choice;
-    /* Gained cards whose on-gain effects still have to run, in order. */
-    uint16_t nqueue;
-    uint8_t queue[FOH_MAX_QUEUE][2]; /* card, player */
     /* Answers consumed so far by the current run. */
     uint16_t used_answers;
     uint8_t scoring;    /* icon counts are for final scoring: obsolete off */
     foh_log_fn log;
     void *log_ud;
+    /* Gained cards whose on-gain effects still have to run, in order (a
+     * copy copies queue[0..nqueue): flow_game_copy). */
+    uint16_t nqueue;
+    uint16_t queue[FOH_MAX_QUEUE][2]; /* card, player */
     /* The answers given so far to the action in progress, option indices
      * (< FOH_MAX_OPTIONS, one byte each). Last, and only nanswers of them
-     * meaningful: flow_game_copy and flow_game_clone copy the game up to
-     * answers[nanswers], so a game with no choice pending (nearly every
-     * copy a bot makes) copies none of this room, and one inside an
-     * exchange copies the answers it holds. Nothing reads past nanswers
-     * (the digest, position.c, mixes answers[0..nanswers)). */
+     * meaningful: a copy copies answers[0..nanswers) (flow_game_copy), so
+     * a game with no choice pending (nearly every copy a bot makes) copies
+     * none of this room, and one inside an exchange the answers it holds.
+     * Nothing reads past nanswers (the digest, position.c, mixes
+     * answers[0..nanswers)). */
     uint8_t answers[FOH_MAX_ANSWERS];
 };
 
@@ -343,9 +362,9 @@ int foh_actions_read(const foh_yaml_node *list, int variant, foh_cardset *cs, fo
 /* "name, name, ..." of the card set's icons into BUF (for messages). */
 void foh_cardset_icon_list(const foh_cardset *cs, char *buf, size_t len);
 
-/* An empty position for PLAYERS players: every card in the box, nobody
- * invested, no tokens anywhere (the caller fills them). */
-void foh_state_reset(foh_state *st, int players);
+/* An empty position for PLAYERS players of CS's cards: every card in the
+ * box, nobody invested, no tokens anywhere (the caller fills them). */
+void foh_state_reset(foh_state *st, int players, const foh_cardset *cs);
 
 struct lua_State;
 

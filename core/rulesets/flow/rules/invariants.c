@@ -4,12 +4,18 @@
 
 #define BROKEN(...) return foh_error_set(err, FOH_ERR_DATA, "invariant: " __VA_ARGS__)
 
+/* See foh/game.h. Long because: it is a list of independent checks, one
+ * after the other, each a few lines; split, it would only be cut at
+ * arbitrary points. */
 foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
     const foh_state *st = &g->st;
     int seen[FOH_MAX_CARDS] = {0};
 
+    if (st->words != foh_card_words(cs))
+        BROKEN("the card bit sets have %d words, the card set's %d cards %d", st->words, cs->ncards,
+               foh_card_words(cs));
     if (st->ndeck > cs->ncards || st->nmarket > FOH_MAX_MARKET)
         BROKEN("deck of %d or Market of %d cards is out of range", st->ndeck, st->nmarket);
     for (int i = 0; i < st->ndeck; i++) {
@@ -76,8 +82,8 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
     for (int c = 0; c < cs->ncards; c++) {
         const foh_card_loc *l = &st->loc[c];
         int in = l->zone == FOH_ZONE_NATION;
-        for (int p = 0; p < FOH_MAX_PLAYERS; p++)
-            if ((int)(st->owned[p][c >> 6] >> (c & 63) & 1) != (in && l->owner == p))
+        for (int p = 0; p < st->players; p++) /* the bit sets of the game's players only (foh_state) */
+            if ((int)(FOH_OWNED(st, p)[c >> 6] >> (c & 63) & 1) != (in && l->owner == p))
                 BROKEN("the Nations' index has %s %s P%d's Nation", cs->card[c].id,
                        in && l->owner == p ? "out of" : "in", p + 1);
         ages[cs->card[c].age] += in;
@@ -124,8 +130,9 @@ foh_status foh_game_check_invariants(const foh_game *g, foh_error *err)
         for (int i = 0; i < FOH_MAX_ICONS; i++)
             if (icons[i] != st->base_icons[p][i])
                 BROKEN("P%d's kept count of icon %d is %d, the cards give %d", p + 1, i, st->base_icons[p][i], icons[i]);
-        for (int w = 0; w < FOH_OWNED_WORDS; w++)
-            if (plain[w] != st->plain[p][w] || counting[w] != st->counting_on[p][w] || actions[w] != st->actions_on[p][w])
+        for (int w = 0; p < st->players && w < st->words; w++)
+            if (plain[w] != FOH_PLAIN(st, p)[w] || counting[w] != FOH_COUNTING_ON(st, p)[w] ||
+                actions[w] != FOH_ACTIONS_ON(st, p)[w])
                 BROKEN("P%d's kept Permanent effects, Turn Actions and cards without effect are not the Nation's", p + 1);
     }
 

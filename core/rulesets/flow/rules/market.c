@@ -17,7 +17,7 @@ int foh_market_capacity(const foh_game *g) { return g->eng->cs->market_size[g->s
 void foh_market_add(foh_game *g, int card)
 {
     foh_state *st = &g->st;
-    st->market[st->nmarket++] = (uint8_t)card;
+    st->market[st->nmarket++] = (uint16_t)card;
     st->loc[card].zone = FOH_ZONE_MARKET;
     st->loc[card].investor = -1;
     st->loc[card].invested = 0;
@@ -36,7 +36,7 @@ void foh_market_take(foh_game *g, int card)
     for (int i = 0; i < st->nmarket; i++)
         if (st->market[i] != card)
             st->market[j++] = st->market[i];
-    st->nmarket = (uint8_t)j;
+    st->nmarket = (uint16_t)j;
     st->loc[card].investor = -1;
     st->loc[card].invested = 0;
     st->loc[card].zone = FOH_ZONE_REMOVED; /* in transit: the caller places it */

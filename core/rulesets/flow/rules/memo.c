@@ -14,6 +14,7 @@ typedef struct {
     uint32_t nations;
     uint64_t exercised[FOH_OWNED_WORDS];
     uint32_t nkey;
+    uint32_t used; /* bytes of the value that hold something */
     uint32_t key[KEY_MAX];
 } slot;
 
@@ -42,7 +43,7 @@ void foh_memo_note_reads(foh_engine *e, const foh_memo_reads *reads)
         return;
     e->memo_reads.nations |= reads->nations;
     e->memo_reads.other |= reads->other;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
+    for (int w = 0, words = foh_card_words(e->cs); w < words; w++)
         e->memo_reads.exercised[w] |= reads->exercised[w];
 }
 
@@ -73,8 +74,8 @@ static uint64_t lookup_hash(const foh_game *g, foh_memo_kind kind, int player)
 {
     uint64_t h = mix(0, (uint64_t)kind | (uint64_t)player << 8 | (uint64_t)g->st.players << 16 |
                             (uint64_t)g->scoring << 24);
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        h = mix(h, g->st.owned[player][w]);
+    for (int w = 0; w < g->st.words; w++)
+        h = mix(h, FOH_OWNED(&g->st, player)[w]);
     return h | 1;
 }
 
@@ -88,15 +89,15 @@ static int build_key(const foh_game *g, foh_memo_kind kind, int player, uint32_t
     for (int p = 0; p < g->st.players; p++) {
         if (!(nations >> p & 1))
             continue;
-        if (n + 2 * FOH_OWNED_WORDS > KEY_MAX)
+        if (n + 2 * g->st.words > KEY_MAX)
             return -1;
-        for (int w = 0; w < FOH_OWNED_WORDS; w++) {
-            key[n++] = (uint32_t)g->st.owned[p][w];
-            key[n++] = (uint32_t)(g->st.owned[p][w] >> 32);
+        for (int w = 0; w < g->st.words; w++) {
+            key[n++] = (uint32_t)FOH_OWNED(&g->st, p)[w];
+            key[n++] = (uint32_t)(FOH_OWNED(&g->st, p)[w] >> 32);
         }
         /* The placement numbers give the order of every pile. */
-        for (int w = 0; w < FOH_OWNED_WORDS; w++)
-            for (uint64_t bits = g->st.owned[p][w]; bits; bits &= bits - 1) {
+        for (int w = 0; w < g->st.words; w++)
+            for (uint64_t bits = FOH_OWNED(&g->st, p)[w]; bits; bits &= bits - 1) {
                 if (n == KEY_MAX)
                     return -1;
                 key[n++] = g->st.loc[w * 64 + __builtin_ctzll(bits)].seq;
@@ -147,7 +148,7 @@ int foh_memo_find(foh_game *g, foh_memo_kind kind, int player, void *out, size_t
     int n = build_key(g, kind, player, s->nations, key);
     if (n != (int)s->nkey || memcmp(key, s->key, (size_t)n * sizeof *key) != 0)
         return 0;
-    memcpy(out, t->values + i * size, size);
+    memcpy(out, t->values + i * size, s->used);
     foh_memo_note(e, s->nations);
     if (reads) {
         memset(reads, 0, sizeof *reads);
@@ -159,7 +160,7 @@ int foh_memo_find(foh_game *g, foh_memo_kind kind, int player, void *out, size_t
 }
 
 void foh_memo_keep(foh_game *g, foh_memo_kind kind, int player, const foh_memo_reads *mine, const void *value,
-                   size_t size)
+                   size_t size, size_t used)
 {
     if (mine->other)
         return;
@@ -178,7 +179,8 @@ void foh_memo_keep(foh_game *g, foh_memo_kind kind, int player, const foh_memo_r
     s->nkey = (uint32_t)n;
     s->nations = mine->nations;
     memcpy(s->exercised, mine->exercised, sizeof s->exercised);
-    memcpy(t->values + i * size, value, size);
+    s->used = (uint32_t)used;
+    memcpy(t->values + i * size, value, used);
 }
 
 void foh_memo_free(foh_engine *e)

@@ -40,7 +40,7 @@ void foh_memo_exercise(foh_engine *e, int card);
 /* foh_memo_exercise of every card of CARDS (bit c: card c). */
 static inline void foh_memo_exercise_all(foh_engine *e, const uint64_t cards[FOH_OWNED_WORDS])
 {
-    for (int w = 0; w < FOH_OWNED_WORDS; w++) {
+    for (int w = 0, words = foh_card_words(e->cs); w < words; w++) {
         e->exercised[w] |= cards[w];
         if (e->memo_depth)
             e->memo_reads.exercised[w] |= cards[w];
@@ -59,11 +59,12 @@ int foh_memo_find(foh_game *g, foh_memo_kind kind, int player, void *out, size_t
 /* Note READS, made by a computation whose result is reused, in the one in
  * progress (the cards are not counted again). */
 void foh_memo_note_reads(foh_engine *e, const foh_memo_reads *reads);
-/* Keep VALUE (SIZE bytes) of KIND for PLAYER of G, computed with reads
- * MINE; nothing is kept when it read something else than Nations, or when
- * out of memory (the result is then computed again next time). */
+/* Keep VALUE (SIZE bytes, of which the first USED hold something: a find
+ * copies those) of KIND for PLAYER of G, computed with reads MINE; nothing
+ * is kept when it read something else than Nations, or when out of memory
+ * (the result is then computed again next time). */
 void foh_memo_keep(foh_game *g, foh_memo_kind kind, int player, const foh_memo_reads *mine, const void *value,
-                   size_t size);
+                   size_t size, size_t used);
 /* Free the engine's memo. */
 void foh_memo_free(foh_engine *e);
 

@@ -13,16 +13,16 @@ int foh_nation_count(const foh_game *g, int player, int type)
 {
     const uint64_t *of_type = g->eng->type_cards[type];
     int n = 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        n += __builtin_popcountll(g->st.owned[player][w] & of_type[w]);
+    for (int w = 0; w < g->st.words; w++)
+        n += __builtin_popcountll(FOH_OWNED(&g->st, player)[w] & of_type[w]);
     return n;
 }
 
 int foh_nation_total(const foh_game *g, int player)
 {
     int n = 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        n += __builtin_popcountll(g->st.owned[player][w]);
+    for (int w = 0; w < g->st.words; w++)
+        n += __builtin_popcountll(FOH_OWNED(&g->st, player)[w]);
     return n;
 }
 
@@ -56,11 +56,11 @@ static void effect_on(foh_state *st, const foh_cardset *cs, int player, int card
     foh_fire fire = cs->timing[d->timing].fire;
     uint64_t *bits;
     if (fire == FOH_FIRE_TURN_ACTION) {
-        bits = st->actions_on[player];
+        bits = FOH_ACTIONS_ON(st, player);
     } else if (fire == FOH_FIRE_PERMANENT) {
         for (int i = 0; i < cs->nicons; i++)
             st->base_icons[player][i] += sign * d->provides[i];
-        bits = d->counting ? st->counting_on[player] : st->plain[player];
+        bits = d->counting ? FOH_COUNTING_ON(st, player) : FOH_PLAIN(st, player);
     } else {
         return;
     }
@@ -75,7 +75,7 @@ static void stripe_in(foh_state *st, const foh_cardset *cs, int player, int card
     for (int i = 0; i < cs->nicons; i++)
         st->base_icons[player][i] += sign * d->stripe[i];
     if (cs->timing[d->timing].fire == FOH_FIRE_NEVER)
-        card_bit(st->plain[player], card, sign);
+        card_bit(FOH_PLAIN(st, player), card, sign);
 }
 
 void foh_nation_remove(foh_game *g, int card)
@@ -89,11 +89,11 @@ void foh_nation_remove(foh_game *g, int card)
         if (side || was_top)
             effect_on(st, cs, q, card, -1);
         stripe_in(st, cs, q, card, -1);
-        card_bit(st->owned[q], card, -1);
+        card_bit(FOH_OWNED(st, q), card, -1);
         st->nation_age[d->age]--;
         if (was_top) {
             int top = find_top(g, q, d->type);
-            st->top[q][d->type] = (int8_t)top;
+            st->top[q][d->type] = (int16_t)top;
             if (!side && top >= 0) /* uncovered: its effect is on */
                 effect_on(st, cs, q, top, 1);
         }
@@ -127,9 +127,9 @@ void foh_nation_place(foh_game *g, int player, int card)
     l->seq = st->next_seq++;
     l->investor = -1;
     l->invested = 0;
-    card_bit(st->owned[player], card, 1);
+    card_bit(FOH_OWNED(st, player), card, 1);
     st->nation_age[cs->card[card].age]++;
-    st->top[player][type] = (int8_t)card; /* the newest card of its pile */
+    st->top[player][type] = (int16_t)card; /* the newest card of its pile */
     stripe_in(st, cs, player, card, 1);
     effect_on(st, cs, player, card, 1); /* on top of its pile, or side by side */
 }
@@ -141,18 +141,21 @@ void foh_nation_reindex(foh_game *g)
     memset(st->nation_age, 0, sizeof st->nation_age);
     memset(st->top, -1, sizeof st->top);
     memset(st->base_icons, 0, sizeof st->base_icons);
-    memset(st->plain, 0, sizeof st->plain);
-    memset(st->counting_on, 0, sizeof st->counting_on);
-    memset(st->actions_on, 0, sizeof st->actions_on);
+    for (int p = 0; p < st->players; p++) {
+        size_t bytes = (size_t)st->words * sizeof st->bits[0];
+        memset(FOH_PLAIN(st, p), 0, bytes);
+        memset(FOH_COUNTING_ON(st, p), 0, bytes);
+        memset(FOH_ACTIONS_ON(st, p), 0, bytes);
+    }
     for (int c = 0; c < cs->ncards; c++) {
         const foh_card_loc *l = &st->loc[c];
         if (l->zone != FOH_ZONE_NATION)
             continue;
         const foh_card_def *d = &cs->card[c];
-        int8_t *top = &st->top[l->owner][d->type];
+        int16_t *top = &st->top[l->owner][d->type];
         st->nation_age[d->age]++;
         if (*top < 0 || l->seq > st->loc[*top].seq)
-            *top = (int8_t)c;
+            *top = (int16_t)c;
     }
     for (int c = 0; c < cs->ncards; c++) {
         const foh_card_loc *l = &st->loc[c];
@@ -188,8 +191,8 @@ foh_status foh_nation_gain(foh_game *g, int player, int card, const char *how, f
     foh_log(g, "  P%d gains %s (%s)", player + 1, d->name, cs->type[d->type].name);
     if (cs->timing[d->timing].fire == FOH_FIRE_ON_GAIN && !g->st.loc[card].fired && g->nqueue < FOH_MAX_QUEUE) {
         g->st.loc[card].fired = 1;
-        g->queue[g->nqueue][0] = (uint8_t)card;
-        g->queue[g->nqueue][1] = (uint8_t)player;
+        g->queue[g->nqueue][0] = (uint16_t)card;
+        g->queue[g->nqueue][1] = (uint16_t)player;
         g->nqueue++;
     }
     foh_status s = FOH_OK;
@@ -250,7 +253,7 @@ void foh_nation_base_icons(const foh_game *g, int player, int icons[FOH_MAX_ICON
     if (!g->scoring) { /* the kept counts */
         /* kinds past nicons are kept at 0 */
         memcpy(icons, g->st.base_icons[player], sizeof(int) * FOH_MAX_ICONS);
-        foh_memo_exercise_all(g->eng, g->st.plain[player]);
+        foh_memo_exercise_all(g->eng, FOH_PLAIN(&g->st, player));
         return;
     }
     /* Final scoring turns obsolete effects off: every card is counted. */
@@ -280,8 +283,8 @@ static foh_status count_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS],
     foh_nation_base_icons(g, player, icons);
     foh_status s = FOH_OK;
     if (!g->scoring) { /* the counting effects on, as kept (counting_on), in card order */
-        for (int w = 0; w < FOH_OWNED_WORDS; w++)
-            for (uint64_t bits = g->st.counting_on[player][w]; bits && s == FOH_OK; bits &= bits - 1)
+        for (int w = 0; w < g->st.words; w++)
+            for (uint64_t bits = FOH_COUNTING_ON(&g->st, player)[w]; bits && s == FOH_OK; bits &= bits - 1)
                 s = foh_lua_provides(g, w * 64 + __builtin_ctzll(bits), player, icons, err);
         return s;
     }
@@ -322,8 +325,8 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         return FOH_OK;
     }
     uint64_t counting = 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        counting |= g->st.counting_on[player][w];
+    for (int w = 0; w < g->st.words; w++)
+        counting |= FOH_COUNTING_ON(&g->st, player)[w];
     if (!cached && !g->scoring && !counting) {
         /* No counting effect on: the kept counts are the answer, as the
          * memo would give it (their reads noted, their cards exercised). */
@@ -332,8 +335,8 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         return FOH_OK;
     }
     uint64_t lua = 0;
-    for (int w = 0; w < FOH_OWNED_WORDS; w++)
-        lua |= g->st.counting_on[player][w] & ~e->native_counting[w];
+    for (int w = 0; w < g->st.words; w++)
+        lua |= FOH_COUNTING_ON(&g->st, player)[w] & ~e->native_counting[w];
     if (!cached && !lua) {
         /* Every counting effect on runs in C (native.c) and reads this
          * Nation alone: counted directly, for less than a memo lookup, with
@@ -347,7 +350,8 @@ foh_status foh_nation_icons(foh_game *g, int player, int icons[FOH_MAX_ICONS], f
         foh_memo_end(e, &outer, &mine);
         if (s != FOH_OK)
             return s;
-        foh_memo_keep(g, FOH_MEMO_ICONS, player, &mine, icons, sizeof(int) * FOH_MAX_ICONS);
+        foh_memo_keep(g, FOH_MEMO_ICONS, player, &mine, icons, sizeof(int) * FOH_MAX_ICONS,
+                      sizeof(int) * FOH_MAX_ICONS);
     }
     if (cached && e->icons_game == g) {
         memcpy(e->icons_of[player], icons, sizeof(int) * FOH_MAX_ICONS);

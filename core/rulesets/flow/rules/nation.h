@@ -9,8 +9,8 @@
  * visits the Nation in card order. */
 static inline int foh_nation_next(const foh_state *st, int player, int from)
 {
-    for (int w = from >> 6; w < FOH_OWNED_WORDS; w++) {
-        uint64_t bits = st->owned[player][w];
+    for (int w = from >> 6; w < st->words; w++) {
+        uint64_t bits = FOH_OWNED(st, player)[w];
         if (w == from >> 6)
             bits &= ~0ull << (from & 63);
         if (bits)

@@ -44,7 +44,7 @@ foh_status foh_position_clear(foh_game *g, int current, foh_error *err)
     foh_state *st = &g->st;
     uint64_t rng[4];
     memcpy(rng, st->rng, sizeof rng);
-    foh_state_reset(st, st->players);
+    foh_state_reset(st, st->players, g->eng->cs);
     st->current = st->first_player = (uint8_t)current;
     memcpy(st->rng, rng, sizeof rng);
     st->reserve = g->eng->cs->tokens_in_box;
@@ -69,7 +69,7 @@ static void lift(foh_game *g, int card)
         for (int i = 0; i < st->ndeck; i++)
             if (st->deck[i] != card)
                 st->deck[j++] = st->deck[i];
-        st->ndeck = (uint8_t)j;
+        st->ndeck = (uint16_t)j;
         break;
     }
     case FOH_ZONE_NATION:
@@ -98,11 +98,11 @@ foh_status foh_position_put(foh_game *g, int card, foh_zone zone, int player, fo
     foh_state *st = &g->st;
     switch (zone) {
     case FOH_ZONE_DECK:
-        st->deck[st->ndeck++] = (uint8_t)card;
+        st->deck[st->ndeck++] = (uint16_t)card;
         st->loc[card].zone = FOH_ZONE_DECK;
         break;
     case FOH_ZONE_MARKET:
-        st->market[st->nmarket++] = (uint8_t)card;
+        st->market[st->nmarket++] = (uint16_t)card;
         st->loc[card].zone = FOH_ZONE_MARKET;
         break;
     case FOH_ZONE_NATION:
@@ -164,9 +164,9 @@ foh_status foh_position_invest(foh_game *g, int player, int card, int tokens, fo
     st->loc[card].investor = (int8_t)player;
     st->loc[card].invested = tokens;
     if (k >= 0)
-        st->neutral[k] = (int8_t)card;
+        st->neutral[k] = (int16_t)card;
     else
-        st->investment[player] = (int8_t)card;
+        st->investment[player] = (int16_t)card;
     balance(st, tokens);
     return FOH_OK;
 }
@@ -178,19 +178,19 @@ foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err)
     if (editable(g, err) != FOH_OK)
         return FOH_ERR_USAGE;
     /* The cards already in the deck stay on top, in their order. */
-    uint8_t top[FOH_MAX_CARDS];
+    uint16_t top[FOH_MAX_CARDS];
     int ntop = st->ndeck;
-    memcpy(top, st->deck, (size_t)ntop);
+    memcpy(top, st->deck, (size_t)ntop * sizeof top[0]);
     st->ndeck = 0;
     for (int i = 0; i < cs->ndeck_bottom; i++) {
         int c = cs->deck_bottom[i];
         if (st->loc[c].zone == FOH_ZONE_BOX)
-            st->deck[st->ndeck++] = (uint8_t)c;
+            st->deck[st->ndeck++] = (uint16_t)c;
     }
     uint64_t rng[4];
     foh_rng_seed(rng, seed);
     for (int a = 0; a < cs->ndeck_ages; a++) {
-        uint8_t pool[FOH_MAX_CARDS];
+        uint16_t pool[FOH_MAX_CARDS];
         int n = 0;
         for (int c = 0; c < cs->ncards; c++)
             if (cs->card[c].age == cs->deck_ages[a] && st->loc[c].zone == FOH_ZONE_BOX) {
@@ -198,11 +198,11 @@ foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err)
                 for (int i = 0; i < cs->ndeck_bottom; i++)
                     bottom |= cs->deck_bottom[i] == c;
                 if (!bottom)
-                    pool[n++] = (uint8_t)c;
+                    pool[n++] = (uint16_t)c;
             }
         for (int i = n - 1; i > 0; i--) {
             int j = (int)foh_rng_below(rng, (uint32_t)i + 1);
-            uint8_t t = pool[i];
+            uint16_t t = pool[i];
             pool[i] = pool[j];
             pool[j] = t;
         }
@@ -211,8 +211,8 @@ foh_status foh_position_deal_rest(foh_game *g, uint64_t seed, foh_error *err)
     }
     for (int i = 0; i < st->ndeck; i++)
         st->loc[st->deck[i]].zone = FOH_ZONE_DECK;
-    memcpy(st->deck + st->ndeck, top, (size_t)ntop);
-    st->ndeck = (uint8_t)(st->ndeck + ntop);
+    memcpy(st->deck + st->ndeck, top, (size_t)ntop * sizeof top[0]);
+    st->ndeck = (uint16_t)(st->ndeck + ntop);
     return FOH_OK;
 }
 

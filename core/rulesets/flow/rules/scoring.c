@@ -1,5 +1,6 @@
 /* scoring: final scoring and tie-breaks (rulebook "End of Game"; default
  * rulings 7 and 8). */
+#include <stddef.h>
 #include <string.h>
 
 #include "effects.h"
@@ -23,7 +24,7 @@ static foh_status score_nation(foh_game *g, int p, foh_score *s, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
     int icons[FOH_MAX_ICONS];
-    memset(s, 0, sizeof *s);
+    memset(s, 0, offsetof(foh_score, end)); /* the entries are written up to n_end */
     /* 1. obsolete effects are off (g->scoring); 2-3. icons. */
     foh_status st = foh_nation_icons(g, p, icons, err);
     if (st != FOH_OK)
@@ -67,7 +68,7 @@ static foh_status score_player(foh_game *g, int p, foh_score *s, foh_error *err)
         foh_memo_end(e, &outer, &mine);
         if (st != FOH_OK)
             return st;
-        foh_memo_keep(g, FOH_MEMO_SCORE, p, &mine, s, sizeof *s);
+        foh_memo_keep(g, FOH_MEMO_SCORE, p, &mine, s, sizeof *s, FOH_SCORE_USED(s));
     }
     s->tokens = g->st.tokens[p];
     return FOH_OK;
