@@ -571,8 +571,10 @@ uint64_t cli_seat_seed(uint64_t seed, int player) { return foh_seed_for(seed, 10
 
 void cli_free_seats(foh_player **seats, int n)
 {
-    for (int p = 0; p < n; p++)
+    for (int p = 0; p < n; p++) {
         foh_player_free(seats[p]);
+        seats[p] = NULL; /* a caller's cleanup frees nothing twice */
+    }
 }
 
 void cli_sources_of(const cli_options *o, cli_sources *out)
