@@ -152,6 +152,72 @@ static void test_5_players(void **state)
     many_games(5);
 }
 
+/* The platform's 8 players (issue 28), on the test set
+ * tests/data/eight-players (the base set for 3 to 8 players, two more
+ * starting cards): games of 6, 7 and 8 random players, checked as above.
+ * And a neutral marker's number is past every player's: in an 8-player
+ * game of a set with neutral markers, P7 (player 6, the neutral markers'
+ * number when games had 6 players at most) invests, P8 Snipes the card
+ * and P7 is paid, as a player; a neutral marker's card stays its own. */
+static void test_eight_players(void **state)
+{
+    (void)state;
+    const char *eight[] = {FOH_TEST_EIGHT}, *search[] = {FOH_TEST_CARDS "/.."};
+    foh_error err;
+    foh_cardset *cs = foh_cardset_load_sets(eight, 1, NULL, 0, search, 1, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    assert_int_equal(foh_cardset_max_players(cs), 8);
+    foh_engine *eng = foh_engine_new(cs, &err);
+    assert_non_null(eng);
+    action_log *log = malloc(sizeof *log);
+    assert_non_null(log);
+    for (int players = 6; players <= FOH_MAX_PLAYERS; players++)
+        for (int i = 0; i < 4; i++)
+            play_on(eng, players, foh_seed_for(800 + (uint64_t)players, (uint64_t)i), i * 41, log);
+    free(log);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+
+    const char *neutral = t_cardset_dir("eight-neutral", "game.yaml",
+                                        "name: eight players, two neutral markers\n"
+                                        "setup: {neutral_investors: 2}\n",
+                                        NULL);
+    const char *sets[] = {FOH_TEST_EIGHT, neutral};
+    cs = foh_cardset_load_sets(sets, 2, NULL, 0, search, 1, &err);
+    if (!cs)
+        fail_msg("%s", err.msg);
+    eng = foh_engine_new(cs, &err);
+    assert_non_null(eng);
+    foh_options opt = {.players = 8, .seed = 3};
+    foh_game *g = foh_game_new(eng, &opt, &err);
+    assert_non_null(g);
+    assert_int_equal(foh_position_clear(g, 7, &err), FOH_OK);
+    int a = foh_cardset_find(cs, "warriors"), b = foh_cardset_find(cs, "barracks");
+    assert_int_equal(foh_position_put(g, a, FOH_ZONE_MARKET, -1, &err), FOH_OK);
+    assert_int_equal(foh_position_put(g, b, FOH_ZONE_MARKET, -1, &err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, 6, a, 2, &err), FOH_OK);
+    assert_int_equal(foh_position_invest(g, FOH_NEUTRAL_INVESTOR, b, 1, &err), FOH_OK);
+    assert_int_equal(foh_position_set_tokens(g, 7, 5, &err), FOH_OK);
+    t_invariants(g);
+    assert_int_equal(foh_game_investor(g, a), 6);
+    assert_int_equal(foh_game_investment(g, 6), a);
+    assert_int_equal(foh_game_investor(g, b), FOH_NEUTRAL_INVESTOR);
+    assert_int_equal(foh_game_neutral_investment(g, 0), b);
+    int before = foh_game_tokens(g, 6);
+    foh_action snipe = {.kind = FOH_ACT_SNIPE, .card = a, .tokens = 0, .option = -1};
+    if (foh_game_apply(g, &snipe, &err) != FOH_OK)
+        fail_msg("P8 sniping P7's card: %s", err.msg);
+    t_invariants(g);
+    assert_true(foh_game_tokens(g, 6) >= before + 2); /* the price, then the Trade step and the Supply's share */
+    assert_int_equal(foh_game_investment(g, 6), -1);
+    assert_int_equal(foh_game_neutral_investment(g, 0), b);
+    assert_int_equal(foh_game_investor(g, b), FOH_NEUTRAL_INVESTOR);
+    foh_game_free(g);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+}
+
 static void test_same_seed_same_game(void **state)
 {
     (void)state;
@@ -432,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_3_players),
         cmocka_unit_test(test_4_players),
         cmocka_unit_test(test_5_players),
+        cmocka_unit_test(test_eight_players),
         cmocka_unit_test(test_two_player_banker_games),
         cmocka_unit_test(test_korean_edition_and_house_rules_games),
         cmocka_unit_test(test_rebind),

@@ -204,8 +204,9 @@ int sim_timing_index(const foh_cardset *cs, const char *timing)
 
 static const char *ordinal(int k)
 {
-    static const char *const names[] = {"1st", "2nd", "3rd", "4th", "5th", "6th"};
-    return k >= 0 && k < 6 ? names[k] : "?";
+    static const char *const names[] = {"1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"};
+    _Static_assert(sizeof names / sizeof names[0] >= FOH_MAX_PLAYERS, "a name for every position");
+    return k >= 0 && k < (int)(sizeof names / sizeof names[0]) ? names[k] : "?";
 }
 
 /* The Q-quantile (0..1) of a histogram of N bins of WIDTH (the last bin

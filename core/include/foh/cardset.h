@@ -14,7 +14,7 @@
 #define FOH_MAX_CARDS 1024 /* cards in one card set */
 #define FOH_MAX_ICONS 12   /* icon kinds */
 #define FOH_MAX_TYPES 12   /* card types */
-#define FOH_MAX_PLAYERS 6
+#define FOH_MAX_PLAYERS 8  /* players in one game, where a card set allows them */
 #define FOH_MAX_TURN_LIMIT 1000000 /* rules.turn_limit at most: no game has more turns */
 /* Tokens in play (box + substituted); a move that would pass it is refused,
  * so no token count can overflow. */

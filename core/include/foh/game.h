@@ -107,8 +107,9 @@ typedef enum {
 #define FOH_MAX_ACTION_KINDS 16
 
 /* Investor values of Market cards: -1 none, 0..players-1 a player, and
- * FOH_NEUTRAL_INVESTOR + k the k-th neutral marker, which no player owns. */
-#define FOH_NEUTRAL_INVESTOR 6
+ * FOH_NEUTRAL_INVESTOR + k the k-th neutral marker, which no player owns
+ * (past every player number). */
+#define FOH_NEUTRAL_INVESTOR FOH_MAX_PLAYERS
 #define FOH_NEUTRAL_MARKERS 2 /* neutral markers a card set may have */
 
 typedef struct {

@@ -241,6 +241,20 @@ static void mix(uint64_t *h, uint64_t v)
     }
 }
 
+/* Digests are those of the engine of 6 players at most, whose investor
+ * numbers were these: a player's, neutral marker k's 6 + k (then
+ * FOH_NEUTRAL_INVESTOR), none's 0xff; a player of a game of more is
+ * 0x10 + their number, apart from all. */
+#define DIGEST_PLAYERS 6
+static uint64_t digest_investor(int investor)
+{
+    if (investor < 0)
+        return 0xff;
+    if (investor >= FOH_NEUTRAL_INVESTOR)
+        return (uint64_t)(DIGEST_PLAYERS + investor - FOH_NEUTRAL_INVESTOR);
+    return (uint64_t)(investor < DIGEST_PLAYERS ? investor : 0x10 + investor);
+}
+
 static void mix_state(uint64_t *h, const foh_state *st, int ncards)
 {
     mix(h, st->players);
@@ -251,7 +265,7 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
     mix(h, st->stalled);
     mix(h, st->turn);
     mix(h, st->next_seq);
-    for (int p = 0; p < FOH_MAX_PLAYERS; p++) {
+    for (int p = 0; p < DIGEST_PLAYERS || p < st->players; p++) {
         mix(h, (uint64_t)st->tokens[p]);
         mix(h, (uint64_t)st->investment[p]);
     }
@@ -270,7 +284,7 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
         mix(h, st->market[i]);
     for (int c = 0; c < ncards; c++) {
         const foh_card_loc *l = &st->loc[c];
-        mix(h, l->zone | (uint64_t)l->owner << 8 | (uint64_t)l->fired << 16 | (uint64_t)(uint8_t)l->investor << 24 |
+        mix(h, l->zone | (uint64_t)l->owner << 8 | (uint64_t)l->fired << 16 | digest_investor(l->investor) << 24 |
                     (uint64_t)(uint32_t)l->invested << 32);
         mix(h, l->seq);
     }
