@@ -53,7 +53,7 @@ static void test_bots_play_every_player_count(void **state)
     foh_error err = {0};
     foh_engine *eng = foh_engine_new(cs, &err);
     assert_non_null(eng);
-    for (int players = 2; players <= 6; players++) { /* 8: once FOH_MAX_PLAYERS allows */
+    for (int players = 2; players <= 8; players++) {
         foh_options opt = {.players = players, .seed = (uint64_t)players * 11};
         foh_game *g = foh_game_new(eng, &opt, &err);
         assert_non_null(g);
@@ -154,7 +154,7 @@ static void test_illegal_and_bad_counts_refused(void **state)
     foh_engine *eng = foh_engine_new(cs, &err);
     foh_options opt = {.players = 9, .seed = 1};
     assert_null(foh_game_new(eng, &opt, &err));
-    assert_non_null(strstr(err.msg, "2 to 6 players"));
+    assert_non_null(strstr(err.msg, "2 to 8 players"));
     opt.players = 2;
     foh_game *g = foh_game_new(eng, &opt, &err);
     uint64_t before = foh_game_digest(g);
