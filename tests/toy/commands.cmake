@@ -48,3 +48,11 @@ foreach(text "hand: Rope (3) Cart (6)" "  2. play Cart (6)" "round 2: P1 scores 
   endif()
 endforeach()
 run(2 "--players" play --players 9)
+# A typo in the toy's own files is told at its line, never ignored.
+file(REMOVE_RECURSE ${OUT}/toy-typo)
+file(COPY ${TOY}/cards/ DESTINATION ${OUT}/toy-typo)
+file(APPEND ${OUT}/toy-typo/game.yaml "hand_sise: 3\n")
+execute_process(COMMAND ${FOH} check --cards ${OUT}/toy-typo OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "game.yaml:8:1: unknown field 'hand_sise'")
+  message(FATAL_ERROR "foh check on a toy game.yaml with a typo: exit ${rc}:\n${out}${err}")
+endif()

@@ -87,8 +87,24 @@ static int number(const foh_yaml_node *m, const char *key, int lo, int hi, int *
     return 1;
 }
 
+/* 0 with ERR set (file:line) if map M has a key not in ALLOWED: a typo is
+ * told, never ignored. */
+static int known_keys(const foh_yaml_node *m, const char *const *allowed, foh_error *err)
+{
+    int bad = foh_yaml_unknown_key(m, allowed);
+    if (bad < 0)
+        return 1;
+    char list[256] = "";
+    for (int i = 0; allowed[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", allowed[i]);
+    return foh_error_at(err, FOH_ERR_DATA, m->file, m->key_lines[bad], m->key_columns[bad],
+                        "unknown field '%s' (fields: %s)", m->keys[bad], list) == FOH_OK;
+}
+
 static foh_cardset *toy_load(const foh_load_request *req, foh_error *err)
 {
+    static const char *const game_keys[] = {"ruleset", "min_players", "max_players", "hand_size", "rounds", NULL};
+    static const char *const card_keys[] = {"name", "value", NULL};
     char path[4200], yerr[512];
     toy_set *cs = calloc(1, sizeof *cs);
     foh_yaml_node *game = NULL, *cards = NULL;
@@ -102,7 +118,8 @@ static foh_cardset *toy_load(const foh_load_request *req, foh_error *err)
         if (!(game = foh_yaml_load(path, yerr, sizeof yerr)) || game->kind != FOH_YAML_MAP)
             ok = foh_error_at(err, FOH_ERR_DATA, path, 1, 1, "%s", game ? "game.yaml must be a map" : yerr) == FOH_OK;
     }
-    ok = ok && number(game, "min_players", 2, FOH_MAX_PLAYERS, &cs->min_players, err) &&
+    ok = ok && known_keys(game, game_keys, err) &&
+         number(game, "min_players", 2, FOH_MAX_PLAYERS, &cs->min_players, err) &&
          number(game, "max_players", cs->min_players, FOH_MAX_PLAYERS, &cs->max_players, err) &&
          number(game, "hand_size", 1, TOY_MAX_HAND, &cs->hand_size, err) &&
          number(game, "rounds", 1, 1000, &cs->rounds, err);
@@ -118,7 +135,7 @@ static foh_cardset *toy_load(const foh_load_request *req, foh_error *err)
         if (c->kind != FOH_YAML_MAP || !name || name->kind != FOH_YAML_SCALAR || strlen(name->text) >= 32)
             ok = foh_error_at(err, FOH_ERR_DATA, path, c->line, c->column, "a card needs a name (under 32 bytes)") ==
                  FOH_OK;
-        else if ((ok = number(c, "value", 0, 100, &cs->value[i], err)))
+        else if ((ok = known_keys(c, card_keys, err) && number(c, "value", 0, 100, &cs->value[i], err)))
             snprintf(cs->name[cs->ncards++], 32, "%s", name->text);
     }
     if (ok && cs->ncards < cs->max_players * cs->hand_size)
