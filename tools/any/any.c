@@ -62,9 +62,15 @@ static foh_cardset *load(const cli_options *o, foh_error *err)
 
 /* ---- a human seat, through what the seat sees ---- */
 
+/* The terminal of a game's human seats, and whether their input ended. */
+typedef struct {
+    term *t;
+    int ended;
+} any_input;
+
 typedef struct {
     foh_player base;
-    term *t; /* shared by the human seats of a game */
+    any_input *in; /* shared by the human seats of a game */
 } any_human;
 
 /* TEXT's lines, each escaped (a ruleset's and its cards' text is not
@@ -104,9 +110,10 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
     snprintf(prompt, sizeof prompt, "P%d, your action (1-%d)> ", seat + 1, n);
     for (;;) {
         fflush(stdout);
-        const char *line = term_read(h->t, prompt);
+        const char *line = term_read(h->in->t, prompt);
         if (!line) {
-            foh_error_set(err, FOH_ERR_USAGE, "%s", term_failure(h->t) ? term_failure(h->t) : "the input ended");
+            h->in->ended = 1;
+            foh_error_set(err, FOH_ERR_USAGE, "%s", term_failure(h->in->t) ? term_failure(h->in->t) : "the input ended");
             return -1;
         }
         char *end;
@@ -122,7 +129,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
 
 static void human_free(foh_player *self) { free(self); }
 
-static foh_player *human_new(term *t)
+static foh_player *human_new(any_input *in)
 {
     any_human *h = calloc(1, sizeof *h);
     if (!h)
@@ -130,13 +137,13 @@ static foh_player *human_new(term *t)
     h->base.name = "human";
     h->base.decide = human_decide;
     h->base.free = human_free;
-    h->t = t;
+    h->in = in;
     return &h->base;
 }
 
 /* Seats for PLAYERS from O's --seats (one spec for all, or one per seat):
- * bots, and "human" when T is given (foh play). 0 with the problem said. */
-static int make_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, term *t,
+ * bots, and "human" when IN is given (foh play). 0 with the problem said. */
+static int make_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, any_input *in,
                       foh_player **seats)
 {
     const char *spec = o->seats ? o->seats : "random";
@@ -156,9 +163,9 @@ static int make_seats(const cli_options *o, const char *cmd, int players, uint64
         foh_error err;
         int human = strcmp(one, "human") == 0;
         seats[p] = !human ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err)
-                   : t    ? human_new(t)
+                   : in   ? human_new(in)
                           : NULL;
-        if (!seats[p] && human && !t)
+        if (!seats[p] && human && !in)
             cli_error(cmd, "seat P%d: a human seat plays with foh play", p + 1);
         else if (!seats[p])
             cli_error(cmd, "seat P%d: %s", p + 1, human ? "out of memory" : err.msg);
@@ -233,12 +240,12 @@ int any_play(const cli_options *o)
     foh_options opt = {.players = o->players, .seed = o->seed};
     foh_game *g = eng ? foh_game_new(eng, &opt, &err) : NULL;
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
-    term *t = term_open(stdin, stdout);
+    any_input in = {.t = term_open(stdin, stdout), .ended = 0};
     int status = CLI_OK;
-    if (!g || !t) {
-        cli_error("play", "%s", t ? err.msg : "out of memory");
-        status = !t ? CLI_DATA : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
-    } else if (!make_seats(o, "play", o->players, o->seed, t, seats)) {
+    if (!g || !in.t) {
+        cli_error("play", "%s", in.t ? err.msg : "out of memory");
+        status = !in.t ? CLI_DATA : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
+    } else if (!make_seats(o, "play", o->players, o->seed, &in, seats)) {
         status = CLI_USAGE;
     } else {
         printf("%s: %d players, seed %llu, players:", rs->title, o->players, (unsigned long long)o->seed);
@@ -248,7 +255,7 @@ int any_play(const cli_options *o)
         foh_game_set_log(g, print_line, NULL);
         foh_status s = foh_match_play(g, seats, NULL, 0, NULL, &err);
         double results[FOH_MAX_PLAYERS];
-        int stopped = s == FOH_ERR_USAGE && !foh_game_is_over(g); /* a human's input ended */
+        int stopped = s != FOH_OK && in.ended; /* a human's input ended */
         if (stopped) {
             printf("\nStopped after %d turns (", foh_game_turn(g));
             cli_puts(stdout, err.msg);
@@ -272,8 +279,8 @@ int any_play(const cli_options *o)
         }
     }
     free_seats(seats, o->players);
-    if (t)
-        term_close(t);
+    if (in.t)
+        term_close(in.t);
     foh_game_free(g);
     foh_engine_free(eng);
     foh_cardset_free(cs);
@@ -395,18 +402,23 @@ static void told(void *ctx, int warning, const foh_error *problem)
     cli_line(stderr, problem->msg);
 }
 
-/* One random-bot game of SEED: its steps and final digest. */
+/* One random-bot game of SEED: its steps and final digest. *REFUSED is
+ * set when the card set does not allow PLAYERS (nothing was played). */
 static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *steps, uint64_t *digest,
-                            foh_error *err)
+                            int *refused, foh_error *err)
 {
     foh_options opt = {.players = players, .seed = seed};
     foh_game *g = foh_game_new(eng, &opt, err);
+    *refused = !g && err->code == FOH_ERR_USAGE;
     if (!g)
         return err->code;
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    foh_status s = FOH_OK;
     for (int p = 0; p < players; p++)
-        seats[p] = foh_bot_random_new(foh_seed_for(seed, (uint64_t)p));
-    foh_status s = foh_match_play(g, seats, NULL, 0, steps, err);
+        if (!(seats[p] = foh_bot_random_new(foh_seed_for(seed, (uint64_t)p))))
+            s = foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    if (s == FOH_OK)
+        s = foh_match_play(g, seats, NULL, 0, steps, err);
     *digest = foh_game_digest(g);
     free_seats(seats, players);
     foh_game_free(g);
@@ -435,10 +447,11 @@ int any_check(const cli_options *o)
         int players = 2 + (int)(i % (rs->max_players > 2 ? rs->max_players - 1 : 1));
         uint64_t seed = foh_seed_for(o->seed, (uint64_t)i), d1 = 0, d2 = 0;
         long s1 = 0, s2 = 0;
-        foh_status a = play_once(eng, players, seed, &s1, &d1, &err);
-        if (a == FOH_ERR_USAGE)
+        int refused = 0;
+        foh_status a = play_once(eng, players, seed, &s1, &d1, &refused, &err);
+        if (refused)
             continue; /* a player count the card set does not allow */
-        foh_status b = a == FOH_OK ? play_once(eng, players, seed, &s2, &d2, &err) : a;
+        foh_status b = a == FOH_OK ? play_once(eng, players, seed, &s2, &d2, &refused, &err) : a;
         played++;
         if (a != FOH_OK || b != FOH_OK) {
             errors++;
