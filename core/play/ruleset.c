@@ -179,6 +179,29 @@ int foh_game_score_lines(foh_game *g, int player, foh_score_line *out, int max, 
     return of(g)->score_lines(g, player, out, max, err);
 }
 
+foh_status foh_action_id(const foh_action *a, int64_t *id)
+{
+    if ((int)a->kind < 0 || (int)a->kind >= FOH_MAX_ACTION_KINDS || a->card < -1 || a->card >= 4095 ||
+        a->option < -1 || a->option >= 255 || a->tokens < 0)
+        return FOH_ERR_USAGE;
+    *id = (int64_t)a->kind | (int64_t)(a->card + 1) << 4 | (int64_t)(a->option + 1) << 16 | (int64_t)a->tokens << 24;
+    return FOH_OK;
+}
+
+int foh_action_from_id(int64_t id, foh_action *out)
+{
+    if (id < 0 || id >> 56)
+        return -1;
+    out->kind = (foh_action_kind)(id & 15);
+    out->card = (int)(id >> 4 & 0xfff) - 1;
+    out->option = (int)(id >> 16 & 0xff) - 1;
+    int64_t amount = id >> 24 & 0xffffffffLL;
+    if (amount > 0x7fffffff)
+        return -1;
+    out->tokens = (int)amount;
+    return 0;
+}
+
 int foh_game_observe(const foh_game *g, int player, char *buf, size_t len)
 {
     return of(g)->observe(g, player, buf, len);

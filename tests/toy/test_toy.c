@@ -204,6 +204,50 @@ static void test_score_lines(void **state)
     }
 }
 
+/* Every legal action of both rulesets, along a game, has an id that gives
+ * it back; ids of different legal actions differ. */
+static void test_action_ids(void **state)
+{
+    (void)state;
+    const char *sets[2] = {TOY_CARDS, BASE_CARDS};
+    for (int k = 0; k < 2; k++) {
+        foh_error err = {0};
+        foh_cardset *cs = foh_cardset_load(sets[k], &err);
+        foh_engine *eng = foh_engine_new(cs, &err);
+        foh_options opt = {.players = 3, .seed = 4};
+        foh_game *g = foh_game_new(eng, &opt, &err);
+        foh_player *bot = foh_bot_random_new(9);
+        foh_action legal[512];
+        int64_t ids[512];
+        for (int step = 0; step < 60 && !foh_game_is_over(g); step++) {
+            int n = foh_game_legal_actions(g, legal, 512, &err);
+            assert_true(n >= 1 && n <= 512);
+            for (int i = 0; i < n; i++) {
+                foh_action back;
+                assert_int_equal(foh_action_id(&legal[i], &ids[i]), FOH_OK);
+                assert_int_equal(foh_action_from_id(ids[i], &back), 0);
+                assert_int_equal(back.kind, legal[i].kind);
+                assert_int_equal(back.card, legal[i].card);
+                assert_int_equal(back.tokens, legal[i].tokens);
+                assert_int_equal(back.option, legal[i].option);
+                for (int j = 0; j < i; j++)
+                    assert_true(ids[j] != ids[i]);
+            }
+            int pick = bot->decide(bot, g, legal, n, NULL, 0, &err);
+            assert_int_equal(foh_game_apply(g, &legal[pick], &err), FOH_OK);
+        }
+        foh_action bad = {.kind = 0, .card = 5000, .tokens = 0, .option = -1}, none;
+        int64_t id = 7;
+        assert_int_equal(foh_action_id(&bad, &id), FOH_ERR_USAGE);
+        assert_true(id == 7);
+        assert_int_equal(foh_action_from_id(-1, &none), -1);
+        bot->free(bot);
+        foh_game_free(g);
+        foh_engine_free(eng);
+        foh_cardset_free(cs);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_determinize_from_one_view),
         cmocka_unit_test(test_illegal_and_bad_counts_refused),
         cmocka_unit_test(test_score_lines),
+        cmocka_unit_test(test_action_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
