@@ -32,6 +32,9 @@ foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_erro
         const foh_ruleset *rs = name->kind == FOH_YAML_SCALAR ? foh_ruleset_find(name->text) : NULL;
         if (rs) {
             *out = rs;
+        } else if (name->kind != FOH_YAML_SCALAR) {
+            s = foh_error_at(err, FOH_ERR_DATA, path, name->line, name->column,
+                             "ruleset: must be the name of a ruleset, not %s", foh_yaml_kind_name(name));
         } else {
             char known[512] = "";
             for (int i = 0, at = 0; i < foh_ruleset_count(); i++) {
@@ -43,8 +46,7 @@ foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_erro
                 at += n;
             }
             s = foh_error_at(err, FOH_ERR_DATA, path, name->line, name->column,
-                             "ruleset: '%s' is not a ruleset of this program (it knows: %s)",
-                             name->kind == FOH_YAML_SCALAR ? name->text : "(not text)", known);
+                             "ruleset: '%s' is not a ruleset of this program (it knows: %s)", name->text, known);
         }
     }
     foh_yaml_free(doc);
