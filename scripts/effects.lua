@@ -13,7 +13,7 @@
 --   no_own_attacks         own Attack effects are not activated when gained
 --   on_attack(p, card)     runs each time the owner activates an attack
 -- `native` (the helper's name and arguments, see with_native) lets the
--- engine do the same work in C without calling the function (core/rulesets/flow/lua/native.c,
+-- engine do the same work in C without calling the function (core/native.c,
 -- scripts/API.md); the functions stay the reference: `--lua-only` calls
 -- them, and the tests and `foh check` play games both ways. A card's own
 -- effect needs no `native`, and a card may change a table a helper built:

@@ -12,6 +12,10 @@ expect(2)
 expect(2 frobnicate)
 expect(2 play --players 9)
 expect(2 play --players 2)
+# A bad seat after good ones: refused, the seats made so far freed once
+# (they were freed twice: abort, exit 134).
+expect(2 play --players 3 --seats greedy,nobody,random)
+expect(2 sim --players 3 --seats greedy,nobody,random --games 2)
 execute_process(COMMAND ${FOH} play --players 2 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(NOT err MATCHES "--variant two-player-banker")
   message(FATAL_ERROR "refusing 2 players should name the variant: ${err}")

@@ -1,5 +1,5 @@
 # foh merge checks the --impact sums of every shard against the laws they
-# obey (tools/impact_shard.c; docs/report.md) and refuses an impossible
+# obey (tools/sim/impact_shard.c; docs/report.md) and refuses an impossible
 # shard, exit 1, naming the file and the field; sim and tune shards with a
 # key twice are refused too. Issue 27.
 set(run --games 40 --seed 3 --seats greedy --impact)

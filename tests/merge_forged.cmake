@@ -16,7 +16,7 @@ if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
 endif()
 
 # Each edit: "INDEX VALUE ..." pairs into shard 2's sums (20 games); the
-# indices are those of struct sim_stats (tools/sim_stats.h): decisions 1,
+# indices are those of struct sim_stats (tools/sim/sim_stats.h): decisions 1,
 # win_units[0] 4, turns_sq 28, gained[0][0] 434, gained[0][1] 435,
 # owned_n[c] 1202 + c, owned_win_units[c] 1330 + c.
 file(READ ${OUT}/fshard2.json shard)

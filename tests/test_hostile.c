@@ -564,18 +564,18 @@ static void test_5_many_answers_and_the_limit(void **state)
     foh_engine_free(e);
     foh_cardset_free(cs);
     /* Beyond the engine's limit: refused, naming the card and the limit. */
-    instant_card(yaml, sizeof yaml, "endless", "", "for i = 1, 1000 do game.choose(p, {'a', 'b'}) end", NULL);
+    instant_card(yaml, sizeof yaml, "endless", "", "for i = 1, 2000 do game.choose(p, {'a', 'b'}) end", NULL);
     cs = load("endless", yaml, &err);
     e = foh_engine_new(cs, &err);
     assert_int_equal(t_complete(e, NULL, foh_cardset_find(cs, "endless"), &g, log, &err), FOH_OK);
     foh_status s = FOH_OK;
-    for (int i = 0; i < 1000 && s == FOH_OK && foh_game_choice(g); i++) {
+    for (int i = 0; i < 2000 && s == FOH_OK && foh_game_choice(g); i++) {
         foh_action a = {.kind = FOH_ACT_CHOOSE, .card = -1, .tokens = 0, .option = 0};
         s = foh_game_apply(g, &a, &err);
     }
     assert_int_equal(s, FOH_ERR_SCRIPT);
     expect_in(err.msg, "card 'endless'");
-    expect_in(err.msg, "more than 256 choices in one action (the engine's limit)");
+    expect_in(err.msg, "more than 1024 choices in one action (the engine's limit)");
     foh_game_free(g);
     foh_engine_free(e);
     foh_cardset_free(cs);

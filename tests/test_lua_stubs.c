@@ -311,7 +311,7 @@ static void test_variant_hooks(void **state)
     if (!class_fields(text, "foh.variant.hooks", &stubs))
         fail_msg("scripts/types/foh.lua has no ---@class foh.variant.hooks");
     free(text);
-    assert_int_equal(compare("variant hook", &engine, "core/rulesets/flow/variant.c", &stubs, "foh.variant.hooks"), 0);
+    assert_int_equal(compare("variant hook", &engine, "core/rulesets/flow/rules/variant.c", &stubs, "foh.variant.hooks"), 0);
 }
 
 static void test_events(void **state)
@@ -383,7 +383,7 @@ static void test_fires_and_effect_tables(void **state)
         fail_msg("scripts/types/foh.lua has no ---@alias foh.fires");
     if (!class_fields(text, "foh.effect", &effect))
         fail_msg("scripts/types/foh.lua has no ---@class foh.effect");
-    int bad = compare("fires kind", &engine, "core/rulesets/flow/game_yaml.c", &stubs, "foh.fires");
+    int bad = compare("fires kind", &engine, "core/rulesets/flow/rules/game_yaml.c", &stubs, "foh.fires");
     int required = 0;
     for (int i = 0; i < engine.n; i++) {
         if ((cs = with_probe_timing(engine.name[i], &err))) { /* an effect `return {}` will do (never) */

@@ -1,4 +1,4 @@
-/* The memo of icon counts and scores (core/rulesets/flow/memo.h): a remembered result is
+/* The memo of icon counts and scores (core/rulesets/flow/rules/memo.h): a remembered result is
  * reused only when what it read is unchanged. Each test scores (or counts)
  * a position on one engine, changes what an effect reads, and checks the
  * new result against a fresh engine, which remembers nothing: other

@@ -1,4 +1,4 @@
-/* The paired estimates of foh tune (tools/tune_paired.c) on numbers
+/* The paired estimates of foh tune (tools/tune/tune_paired.c) on numbers
  * worked out by hand. */
 #include <math.h>
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tune_paired.h"
+#include "tune/tune_paired.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-12)
 

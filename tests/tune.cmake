@@ -24,7 +24,7 @@ endif()
 # Paired intervals: the broken card's patch note shows the starters' win
 # rate with the paired difference and its interval, which contains the
 # difference and is narrower, on average over the notes, than the same
-# games taken as independent would give (tools/tune_paired.c; its
+# games taken as independent would give (tools/tune/tune_paired.c; its
 # arithmetic: ctest tune_paired).
 string(REGEX MATCH "Religious Tribe: culture icons on the stripe 6 -> [0-9]+: [^\n]*starters' win rate [0-9.]+% -> [0-9.]+% \\(([-+][0-9.]+) \\[([-+][0-9.]+), ([-+][0-9.]+)\\]\\)"
        pnote "${notes}")

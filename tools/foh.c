@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "common/cli.h"
 
 static const struct {
     const char *name;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what it needs, then builds and runs every
-# test with -Werror, again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# test with -Werror, compares The Flow of History's outputs with the last
+# commit before the ruleset redesign (tools/same.sh), runs every test again
+# under AddressSanitizer + UndefinedBehaviorSanitizer,
 # runs a game and the rules tests under valgrind, lints the Lua scripts, and
 # fuzzes each target of tests/fuzz/ for 55 s (tools/fuzz.sh; fails on a crash).
 set -euo pipefail
@@ -13,6 +15,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFOH_WERROR=ON >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 ctest --test-dir build --output-on-failure -j"$jobs"
 
+echo "== The Flow of History unchanged: 21 outputs against the last commit before the redesign (tools/same.sh)"
+FOH_BUILD=build bash tools/same.sh
+
 echo "== build and test under ASan + UBSan, checking invariants after every action"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFOH_WERROR=ON -DFOH_SANITIZE=ON -DFOH_CHECK_INVARIANTS=ON >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
@@ -23,6 +28,8 @@ echo "== valgrind"
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
   ./build/foh play --players 5 --seed 3 >/dev/null
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite ./build/tests/test_rules >/dev/null
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+  ./build/foh play --cards tests/toy/cards --players 3 --seats random,greedy,ismcts >/dev/null
 echo "valgrind: clean"
 
 echo "== luacheck"

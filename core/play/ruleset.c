@@ -17,12 +17,7 @@ static const foh_ruleset *of(const void *object) { return ((const foh_object_hea
 const foh_ruleset *foh_cardset_ruleset(const foh_cardset *cs) { return of(cs); }
 const foh_ruleset *foh_game_ruleset(const foh_game *g) { return of(g); }
 
-/* The ruleset DIR's game.yaml names (`ruleset: NAME`), into *OUT: the
- * default (the registry's first) when it names none, or when the file
- * cannot be read (the ruleset's loader then reports that, as it always
- * has). FOH_ERR_DATA, naming the file and line, for an unknown name or one
- * that is not text. */
-static foh_status ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_error *err)
+foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_error *err)
 {
     *out = foh_ruleset_at(0);
     char path[4096], yerr[256];
@@ -37,14 +32,21 @@ static foh_status ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_e
         const foh_ruleset *rs = name->kind == FOH_YAML_SCALAR ? foh_ruleset_find(name->text) : NULL;
         if (rs) {
             *out = rs;
-        } else {
-            char known[256] = "";
-            for (int i = 0; i < foh_ruleset_count(); i++)
-                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
-                         foh_ruleset_at(i)->name);
+        } else if (name->kind != FOH_YAML_SCALAR) {
             s = foh_error_at(err, FOH_ERR_DATA, path, name->line, name->column,
-                             "ruleset: '%s' is not a ruleset of this program (it knows: %s)",
-                             name->kind == FOH_YAML_SCALAR ? name->text : "(not text)", known);
+                             "ruleset: must be the name of a ruleset, not %s", foh_yaml_kind_name(name));
+        } else {
+            char known[512] = "";
+            for (int i = 0, at = 0; i < foh_ruleset_count(); i++) {
+                int n = snprintf(known + at, sizeof known - (size_t)at, "%s%s", i ? ", " : "", foh_ruleset_at(i)->name);
+                if (n < 0 || (size_t)(at + n) >= sizeof known - 4) { /* said, not cut silently */
+                    snprintf(known + (at < (int)sizeof known - 5 ? at : (int)sizeof known - 5), 5, " ...");
+                    break;
+                }
+                at += n;
+            }
+            s = foh_error_at(err, FOH_ERR_DATA, path, name->line, name->column,
+                             "ruleset: '%s' is not a ruleset of this program (it knows: %s)", name->text, known);
         }
     }
     foh_yaml_free(doc);
@@ -54,7 +56,7 @@ static foh_status ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_e
 static foh_cardset *load(const foh_load_request *req, foh_error *err)
 {
     const foh_ruleset *rs;
-    if (req->ndirs >= 1 && req->dirs && ruleset_of_dir(req->dirs[0], &rs, err) != FOH_OK) {
+    if (req->ndirs >= 1 && req->dirs && foh_ruleset_of_dir(req->dirs[0], &rs, err) != FOH_OK) {
         if (req->report)
             req->report(req->report_ctx, 0, err);
         return NULL;
@@ -170,6 +172,42 @@ void foh_game_describe_action(const foh_game *g, const foh_action *a, char *buf,
 
 foh_status foh_game_results(foh_game *g, double *out, foh_error *err) { return of(g)->results(g, out, err); }
 void foh_game_determinize(foh_game *g, int viewer, uint64_t seed) { of(g)->determinize(g, viewer, seed); }
+int foh_game_score_lines(foh_game *g, int player, foh_score_line *out, int max, foh_error *err)
+{
+    if (player < 0 || player >= of(g)->players(g)) {
+        foh_error_set(err, FOH_ERR_USAGE, "no player %d in a %d-player game", player + 1, of(g)->players(g));
+        return -1;
+    }
+    return of(g)->score_lines(g, player, out, max, err);
+}
+
+foh_status foh_action_id(const foh_action *a, int64_t *id)
+{
+    if ((int)a->kind < 0 || (int)a->kind >= FOH_MAX_ACTION_KINDS || a->card < -1 || a->card >= 4095 ||
+        a->option < -1 || a->option >= 255 || a->tokens < 0)
+        return FOH_ERR_USAGE;
+    *id = (int64_t)a->kind | (int64_t)(a->card + 1) << 4 | (int64_t)(a->option + 1) << 16 | (int64_t)a->tokens << 24;
+    return FOH_OK;
+}
+
+int foh_action_from_id(int64_t id, foh_action *out)
+{
+    if (id < 0 || id >> 56)
+        return -1;
+    out->kind = (foh_action_kind)(id & 15);
+    out->card = (int)(id >> 4 & 0xfff) - 1;
+    out->option = (int)(id >> 16 & 0xff) - 1;
+    int64_t amount = id >> 24 & 0xffffffffLL;
+    if (amount > 0x7fffffff)
+        return -1;
+    out->tokens = (int)amount;
+    return 0;
+}
+
+int foh_game_observe(const foh_game *g, int player, char *buf, size_t len)
+{
+    return of(g)->observe(g, player, buf, len);
+}
 void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud) { of(g)->set_log(g, fn, ud); }
 uint64_t foh_game_digest(const foh_game *g) { return of(g)->digest(g); }
 

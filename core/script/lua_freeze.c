@@ -1,5 +1,5 @@
 /* lua_freeze: read-only tables, and no state kept between calls (see
- * lua_internal.h).
+ * sandbox.h).
  *
  * A game must be the same whatever ran before it on the same engine, and a
  * bot's look-ahead must not change the game it looks at: scripts may keep
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lua_internal.h"
+#include "sandbox.h"
 #include "lua_upvalues.h"
 
 #define MAX_DEPTH 200 /* nesting of the tables and functions a freeze walks */
@@ -142,10 +142,10 @@ void foh_lua_push_real(lua_State *L, int idx)
     lua_pushvalue(L, idx);
 }
 
-/* One freeze: the engine, what is frozen (for messages) and the table of
+/* One freeze: the sandbox, what is frozen (for messages) and the table of
  * functions already checked during it. */
 typedef struct {
-    foh_engine *e;
+    foh_sandbox *sb;
     const char *who;
     foh_error *err;
     int seen; /* stack index of {function = true} */
@@ -162,7 +162,7 @@ static int refuse(walk *w, const char *what)
 /* Freeze the fields of table T (absolute index), named NAME. */
 static int freeze_fields(walk *w, int t, const char *name, int depth)
 {
-    lua_State *L = w->e->L;
+    lua_State *L = w->sb->L;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         char field[160];
@@ -190,12 +190,12 @@ static int freeze_fields(walk *w, int t, const char *name, int depth)
 /* Check Lua function F (absolute index) and freeze what it captured. */
 static int freeze_function(walk *w, int f, int depth)
 {
-    lua_State *L = w->e->L;
+    lua_State *L = w->sb->L;
     lua_Debug ar;
     lua_pushvalue(L, f);
     lua_getinfo(L, ">S", &ar);
     if (!strcmp(ar.source, "=sandbox")) {
-        /* The engine's own Lua: pairs and sort keep nothing, but an
+        /* The sandbox's own Lua: pairs and sort keep nothing, but an
          * iterator pairs returned while loading would hand out the next key
          * at each later call. */
         lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_OWN_KEY);
@@ -255,7 +255,7 @@ static int freeze_function(walk *w, int f, int depth)
  * iterator string.gmatch returns holds its position in a userdata. */
 static int check_c_function(walk *w, int v)
 {
-    lua_State *L = w->e->L;
+    lua_State *L = w->sb->L;
     for (int n = 1; lua_getupvalue(L, v, n); n++) {
         int t = lua_type(L, -1);
         lua_pop(L, 1);
@@ -270,7 +270,7 @@ static int check_c_function(walk *w, int v)
  * version (a proxy for a table). */
 static int freeze_value(walk *w, const char *name, int depth)
 {
-    lua_State *L = w->e->L;
+    lua_State *L = w->sb->L;
     int v = lua_gettop(L);
     if (depth > MAX_DEPTH) {
         char msg[120];
@@ -317,18 +317,18 @@ static int freeze_value(walk *w, const char *name, int depth)
     return 1;
 }
 
-foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_error *err)
+foh_status foh_lua_freeze(foh_sandbox *sb, const char *who, const char *name, foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = sb->L;
     /* Freezing runs under the limits of a call (load_protected catches
      * them): its work grows with what the script left. */
-    foh_lua_limits_start(e);
+    foh_lua_limits_start(sb);
     int top = lua_gettop(L);
     lua_newtable(L);
     lua_insert(L, top); /* below the value */
-    walk w = {.e = e, .who = who, .err = err, .seen = top};
+    walk w = {.sb = sb, .who = who, .err = err, .seen = top};
     int ok = freeze_value(&w, name, 0);
-    foh_lua_watchdog_disarm(e);
+    foh_lua_watchdog_disarm(sb);
     if (!ok) {
         lua_settop(L, top - 1);
         lua_pushnil(L);
@@ -338,11 +338,11 @@ foh_status foh_lua_freeze(foh_engine *e, const char *who, const char *name, foh_
     return FOH_OK;
 }
 
-foh_status foh_lua_freeze_selftest(foh_engine *e, foh_error *err)
+foh_status foh_lua_freeze_selftest(foh_sandbox *sb, foh_error *err)
 {
     char why[200];
-    e->instr_left = e->instr_limit; /* the snippets run with the sandbox's hook */
-    if (foh_lua_upvalues_selftest(e->L, why, sizeof why) != 0)
+    sb->instr_left = sb->instr_limit; /* the snippets run with the sandbox's hook */
+    if (foh_lua_upvalues_selftest(sb->L, why, sizeof why) != 0)
         return foh_error_set(err, FOH_ERR_SCRIPT,
                              "this Lua build's bytecode cannot be checked for scripts that keep state: %s", why);
     return FOH_OK;

@@ -9,7 +9,8 @@
 
 /* Charge UNITS of work (1 unit ~ one Lua VM instruction) to the running
  * script's budget. Raises a Lua error and does not return when the budget
- * is exhausted. Defined elsewhere (by the sandbox); not part of this module. */
+ * is exhausted. Defined by lua_meter.c, below this module (tests stub it);
+ * not part of it. */
 void foh_lua_charge(lua_State *L, long units);
 
 /* Replace the fields find, match, gmatch and gsub of the table at stack

@@ -1,4 +1,4 @@
-/* lua_stdlib: the standard library as scripts see it (see lua_internal.h).
+/* lua_stdlib: the standard library as scripts see it (see sandbox.h).
  *
  * Lua's count hook only counts VM instructions: time spent inside a C
  * library function is invisible to it, so `string.rep('', 1e12)` or
@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "lua_internal.h"
+#include "sandbox.h"
 
 /* Library calls that call back into Lua (gsub, sort) may nest this deep:
  * deeper, the C stack itself would overflow, with no line to report. */
@@ -111,13 +111,13 @@ static int tab_move(lua_State *L)
  * outermost call). */
 static int nested(lua_State *L)
 {
-    foh_engine *e = foh_lua_engine_of(L);
-    if (++e->lib_depth > MAX_LIB_DEPTH)
+    foh_sandbox *sb = foh_lua_sandbox_of(L);
+    if (++sb->lib_depth > MAX_LIB_DEPTH)
         return luaL_error(L, "library calls nested more than %d deep (a function given to gsub calling them "
                              "again)",
                           MAX_LIB_DEPTH);
     int nres = original(L);
-    e->lib_depth--;
+    sb->lib_depth--;
     return nres;
 }
 

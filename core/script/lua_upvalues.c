@@ -216,7 +216,11 @@ static void chunkid(char *out, size_t outsize, const char *src, size_t srclen, i
 }
 
 /* One function (ldump.c dumpFunction), then its nested ones. PARENT is NULL
- * for the dumped function, whose every upvalue is a cell outliving calls. */
+ * for the dumped function, whose every upvalue is a cell outliving calls.
+ * Long because: it reads the sections of a dumped function in the one order
+ * ldump.c writes them (source, lines, code, constants, upvalues, nested
+ * functions, debug information), each depending on the ones before; split,
+ * the order would be spread over functions sharing most of their state. */
 static int read_function(reader *r, const frame *parent, int depth)
 {
     frame me;

@@ -1,4 +1,4 @@
-/* Fuzz target: save files. The input is read as a save file (tools/save.c),
+/* Fuzz target: save files. The input is read as a save file (tools/play/save.c),
  * checked against the base card set, and its actions replayed on a new
  * game, each one checked by the engine. Must never crash. */
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "foh/foh.h"
-#include "save.h"
+#include "play/save.h"
 
 static foh_cardset *cs; /* loaded once per process */
 static foh_engine *eng;

@@ -1,5 +1,5 @@
 /* Fuzz target: scenario files. The input is one scenario file run on the
- * base card set (tools/scenario_run.c): any shape of YAML must give a
+ * base card set (tools/check/scenario_run.c): any shape of YAML must give a
  * malformed-scenario message or a result, never a crash. */
 #include <stdint.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenario_run.h"
+#include "check/scenario_run.h"
 
 static char path[256];
 

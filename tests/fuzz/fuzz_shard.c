@@ -1,5 +1,5 @@
 /* Fuzz target: shard files of foh sim (--save-shard), as foh merge reads
- * them (tools/merge.c, tools/sim_stats.c). The input is one shard, or two
+ * them (tools/sim/merge.c, tools/sim/sim_stats.c). The input is one shard, or two
  * separated by a NUL byte (which JSON cannot hold), merged as
  * 'foh merge SHARD [SHARD]': any bytes must give a refusal naming the file
  * or the merged report, never a crash. */
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
 
 static char path[2][256]; /* the harness's scratch files (one pair per process) */
 

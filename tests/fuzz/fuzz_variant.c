@@ -1,6 +1,6 @@
 /* Fuzz target: variant files. The input is a variant's variant.yaml
  * (variants/NAME/), overlaid on the base card set as foh --variant does
- * (core/rulesets/flow/variant.c): its set, params, cards, hooks and players. When the
+ * (core/rulesets/flow/rules/variant.c): its set, params, cards, hooks and players. When the
  * card set loads, a short game is played on it with its hooks. Must never
  * crash. */
 #include <stdint.h>

@@ -55,7 +55,7 @@ typedef void (*foh_problem_fn)(void *ctx, int warning, const foh_error *problem)
  * stops it: every card would be wrong). Beyond the loader's errors it
  * reports literal names in scripts that name no card, event or param
  * (`game.card('x')`, `game.fire('x')`, `params.x`: errors) and card params
- * no effect reads (warnings): see core/rulesets/flow/check.c. Returns the card set if
+ * no effect reads (warnings): see core/rulesets/flow/rules/check.c. Returns the card set if
  * no error was found (warnings allowed), else NULL with ERR holding the
  * last error. */
 FOH_API foh_cardset *foh_cardset_check(const char *const *dirs, int ndirs, const char *const *variants, int nvariants,

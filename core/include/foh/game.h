@@ -115,9 +115,18 @@ typedef enum {
 typedef struct {
     foh_action_kind kind;
     int card;   /* card index, or -1 */
-    int tokens; /* Invest only */
-    int option; /* Choose only */
+    int tokens; /* an amount: The Flow of History's Invest tokens; 0 otherwise */
+    int option; /* Choose only (an option index), or a declared action; -1 otherwise */
 } foh_action;
+
+/* An action as one stable integer, for clients that keep actions as
+ * numbers (saves, a browser, a learned policy): the same action of the same
+ * card set always has the same id, whatever the position. Bits 0-3 the
+ * kind, 4-15 the card + 1 (0: none), 16-23 the option + 1 (0: none), 24-55
+ * the amount. FOH_ERR_USAGE (and *ID untouched) for a field out of those
+ * ranges. foh_action_from_id is its inverse (-1 for an id no action has). */
+FOH_API foh_status foh_action_id(const foh_action *a, int64_t *id);
+FOH_API int foh_action_from_id(int64_t id, foh_action *out);
 
 /* The name of action kind KIND ("invest", "complete", "snipe", "activate",
  * "harvest", "choose", "pass", "action"), or NULL for a bad kind; and back:
@@ -179,6 +188,11 @@ FOH_API int foh_game_amount_kind(const foh_game *g);
  * winner, 1/k for each of k tied winners, 0 otherwise; as the game stands
  * if it is not over. FOH_ERR_SCRIPT when scoring runs a failing script. */
 FOH_API foh_status foh_game_results(foh_game *g, double *out, foh_error *err);
+
+/* What PLAYER (0-based) sees of G, as text, one fact a line (foh/ruleset.h:
+ * observe): into BUF (LEN bytes, NUL-terminated, cut at LEN); returns the
+ * length the whole text needs. For clients of any ruleset. */
+FOH_API int foh_game_observe(const foh_game *g, int player, char *buf, size_t len);
 
 /* The ruleset's own evaluation, for look-ahead bots (foh/ruleset.h:
  * eval_begin, evaluate, worth_weighing): once per decision of PLAYER, a

@@ -58,6 +58,13 @@ typedef struct {
     void *report_ctx;
 } foh_load_request;
 
+/* One line of a player's score breakdown: e.g. {"VP", 12}. */
+#define FOH_SCORE_LABEL 48
+typedef struct {
+    char label[FOH_SCORE_LABEL];
+    double value;
+} foh_score_line;
+
 struct foh_ruleset {
     int version;           /* FOH_RULESET_VERSION */
     const char *name;      /* as game.yaml's `ruleset:` names it, e.g. "flow-of-history" */
@@ -69,8 +76,9 @@ struct foh_ruleset {
      * with ERR set (file:line:column and the card) on error. */
     foh_cardset *(*cardset_load)(const foh_load_request *req, foh_error *err);
     void (*cardset_free)(foh_cardset *cs);
-    /* An engine for CS with LIMITS (never NULL: the caller resolved the
-     * defaults). NULL with ERR set on a script error while loading. */
+    /* An engine for CS with the script LIMITS (NULL: the defaults; a
+     * ruleset without scripts ignores them). NULL with ERR set on a script
+     * error while loading. */
     foh_engine *(*engine_new)(const foh_cardset *cs, const foh_script_limits *limits, foh_error *err);
     void (*engine_free)(foh_engine *eng);
 
@@ -121,10 +129,20 @@ struct foh_ruleset {
      * OUT[p] is 1 for a sole winner, 1/k each for k tied winners, 0
      * otherwise. */
     foh_status (*results)(foh_game *g, double *out, foh_error *err);
+    /* PLAYER's score as the game stands, broken down into at most MAX
+     * lines into OUT, the first being what the ruleset ranks by (The Flow
+     * of History: VP; the toy: Victory Tokens), then its parts and
+     * tie-breaks; returns how many, or -1 with ERR set. */
+    int (*score_lines)(foh_game *g, int player, foh_score_line *out, int max, foh_error *err);
     /* Replace what player VIEWER cannot see (hidden cards and their order,
      * the generator's state) by a sample drawn from SEED consistent with
      * everything VIEWER sees, so bots search copies without cheating. */
     void (*determinize)(foh_game *g, int viewer, uint64_t seed);
+    /* What PLAYER sees of G, as text for a person or a client (one fact a
+     * line: public zones, PLAYER's private ones, counts of the others'),
+     * into BUF (LEN bytes, NUL-terminated, cut at LEN); returns the length
+     * the whole text needs, as snprintf does. */
+    int (*observe)(const foh_game *g, int player, char *buf, size_t len);
     /* Send G's log lines to FN (NULL: none). */
     void (*set_log)(foh_game *g, foh_log_fn fn, void *ud);
     /* A digest of the whole position (equal games, equal digests). */
@@ -148,12 +166,24 @@ struct foh_ruleset {
     double value_scale;
 };
 
+/* PLAYER's score broken down (the ruleset's score_lines): at most MAX
+ * lines into OUT, the first what the ruleset ranks by; returns how many, or
+ * -1 with ERR set (FOH_ERR_SCRIPT: scoring ran a failing script). Works at
+ * any time: a ruleset that scores during the game (the toy's rounds, the
+ * second game's ages) shows what was scored so far. */
+FOH_API int foh_game_score_lines(foh_game *g, int player, foh_score_line *out, int max, foh_error *err);
+
 /* The ruleset registered under NAME, or NULL. */
 FOH_API const foh_ruleset *foh_ruleset_find(const char *name);
 /* The registered rulesets, 0..foh_ruleset_count()-1, in the registry's
  * order (the first is the default for a game.yaml naming none). */
 FOH_API int foh_ruleset_count(void);
 FOH_API const foh_ruleset *foh_ruleset_at(int i);
+/* The ruleset the card set in folder DIR is played by, into *OUT: the one
+ * its game.yaml names (`ruleset: NAME`), or the default (the registry's
+ * first) when it names none or cannot be read (loading it then says why).
+ * FOH_ERR_DATA naming the file and line for a name no ruleset has. */
+FOH_API foh_status foh_ruleset_of_dir(const char *dir, const foh_ruleset **out, foh_error *err);
 /* The ruleset of a card set, engine or game. */
 FOH_API const foh_ruleset *foh_cardset_ruleset(const foh_cardset *cs);
 FOH_API const foh_ruleset *foh_game_ruleset(const foh_game *g);

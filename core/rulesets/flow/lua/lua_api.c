@@ -230,12 +230,12 @@ static int card_info(lua_State *L)
 
 int foh_lua_card_tables(foh_engine *e)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     lua_pushcfunction(L, card_info);
     lua_pushlightuserdata(L, e);
-    e->protected_depth++; /* out of memory is an error here, not an abort */
+    e->sb.protected_depth++; /* out of memory is an error here, not an abort */
     int st = lua_pcall(L, 1, 0, 0);
-    e->protected_depth--;
+    e->sb.protected_depth--;
     if (st != LUA_OK)
         lua_pop(L, 1);
     return st == LUA_OK;

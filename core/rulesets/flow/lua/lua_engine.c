@@ -19,11 +19,7 @@
 
 static void engine_close(foh_engine *e)
 {
-    foh_lua_watchdog_stop(e);
-    if (e->L)
-        lua_close(e->L);
-    e->L = NULL;
-    foh_lua_pool_free(e);
+    foh_lua_sandbox_close(&e->sb);
     free(e->logbuf);
     e->logbuf = NULL;
     foh_memo_free(e);
@@ -131,7 +127,7 @@ static int check_reactions(lua_State *L, foh_cardset *cs, foh_card_def *d, foh_e
 
 static int check_table(foh_engine *e, foh_cardset *cs, int c, foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     foh_card_def *d = &cs->card[c];
     foh_fire fire = cs->timing[d->timing].fire;
     static const char *const need[] = {NULL, "on_gain", "provides", "activate", "end_game"};
@@ -220,7 +216,7 @@ enum { WHO_LEN = 160 };
  * global table). */
 static foh_status freeze_helpers(foh_engine *e, char *who, foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
     lua_getmetatable(L, -1);
     lua_getfield(L, -1, "__index");
@@ -229,7 +225,7 @@ static foh_status freeze_helpers(foh_engine *e, char *who, foh_error *err)
     while (lua_next(L, globals)) {
         const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
         snprintf(who, WHO_LEN, "helper '%.80s'", name);
-        if (foh_lua_freeze(e, who, name, err) != FOH_OK) {
+        if (foh_lua_freeze(&e->sb, who, name, err) != FOH_OK) {
             lua_settop(L, globals - 3);
             return FOH_ERR_DATA;
         }
@@ -264,14 +260,14 @@ static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, c
 {
     int nargs = 0;
     if (params) {
-        push_params(e->L, params);
+        push_params(e->sb.L, params);
         nargs = 1;
     }
-    int st = foh_lua_protected_call(e, nargs, nres, 1);
+    int st = foh_lua_protected_call(&e->sb, nargs, nres, 1);
     if (st == LUA_OK)
         return FOH_OK;
-    foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, foh_lua_error_text(e, st));
-    lua_pop(e->L, 1);
+    foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, foh_lua_error_text(&e->sb, st));
+    lua_pop(e->sb.L, 1);
     return FOH_ERR_DATA;
 }
 
@@ -280,11 +276,11 @@ static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, c
 static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld, int c, char *who, char *where,
                               foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_cardset *cs = e->cs;
     const foh_card_def *d = &cs->card[c];
     snprintf(who, WHO_LEN, "card '%s'", d->id);
-    e->call_card = c;
+    e->sb.call_id = c;
     snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
     if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
         return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
@@ -318,7 +314,7 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld,
     e->effect_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
     char name[FOH_NAME + 20];
     snprintf(name, sizeof name, "game.effect('%s')", d->id);
-    if (foh_lua_freeze(e, who, name, err) != FOH_OK)
+    if (foh_lua_freeze(&e->sb, who, name, err) != FOH_OK)
         return FOH_ERR_DATA;
     e->effect_proxy_ref[c] = luaL_ref(L, LUA_REGISTRYINDEX);
     return FOH_OK;
@@ -327,7 +323,7 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld,
 /* Variant hook H's chunk: compiled, run with the variant's params, kept. */
 static foh_status load_hook(foh_engine *e, int h, char *who, char *where, foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_cardset *cs = e->cs;
     if (cs->hook[h].point == FOH_HOOK_REACTION)
         snprintf(who, WHO_LEN, "variant '%s' reaction to '%s'", cs->variant[cs->hook[h].variant],
@@ -343,7 +339,7 @@ static foh_status load_hook(foh_engine *e, int h, char *who, char *where, foh_er
     if (!lua_isfunction(L, -1))
         return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function", cs->hook[h].file,
                              cs->hook[h].line, who);
-    if (foh_lua_freeze(e, who, "hook", err) != FOH_OK)
+    if (foh_lua_freeze(&e->sb, who, "hook", err) != FOH_OK)
         return FOH_ERR_DATA;
     e->hook_ref[h] = luaL_ref(L, LUA_REGISTRYINDEX);
     return FOH_OK;
@@ -353,7 +349,7 @@ static foh_status load_hook(foh_engine *e, int h, char *who, char *where, foh_er
 static foh_status load_action(foh_engine *e, int a, int part, char *who, char *where, foh_error *err)
 {
     static const foh_params none;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_cardset *cs = e->cs;
     const foh_params *params = cs->action[a].variant >= 0 ? &cs->variant_params[cs->action[a].variant] : &none;
     const char *src = part ? cs->action[a].run_src : cs->action[a].can_src;
@@ -371,7 +367,7 @@ static foh_status load_action(foh_engine *e, int a, int part, char *who, char *w
     if (!lua_isfunction(L, -1))
         return foh_error_set(err, FOH_ERR_DATA, "%s:%d: %s must return a function(player)", cs->action[a].file, line,
                              who);
-    if (foh_lua_freeze(e, who, "action", err) != FOH_OK)
+    if (foh_lua_freeze(&e->sb, who, "action", err) != FOH_OK)
         return FOH_ERR_DATA;
     *ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return FOH_OK;
@@ -393,7 +389,7 @@ static int go_on(lua_State *L, foh_loader *ld, int before, int top)
 static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld, char *who, char *where,
                                foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_cardset *cs = e->cs;
     for (int i = 0; i < cs->nscripts; i++) {
         if (!foh_lua_load_chunk(L, cs->script[i].src, cs->script[i].path, 1))
@@ -405,7 +401,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
     }
     /* The helpers are in: from here on no script may create a global, and
      * what the helpers hold is read-only. */
-    foh_lua_seal_globals(e);
+    foh_lua_seal_globals(&e->sb);
     where[0] = '\0';
     if (freeze_helpers(e, who, err) != FOH_OK)
         return FOH_ERR_DATA;
@@ -418,7 +414,7 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
             failed = 1;
         }
     }
-    e->call_card = -1;
+    e->sb.call_id = -1;
     foh_native_finish(e);
     /* Cycles are looked for once every counting effect is known. */
     if (!failed && check && !check_cycles(check, err) && !go_on(L, ld, ld ? ld->reported : 0, lua_gettop(L)))
@@ -460,29 +456,42 @@ static int load_scripts_protected(lua_State *L)
  * meeting one is an error naming the card rather than an abort. */
 static foh_status load_protected(foh_engine *e, foh_cardset *check, foh_loader *ld, foh_error *err)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     load_job j = {.e = e, .check = check, .ld = ld, .err = err, .status = FOH_OK, .who = "the scripts"};
     lua_pushcfunction(L, load_scripts_protected);
     lua_pushlightuserdata(L, &j);
-    e->protected_depth++;
+    e->sb.protected_depth++;
     int st = lua_pcall(L, 1, 0, 0);
-    e->protected_depth--;
+    e->sb.protected_depth--;
     if (st == LUA_OK)
         return j.status;
     foh_error_set(err, FOH_ERR_DATA, "%s%s%s: %s (loading what its script left)", j.where, j.where[0] ? ": " : "", j.who,
-                  foh_lua_error_text(e, st));
+                  foh_lua_error_text(&e->sb, st));
     lua_pop(L, 1);
     return FOH_ERR_DATA;
 }
+
+/* The sandbox's port (core/script/sandbox.h): the `game` API, and the card
+ * a call runs named in the watchdog's last message. */
+static void describe_call(const void *owner, int card, char *buf, size_t len)
+{
+    const foh_engine *e = owner;
+    snprintf(buf, len, "card '%s'", e->cs->card[card].id);
+}
+
+static const foh_sandbox_port sandbox_port = {"game", foh_lua_push_api, describe_call};
 
 static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_script_limits *limits, foh_cardset *check,
                               foh_loader *ld, foh_error *err)
 {
     e->cs = cs;
     e->words = foh_card_words(cs);
-    e->mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
-    e->instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
-    e->time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
+    e->fx = &flow_lua_effects;
+    e->sb.port = &sandbox_port;
+    e->sb.owner = e;
+    e->sb.mem_limit = limits && limits->memory_bytes > 0 ? limits->memory_bytes : FOH_DEFAULT_SCRIPT_MEMORY;
+    e->sb.instr_limit = limits && limits->instructions > 0 ? limits->instructions : FOH_DEFAULT_SCRIPT_INSTRUCTIONS;
+    e->sb.time_limit_ns = (int64_t)(limits && limits->time_ms > 0 ? limits->time_ms : FOH_DEFAULT_SCRIPT_TIME_MS) * 1000000;
     e->lua_only = limits && limits->lua_only;
     memset(e->type_cards, 0, sizeof e->type_cards);
     for (int c = 0; c < cs->ncards; c++) {
@@ -506,16 +515,16 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     e->hook_points = 0;
     for (int h = 0; h < cs->nhooks; h++)
         e->hook_points |= 1u << cs->hook[h].point;
-    e->call_card = -1;
+    e->sb.call_id = -1;
     e->react_card = e->react_hook = -1;
-    if (!foh_lua_watchdog_start(e))
+    if (!foh_lua_watchdog_start(&e->sb))
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot start the thread that watches the scripts' time limit");
-    if (!foh_lua_sandbox_open(e))
+    if (!foh_lua_sandbox_open(&e->sb))
         return foh_error_set(err, FOH_ERR_MEMORY, "cannot build the Lua sandbox (out of memory)");
-    foh_status s = foh_lua_freeze_selftest(e, err);
+    foh_status s = foh_lua_freeze_selftest(&e->sb, err);
     if (s != FOH_OK)
         return s;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     lua_newtable(L);
     for (int c = 0; c < cs->ncards; c++) {
         lua_pushinteger(L, c);
@@ -550,7 +559,7 @@ static foh_status engine_open(foh_engine *e, const foh_cardset *cs, const foh_sc
     return load_protected(e, check, ld, err);
 }
 
-foh_status foh_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err)
+foh_status flow_lua_check_cardset(foh_cardset *cs, foh_loader *ld, foh_error *err)
 {
     foh_engine e;
     memset(&e, 0, sizeof e);
@@ -570,7 +579,7 @@ foh_engine *flow_engine_new_limited(const foh_cardset *cs, const foh_script_limi
         flow_engine_free(e);
         return NULL;
     }
-    e->head.ruleset = &foh_ruleset_flow;
+    e->head = cs->head; /* the card set's ruleset */
     return e;
 }
 
@@ -584,7 +593,7 @@ void flow_engine_free(foh_engine *e)
 
 const foh_cardset *foh_engine_cardset(const foh_engine *e) { return e->cs; }
 
-long foh_engine_lua_calls(const foh_engine *e) { return e->lua_calls; }
+long foh_engine_lua_calls(const foh_engine *e) { return e->sb.calls; }
 
 int foh_engine_exercised(const foh_engine *e, int card)
 {

@@ -38,18 +38,18 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
                               int vhook, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     foh_game *prev_g = e->g;
     int prev_counting = e->counting, outermost = prev_g == NULL;
     e->g = g;
     e->counting = counting;
-    e->call_card = card;
+    e->sb.call_id = card;
     if (outermost) {
         e->need_choice = 0;
         if (counting == 0)
             g->choice.card = card;
     }
-    int st = foh_lua_protected_call(e, nargs, nres, outermost);
+    int st = foh_lua_protected_call(&e->sb, nargs, nres, outermost);
     e->g = prev_g;
     e->counting = prev_counting;
     if (st == LUA_OK)
@@ -68,7 +68,7 @@ static foh_status call_pushed(foh_game *g, int top, int nargs, int nres, int cou
         lua_settop(L, top);
         return FOH_NEED_CHOICE;
     }
-    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, foh_lua_error_text(e, st));
+    foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s", who, foh_lua_error_text(&e->sb, st));
     lua_settop(L, top);
     return FOH_ERR_SCRIPT;
 }
@@ -79,7 +79,7 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
 {
     foh_engine *e = g->eng;
     const foh_cardset *cs = e->cs;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     for (int h = 0; h < cs->nhooks; h++) {
         if (cs->hook[h].point != point)
             continue;
@@ -109,12 +109,12 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
     return FOH_OK;
 }
 
-foh_status foh_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
+foh_status flow_lua_hooks(foh_game *g, foh_hook_point point, int player, const char *kind, foh_error *err)
 {
     return run_hooks(g, point, player, kind, NULL, NULL, err);
 }
 
-foh_status foh_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err)
+foh_status flow_lua_scoring_hooks(foh_game *g, int player, int icons[FOH_MAX_ICONS], int *any, foh_error *err)
 {
     memset(icons, 0, sizeof(int) * FOH_MAX_ICONS);
     *any = 0;
@@ -130,7 +130,7 @@ static foh_status call_hook(foh_game *g, int card, int player, const char *hook,
                             int exercises, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_card_def *d = &e->cs->card[card];
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->effect_ref[card]);
@@ -168,12 +168,12 @@ static void native_enter(foh_game *g, int card, int counting, native_frame *f)
     f->outermost = e->g == NULL;
     e->g = g;
     e->counting = counting;
-    e->call_card = card;
+    e->sb.call_id = card;
     if (f->outermost) {
         e->need_choice = 0;
         if (counting == 0)
             g->choice.card = card;
-        e->limits_due = 1; /* the first Lua call inside starts the limits (foh_lua_protected_call) */
+        e->sb.limits_due = 1; /* the first Lua call inside starts the limits (foh_lua_protected_call) */
     }
 }
 
@@ -183,16 +183,26 @@ static foh_status native_leave(foh_game *g, int card, const native_frame *f, foh
     e->g = f->g;
     e->counting = f->counting;
     if (f->outermost) {
-        if (!e->limits_due)
-            foh_lua_watchdog_disarm(e);
-        e->limits_due = 0;
+        if (!e->sb.limits_due)
+            foh_lua_watchdog_disarm(&e->sb);
+        e->sb.limits_due = 0;
     }
     if (s != FOH_ERR_SCRIPT)
         foh_memo_exercise(e, card);
     return s;
 }
 
-foh_status foh_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
+/* An action's calls share one deadline: a span of the sandbox's meter. */
+void flow_lua_action_begin(foh_engine *e) { foh_lua_span_begin(&e->sb); }
+
+void flow_lua_action_end(foh_engine *e) { foh_lua_span_end(&e->sb); }
+
+/* The tags raised through the sandbox's calls (lua_internal.h): only their
+ * addresses matter. */
+const char foh_lua_need_choice_tag = 0;
+const char foh_lua_nested_error_tag = 0;
+
+foh_status flow_lua_on_gain(foh_game *g, int card, int player, foh_error *err)
 {
     const foh_native *n = &g->eng->native[card];
     int attack = n->op == FOH_NATIVE_ATTACK || n->op == FOH_NATIVE_ATTACK_ALL;
@@ -210,7 +220,7 @@ foh_status foh_lua_effect_call(foh_game *g, int card, int player, const char *fi
     return call_hook(g, card, player, field, 0, 0, 0, err);
 }
 
-foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
+foh_status flow_lua_activate(foh_game *g, int card, int player, foh_error *err)
 {
     if (native_on(g->eng, card)) {
         native_frame f;
@@ -220,10 +230,10 @@ foh_status foh_lua_activate(foh_game *g, int card, int player, foh_error *err)
     return call_hook(g, card, player, "activate", 0, 0, 1, err);
 }
 
-foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
+foh_status flow_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     if (native_on(e, card)) {
         *ok = foh_native_can_activate(g, card, player);
         return FOH_OK;
@@ -245,7 +255,7 @@ foh_status foh_lua_can_activate(foh_game *g, int card, int player, int *ok, foh_
 
 static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], foh_error *err)
 {
-    lua_State *L = g->eng->L;
+    lua_State *L = g->eng->sb.L;
     const foh_card_def *d = &g->eng->cs->card[card];
     char why[500];
     int ok = foh_lua_read_icons(L, -1, g->eng->cs, icons, why, sizeof why);
@@ -255,7 +265,7 @@ static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], f
     return FOH_OK;
 }
 
-foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+foh_status flow_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     if (native_on(g->eng, card)) { /* reads base icons and counts: no Lua call inside */
         foh_status s = foh_native_provides(g, card, player, icons, err);
@@ -267,7 +277,7 @@ foh_status foh_lua_provides(foh_game *g, int card, int player, int icons[FOH_MAX
     return s == FOH_OK ? icon_result(g, card, icons, err) : s;
 }
 
-foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
+foh_status flow_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX_ICONS], foh_error *err)
 {
     if (native_on(g->eng, card)) {
         native_frame f;
@@ -280,11 +290,6 @@ foh_status foh_lua_end_game(foh_game *g, int card, int player, int icons[FOH_MAX
 }
 /* ---- Events ---- */
 
-const char *const foh_event_names[FOH_EV_BUILTIN] = {
-    "turn_start", "cleanup", "turn_end", "invest", "complete", "snipe",
-    "harvest",    "gain",    "leave",    "covered", "revealed", "age",
-};
-
 /* After a reaction to an event (CARD's HOOK, or variant hook VHOOK when
  * CARD is -1), the firing script's CHECK(ev) of the table at EV: an error
  * it raises is the reaction's, which left the table so, and names it with
@@ -293,7 +298,7 @@ static foh_status check_reaction(foh_game *g, int check, int ev, int card, const
                                  foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     int top = lua_gettop(L);
     lua_pushvalue(L, check);
     lua_pushvalue(L, ev);
@@ -315,7 +320,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
 {
     foh_engine *e = g->eng;
     const foh_cardset *cs = e->cs;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     if (e->event_depth >= FOH_MAX_EVENT_DEPTH) {
         char who[160];
         caller_name(e, e->react_card, "reaction", e->react_hook, who, sizeof who);
@@ -373,12 +378,12 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
     return s;
 }
 
-foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
+foh_status flow_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
     if (!FOH_EVENT_WANTED(cs, event))
         return FOH_OK;
-    lua_State *L = g->eng->L;
+    lua_State *L = g->eng->sb.L;
     int top = lua_gettop(L);
     lua_createtable(L, 0, n + 1);
     lua_pushstring(L, cs->event[event]);
@@ -402,10 +407,10 @@ foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, 
 
 /* ---- Declared turn actions ---- */
 
-foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err)
+foh_status flow_lua_action_can(foh_game *g, int action, int player, int *ok, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     *ok = 1;
     if (e->action_can_ref[action] == LUA_NOREF)
         return FOH_OK;
@@ -422,10 +427,10 @@ foh_status foh_lua_action_can(foh_game *g, int action, int player, int *ok, foh_
     return FOH_OK;
 }
 
-foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *err)
+foh_status flow_lua_action_run(foh_game *g, int action, int player, foh_error *err)
 {
     foh_engine *e = g->eng;
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     char who[FOH_NAME + 32];
     snprintf(who, sizeof who, "action '%s' (run)", e->cs->action[action].name);
     int top = lua_gettop(L);
@@ -433,3 +438,19 @@ foh_status foh_lua_action_run(foh_game *g, int action, int player, foh_error *er
     lua_pushinteger(L, player + 1);
     return call_pushed(g, top, 1, 0, 0, -1, who, -1, err);
 }
+
+const flow_effects flow_lua_effects = {
+    .check_cardset = flow_lua_check_cardset,
+    .action_begin = flow_lua_action_begin,
+    .action_end = flow_lua_action_end,
+    .on_gain = flow_lua_on_gain,
+    .activate = flow_lua_activate,
+    .can_activate = flow_lua_can_activate,
+    .provides = flow_lua_provides,
+    .end_game = flow_lua_end_game,
+    .hooks = flow_lua_hooks,
+    .scoring_hooks = flow_lua_scoring_hooks,
+    .action_can = flow_lua_action_can,
+    .action_run = flow_lua_action_run,
+    .event = flow_lua_event,
+};

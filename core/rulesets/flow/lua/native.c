@@ -407,7 +407,7 @@ static int same_hooks(lua_State *L, int eff, int t, foh_fire fire)
 
 int foh_native_read(foh_engine *e, const foh_card_def *d, foh_native *n, char *why, size_t len)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     const foh_cardset *cs = e->cs;
     int eff = lua_gettop(L);
     memset(n, 0, sizeof *n);
@@ -659,7 +659,7 @@ int foh_native_can_activate(foh_game *g, int card, int player)
 
 void foh_native_finish(foh_engine *e)
 {
-    lua_State *L = e->L;
+    lua_State *L = e->sb.L;
     memset(e->native_counting, 0, sizeof e->native_counting);
     for (int c = 0; c < e->cs->ncards && !e->lua_only; c++)
         if (e->native[c].op == FOH_NATIVE_PROVIDE_PER_ICON || e->native[c].op == FOH_NATIVE_PROVIDE_PER_CARD)

@@ -1,0 +1,655 @@
+/* any: foh play, sim, check and scenario for a card set of any ruleset,
+ * through the ruleset interface alone (foh/ruleset.h): the players' seats,
+ * the match loop, the log, what a seat sees (foh_game_observe), the
+ * actions' names and the per-player results. The commands' richer views
+ * (the board, the report's card tables, save files, the scenario fields of
+ * docs/scenarios.md) are still the default ruleset's; a card set of
+ * another ruleset gets these instead, and an option they do not support is
+ * refused by name. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "any/any.h"
+#include "common/cli.h"
+#include "foh/bot.h"
+#include "foh/match.h"
+#include "foh/position.h"
+#include "foh/ruleset.h"
+#include "foh/yaml.h"
+#include "play/terminal.h"
+
+#define ANY_MAX_LEGAL 4096 /* legal actions listed when matching a scenario's action by name */
+
+int any_ruleset(const cli_options *o)
+{
+    cli_sources src;
+    cli_sources_of(o, &src);
+    const foh_ruleset *rs;
+    foh_error err;
+    if (src.nsets < 1 || foh_ruleset_of_dir(src.sets[0], &rs, &err) != FOH_OK)
+        return 0; /* the usual path reports it */
+    return rs != foh_ruleset_at(0);
+}
+
+/* The options every generic command takes; the others are refused by name
+ * unless the command's ALLOWED has them (nothing given is ignored). */
+static const uint64_t GENERIC = (uint64_t)1 << OPT_PLAYERS | (uint64_t)1 << OPT_SEED | (uint64_t)1 << OPT_SEATS |
+                                (uint64_t)1 << OPT_CARDS | (uint64_t)1 << OPT_MODS |
+                                (uint64_t)1 << OPT_LUA_INSTRUCTIONS | (uint64_t)1 << OPT_LUA_MEMORY |
+                                (uint64_t)1 << OPT_ACTION_TIME | (uint64_t)1 << OPT_LUA_ONLY | (uint64_t)1 << OPT_HELP;
+
+static int only(const cli_options *o, const char *cmd, uint64_t allowed)
+{
+    for (int id = 0; id < OPT_COUNT; id++)
+        if ((o->given >> id & 1) && !((GENERIC | allowed) >> id & 1)) {
+            cli_error(cmd, "--%s: only for card sets of %s, for now (this card set's ruleset is played through the "
+                           "ruleset interface alone: docs/ruleset.md)",
+                      cli_option_name((cli_option_id)id), foh_ruleset_at(0)->title);
+            return 0;
+        }
+    return 1;
+}
+
+static foh_cardset *load(const cli_options *o, foh_error *err)
+{
+    cli_sources src;
+    cli_sources_of(o, &src);
+    return foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, err);
+}
+
+/* ---- a human seat, through what the seat sees ---- */
+
+/* The terminal of a game's human seats, and whether their input ended. */
+typedef struct {
+    term *t;
+    int ended;
+} any_input;
+
+typedef struct {
+    foh_player base;
+    any_input *in; /* shared by the human seats of a game */
+} any_human;
+
+/* TEXT's lines, each escaped (a ruleset's and its cards' text is not
+ * trusted), indented. */
+static void print_lines(const char *text, const char *indent)
+{
+    char line[1024];
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        fputs(indent, stdout);
+        cli_line(stdout, line);
+        p += len + (p[len] == '\n');
+    }
+}
+
+/* What the seat sees, the legal actions by number, and a number read. */
+static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
+                        foh_error *err)
+{
+    any_human *h = (any_human *)self;
+    int seat = foh_game_to_act(g);
+    char view[8192], what[256], prompt[64];
+    foh_game_observe(g, seat, view, sizeof view);
+    printf("\n");
+    print_lines(view, "  ");
+    const foh_choice *ch = foh_game_choice(g);
+    if (ch) {
+        printf("  ");
+        cli_line(stdout, ch->prompt);
+    }
+    for (int i = 0; i < n; i++) {
+        foh_game_describe_action(g, &legal[i], what, sizeof what);
+        printf("  %d. ", i + 1);
+        cli_line(stdout, what);
+    }
+    snprintf(prompt, sizeof prompt, "P%d, your action (1-%d)> ", seat + 1, n);
+    for (;;) {
+        fflush(stdout);
+        const char *line = term_read(h->in->t, prompt);
+        if (!line) {
+            h->in->ended = 1;
+            foh_error_set(err, FOH_ERR_USAGE, "%s", term_failure(h->in->t) ? term_failure(h->in->t) : "the input ended");
+            return -1;
+        }
+        char *end;
+        long k = strtol(line, &end, 10);
+        if (end != line && *end == '\0' && k >= 1 && k <= n) {
+            if (why && whylen)
+                snprintf(why, whylen, "typed");
+            return (int)k - 1;
+        }
+        printf("  a number from 1 to %d, please\n", n);
+    }
+}
+
+static void human_free(foh_player *self) { free(self); }
+
+static foh_player *human_new(any_input *in)
+{
+    any_human *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->base.name = "human";
+    h->base.decide = human_decide;
+    h->base.free = human_free;
+    h->in = in;
+    return &h->base;
+}
+
+/* Seats for PLAYERS from O's --seats (one spec for all, or one per seat):
+ * bots, and "human" when IN is given (foh play). 0 with the problem said. */
+static int make_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, any_input *in,
+                      foh_player **seats)
+{
+    const char *spec = o->seats ? o->seats : "random";
+    int specs = 1;
+    for (const char *c = spec; *c; c++)
+        specs += *c == ',';
+    if (specs != 1 && specs != players) {
+        cli_error(cmd, "--seats names %d players for a %d-player game", specs, players);
+        return 0;
+    }
+    for (int p = 0; p < players; p++) {
+        const char *s = spec;
+        for (int k = 0; specs > 1 && k < p; k++)
+            s = strchr(s, ',') + 1;
+        char one[128];
+        snprintf(one, sizeof one, "%.*s", (int)strcspn(s, ","), s);
+        foh_error err;
+        int human = strcmp(one, "human") == 0;
+        seats[p] = !human ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err)
+                   : in   ? human_new(in)
+                          : NULL;
+        if (!seats[p] && human && !in)
+            cli_error(cmd, "seat P%d: a human seat plays with foh play", p + 1);
+        else if (!seats[p])
+            cli_error(cmd, "seat P%d: %s", p + 1, human ? "out of memory" : err.msg);
+        if (!seats[p]) {
+            while (p-- > 0)
+                seats[p]->free(seats[p]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void free_seats(foh_player **seats, int n)
+{
+    for (int p = 0; p < n; p++)
+        if (seats[p])
+            seats[p]->free(seats[p]);
+}
+
+static void print_line(void *ud, const char *line)
+{
+    (void)ud;
+    cli_line(stdout, line); /* scripts' text is untrusted: escaped */
+}
+
+/* Each player's score broken down: "P1: 3 Victory Tokens, 35 points". 0
+ * with the problem said when scoring fails. */
+static int print_scores(foh_game *g, int players)
+{
+    foh_score_line lines[16];
+    foh_error err;
+    for (int p = 0; p < players; p++) {
+        int n = foh_game_score_lines(g, p, lines, 16, &err);
+        if (n < 0) {
+            cli_error("play", "%s", err.msg);
+            return 0;
+        }
+        printf("P%d:", p + 1);
+        for (int i = 0; i < n; i++)
+            printf("%s %g %s", i ? "," : "", lines[i].value, lines[i].label);
+        printf("\n");
+    }
+    return 1;
+}
+
+/* "P1 wins" / "P1 and P3 share the win", from the results. */
+static void print_results(const double *r, int n)
+{
+    int winners = 0;
+    for (int p = 0; p < n; p++)
+        winners += r[p] > 0;
+    printf("Result:");
+    for (int p = 0, k = 0; p < n; p++)
+        if (r[p] > 0)
+            printf("%s P%d", k++ ? (k == winners ? " and" : ",") : "", p + 1);
+    printf(winners == 1 ? " wins\n" : " share the win\n");
+}
+
+int any_play(const cli_options *o)
+{
+    const uint64_t allowed = 0;
+    if (!only(o, "play", allowed))
+        return CLI_USAGE;
+    foh_error err;
+    foh_cardset *cs = load(o, &err);
+    if (!cs) {
+        cli_error(NULL, "%s", err.msg);
+        return CLI_DATA;
+    }
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err);
+    foh_options opt = {.players = o->players, .seed = o->seed};
+    foh_game *g = eng ? foh_game_new(eng, &opt, &err) : NULL;
+    foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    any_input in = {.t = term_open(stdin, stdout), .ended = 0};
+    int status = CLI_OK;
+    if (!g || !in.t) {
+        cli_error("play", "%s", in.t ? err.msg : "out of memory");
+        status = !in.t ? CLI_DATA : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
+    } else if (!make_seats(o, "play", o->players, o->seed, &in, seats)) {
+        status = CLI_USAGE;
+    } else {
+        printf("%s: %d players, seed %llu, players:", rs->title, o->players, (unsigned long long)o->seed);
+        for (int p = 0; p < o->players; p++)
+            printf(" P%d %s", p + 1, seats[p]->name);
+        printf("\n");
+        foh_game_set_log(g, print_line, NULL);
+        foh_status s = foh_match_play(g, seats, NULL, 0, NULL, &err);
+        double results[FOH_MAX_PLAYERS];
+        int stopped = s != FOH_OK && in.ended; /* a human's input ended */
+        if (stopped) {
+            printf("\nStopped after %d turns (", foh_game_turn(g));
+            cli_puts(stdout, err.msg);
+            printf("); the scores as the game stands:\n");
+            s = FOH_OK;
+        }
+        if (s == FOH_OK)
+            s = foh_game_results(g, results, &err);
+        if (s != FOH_OK) {
+            cli_error("play", "%s", err.msg);
+            status = CLI_DATA;
+        } else if (stopped) {
+            if (!print_scores(g, o->players))
+                status = CLI_DATA;
+        } else {
+            printf("\nGame over after %d turns.\n", foh_game_turn(g));
+            if (print_scores(g, o->players))
+                print_results(results, o->players);
+            else
+                status = CLI_DATA;
+        }
+    }
+    free_seats(seats, o->players);
+    if (in.t)
+        term_close(in.t);
+    foh_game_free(g);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+    if (fflush(stdout) != 0 && status == CLI_OK)
+        status = CLI_DATA;
+    return status;
+}
+
+/* Wilson's 95% interval of a proportion K of N (K may be fractional:
+ * shared wins count 1/k). */
+static void wilson(double k, long n, double *lo, double *hi)
+{
+    const double z = 1.959964;
+    double p = k / (double)n, d = 1 + z * z / (double)n, c = p + z * z / (2.0 * (double)n);
+    double w = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n));
+    *lo = (c - w) / d;
+    *hi = (c + w) / d;
+}
+
+int any_sim(const cli_options *o)
+{
+    if (!only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_GAMES))
+        return CLI_USAGE;
+    foh_error err;
+    foh_cardset *cs = load(o, &err);
+    if (!cs) {
+        cli_error(NULL, "%s", err.msg);
+        return CLI_DATA;
+    }
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err);
+    long games = o->games > 0 ? o->games : 1000, turns_sum = 0, turns_min = 0, turns_max = 0, played = 0;
+    double wins[FOH_MAX_PLAYERS] = {0}, score[FOH_MAX_PLAYERS] = {0};
+    char score_label[FOH_SCORE_LABEL] = "";
+    int status = eng ? CLI_OK : CLI_DATA;
+    foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    if (!eng)
+        cli_error("sim", "%s", err.msg);
+    for (long i = 0; status == CLI_OK && i < games; i++) {
+        uint64_t seed = foh_seed_for(o->seed, (uint64_t)i);
+        foh_options opt = {.players = o->players, .seed = seed};
+        foh_game *g = foh_game_new(eng, &opt, &err);
+        if (!g || !make_seats(o, "sim", o->players, seed, NULL, seats)) {
+            if (!g)
+                cli_error("sim", "%s", err.msg);
+            status = g ? CLI_USAGE : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
+            foh_game_free(g);
+            break;
+        }
+        double r[FOH_MAX_PLAYERS];
+        foh_status s = foh_match_play(g, seats, NULL, 0, NULL, &err);
+        if (s == FOH_OK)
+            s = foh_game_results(g, r, &err);
+        if (s != FOH_OK) {
+            cli_error("sim", "game %ld (foh play --seed %llu): %s", i + 1, (unsigned long long)seed, err.msg);
+            status = CLI_DATA;
+        } else {
+            for (int p = 0; p < o->players && s == FOH_OK; p++) {
+                foh_score_line first;
+                if (foh_game_score_lines(g, p, &first, 1, &err) < 1) {
+                    cli_error("sim", "game %ld: %s", i + 1, err.msg);
+                    status = CLI_DATA;
+                    break;
+                }
+                wins[p] += r[p];
+                score[p] += first.value;
+                snprintf(score_label, sizeof score_label, "%s", first.label);
+            }
+            long t = foh_game_turn(g);
+            turns_sum += t;
+            turns_min = played == 0 || t < turns_min ? t : turns_min;
+            turns_max = played == 0 || t > turns_max ? t : turns_max;
+            played++;
+        }
+        free_seats(seats, o->players);
+        foh_game_free(g);
+    }
+    if (status == CLI_OK) {
+        printf("%s: %ld games, %d players, seed %llu, seats %s (one thread)\n", rs->title, played, o->players,
+               (unsigned long long)o->seed, o->seats ? o->seats : "random");
+        printf("seat  wins       win rate  95%% interval      mean %s\n", score_label);
+        json_t *seats_json = json_array();
+        for (int p = 0; p < o->players; p++) {
+            double lo, hi;
+            wilson(wins[p], played, &lo, &hi);
+            printf("P%-4d %-10.1f %5.1f%%    [%5.1f%%, %5.1f%%]  %.2f\n", p + 1, wins[p],
+                   100 * wins[p] / (double)played, 100 * lo, 100 * hi, score[p] / (double)played);
+            json_array_append_new(seats_json, json_pack("{s:i, s:f, s:f, s:f, s:s, s:f}", "seat", p + 1, "wins", wins[p],
+                                                        "low", lo, "high", hi, "score", score_label, "mean_score",
+                                                        score[p] / (double)played));
+        }
+        printf("turns per game: mean %.1f (min %ld, max %ld)\n", (double)turns_sum / (double)played, turns_min,
+               turns_max);
+        json_t *report = json_pack("{s:s, s:I, s:i, s:I, s:s, s:o, s:{s:f, s:I, s:I}}", "ruleset", rs->name, "games",
+                                   (json_int_t)played, "players", o->players, "seed", (json_int_t)o->seed, "seats",
+                                   o->seats ? o->seats : "random", "seat_wins", seats_json, "turns", "mean",
+                                   (double)turns_sum / (double)played, "min", (json_int_t)turns_min, "max",
+                                   (json_int_t)turns_max);
+        if (o->json && (!report || !cli_write_json(report, o->json, JSON_INDENT(2)))) {
+            cli_error("sim", "%s: cannot write the report", o->json);
+            status = CLI_DATA;
+        }
+        json_decref(report);
+    }
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+    if (fflush(stdout) != 0 && status == CLI_OK)
+        status = CLI_DATA;
+    return status;
+}
+
+/* ---- foh check ---- */
+
+static void told(void *ctx, int warning, const foh_error *problem)
+{
+    int *errors = ctx;
+    *errors += !warning;
+    fprintf(stderr, "%s: ", warning ? "warning" : "error");
+    cli_line(stderr, problem->msg);
+}
+
+/* One random-bot game of SEED: its steps and final digest. *REFUSED is
+ * set when the card set does not allow PLAYERS (nothing was played). */
+static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *steps, uint64_t *digest,
+                            int *refused, foh_error *err)
+{
+    foh_options opt = {.players = players, .seed = seed};
+    foh_game *g = foh_game_new(eng, &opt, err);
+    *refused = !g && err->code == FOH_ERR_USAGE;
+    if (!g)
+        return err->code;
+    foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    foh_status s = FOH_OK;
+    for (int p = 0; p < players; p++)
+        if (!(seats[p] = foh_bot_random_new(foh_seed_for(seed, (uint64_t)p))))
+            s = foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
+    if (s == FOH_OK)
+        s = foh_match_play(g, seats, NULL, 0, steps, err);
+    *digest = foh_game_digest(g);
+    free_seats(seats, players);
+    foh_game_free(g);
+    return s;
+}
+
+int any_check(const cli_options *o)
+{
+    if (!only(o, "check", (uint64_t)1 << OPT_GAMES))
+        return CLI_USAGE;
+    cli_sources src;
+    cli_sources_of(o, &src);
+    int errors = 0, played = 0;
+    foh_error err;
+    foh_cardset *cs = foh_cardset_check(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch,
+                                        told, &errors, &err);
+    if (!cs && errors == 0) {
+        errors++;
+        fprintf(stderr, "error: ");
+        cli_line(stderr, err.msg);
+    }
+    foh_engine *eng = cs ? foh_engine_new_limited(cs, &o->limits, &err) : NULL;
+    long games = o->given >> OPT_GAMES & 1 ? o->games : 12;
+    const foh_ruleset *rs = cs ? foh_cardset_ruleset(cs) : NULL;
+    for (long i = 0; eng && i < games; i++) {
+        int players = 2 + (int)(i % (rs->max_players > 2 ? rs->max_players - 1 : 1));
+        uint64_t seed = foh_seed_for(o->seed, (uint64_t)i), d1 = 0, d2 = 0;
+        long s1 = 0, s2 = 0;
+        int refused = 0;
+        foh_status a = play_once(eng, players, seed, &s1, &d1, &refused, &err);
+        if (refused)
+            continue; /* a player count the card set does not allow */
+        foh_status b = a == FOH_OK ? play_once(eng, players, seed, &s2, &d2, &refused, &err) : a;
+        played++;
+        if (a != FOH_OK || b != FOH_OK) {
+            errors++;
+            fprintf(stderr, "error: game %ld (%d players, seed %llu): ", i + 1, players, (unsigned long long)seed);
+            cli_line(stderr, err.msg);
+        } else if (s1 != s2 || d1 != d2) {
+            errors++;
+            fprintf(stderr, "error: game %ld (%d players, seed %llu) plays differently twice (%ld and %ld decisions): "
+                            "the ruleset is not deterministic\n",
+                    i + 1, players, (unsigned long long)seed, s1, s2);
+        }
+    }
+    if (eng && played == 0 && games > 0) {
+        errors++;
+        fprintf(stderr, "error: no game could be set up: the card set allows no player count from 2 to %d\n",
+                rs->max_players);
+    }
+    if (cs && !eng) {
+        errors++;
+        fprintf(stderr, "error: ");
+        cli_line(stderr, err.msg);
+    }
+    printf("foh check: %d error%s (%s: %d random-bot games played, each twice)\n", errors, errors == 1 ? "" : "s",
+           rs ? rs->name : "the card set does not load", played);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+    return errors ? CLI_DATA : CLI_OK;
+}
+
+/* ---- foh scenario ---- */
+
+/* A scenario of a generic ruleset: players, seed, the actions by name
+ * (as foh play's log and describe_action name them), what must hold. */
+static int scenario_fail(const char *file, const foh_yaml_node *at, const char *name, const char *fmt, const char *what)
+{
+    printf("FAIL %s (", name);
+    cli_puts(stdout, file);
+    printf(":%d): ", at ? at->line : 1);
+    char msg[1024];
+    snprintf(msg, sizeof msg, fmt, what);
+    cli_line(stdout, msg);
+    return 0;
+}
+
+static int scalar_int(const foh_yaml_node *n, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    if (!n || n->kind != FOH_YAML_SCALAR)
+        return 0;
+    long v = strtol(n->text, &end, 10);
+    if (end == n->text || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+typedef struct {
+    char *text;
+    size_t len, cap;
+} log_text;
+
+static void keep_line(void *ud, const char *line)
+{
+    log_text *t = ud;
+    size_t n = strlen(line) + 1;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->cap ? t->cap * 2 : 4096) + n;
+        char *grown = realloc(t->text, cap);
+        if (!grown)
+            return;
+        t->text = grown;
+        t->cap = cap;
+    }
+    memcpy(t->text + t->len, line, n - 1);
+    t->len += n - 1;
+    t->text[t->len++] = '\n';
+    t->text[t->len] = '\0';
+}
+
+/* Run scenario SC of FILE on ENG; 1 if it passes (PASS or FAIL said). */
+static int run_scenario(foh_engine *eng, const char *file, const foh_yaml_node *sc)
+{
+    const foh_yaml_node *name = foh_yaml_get(sc, "name"), *actions = foh_yaml_get(sc, "actions"),
+                        *expect = foh_yaml_get(sc, "expect");
+    const char *title = name && name->kind == FOH_YAML_SCALAR ? name->text : "(unnamed)";
+    static const char *const keys[] = {"name", "players", "seed", "actions", "expect", NULL};
+    static const char *const expect_keys[] = {"over", "winners", "log", "observe", NULL};
+    long players = 0, seed = 0;
+    int bad = foh_yaml_unknown_key(sc, keys);
+    if (bad >= 0)
+        return scenario_fail(file, sc, title, "unknown field '%s'", sc->keys[bad]);
+    if (!scalar_int(foh_yaml_get(sc, "players"), 2, FOH_MAX_PLAYERS, &players) ||
+        !scalar_int(foh_yaml_get(sc, "seed"), 0, 0x7fffffffffffffffL, &seed))
+        return scenario_fail(file, sc, title, "%s", "'players' (2 or more) and 'seed' (a number) are required");
+    if (actions && actions->kind != FOH_YAML_SEQ)
+        return scenario_fail(file, actions, title, "%s", "'actions' lists actions by name");
+    if (!expect || expect->kind != FOH_YAML_MAP || (bad = foh_yaml_unknown_key(expect, expect_keys)) >= 0)
+        return scenario_fail(file, expect ? expect : sc, title, "'expect' must be a map of over, winners, log, observe%s",
+                             "");
+    foh_options opt = {.players = (int)players, .seed = (uint64_t)seed};
+    foh_error err;
+    foh_game *g = foh_game_new(eng, &opt, &err);
+    if (!g)
+        return scenario_fail(file, sc, title, "%s", err.msg);
+    log_text log = {0};
+    foh_game_set_log(g, keep_line, &log);
+    foh_action *legal = malloc(ANY_MAX_LEGAL * sizeof *legal);
+    int ok = legal != NULL;
+    for (size_t i = 0; ok && actions && i < actions->n; i++) {
+        const foh_yaml_node *a = actions->items[i];
+        int n = a->kind == FOH_YAML_SCALAR ? foh_game_legal_actions(g, legal, ANY_MAX_LEGAL, &err) : -1, found = -1;
+        char what[256];
+        for (int k = 0; k < n && k < ANY_MAX_LEGAL && found < 0; k++) {
+            foh_game_describe_action(g, &legal[k], what, sizeof what);
+            if (!strcmp(what, a->text))
+                found = k;
+        }
+        if (found < 0)
+            ok = scenario_fail(file, a, title, "step: '%s' is not a legal action here",
+                               a->kind == FOH_YAML_SCALAR ? a->text : "(not text)");
+        else if (foh_game_apply(g, &legal[found], &err) != FOH_OK)
+            ok = scenario_fail(file, a, title, "%s", err.msg);
+    }
+    const foh_yaml_node *over = foh_yaml_get(expect, "over"), *winners = foh_yaml_get(expect, "winners"),
+                        *want_log = foh_yaml_get(expect, "log"), *observe = foh_yaml_get(expect, "observe");
+    if (ok && over && over->kind == FOH_YAML_SCALAR && (strcmp(over->text, "true") == 0) != foh_game_is_over(g))
+        ok = scenario_fail(file, over, title, "the game is %s", foh_game_is_over(g) ? "over" : "not over");
+    if (ok && winners) {
+        double r[FOH_MAX_PLAYERS];
+        char got[64] = "";
+        if (foh_game_results(g, r, &err) != FOH_OK)
+            ok = scenario_fail(file, winners, title, "%s", err.msg);
+        for (int p = 0; ok && p < players; p++)
+            if (r[p] > 0)
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%d", got[0] ? ", " : "", p + 1);
+        char want[64] = "";
+        for (size_t k = 0; ok && winners->kind == FOH_YAML_SEQ && k < winners->n; k++)
+            if (winners->items[k]->kind == FOH_YAML_SCALAR)
+                snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", want[0] ? ", " : "",
+                         winners->items[k]->text);
+        if (ok && strcmp(got, want))
+            ok = scenario_fail(file, winners, title, "the winners are P%s", got);
+    }
+    if (ok && want_log && (want_log->kind != FOH_YAML_SCALAR || !log.text || !strstr(log.text, want_log->text)))
+        ok = scenario_fail(file, want_log, title, "the log has no line with '%s'",
+                           want_log->kind == FOH_YAML_SCALAR ? want_log->text : "(not text)");
+    for (size_t k = 0; ok && observe && observe->kind == FOH_YAML_MAP && k < observe->n; k++) {
+        long seat;
+        char seen[8192];
+        const foh_yaml_node *v = observe->items[k];
+        foh_yaml_node key = {.kind = FOH_YAML_SCALAR, .text = observe->keys[k]};
+        if (!scalar_int(&key, 1, players, &seat) || v->kind != FOH_YAML_SCALAR)
+            ok = scenario_fail(file, v, title, "observe: '%s' must be a player number with a text", observe->keys[k]);
+        else if (foh_game_observe(g, (int)seat - 1, seen, sizeof seen), !strstr(seen, v->text))
+            ok = scenario_fail(file, v, title, "what the player sees has no '%s'", v->text);
+    }
+    if (ok)
+        printf("PASS %s\n", title);
+    free(legal);
+    free(log.text);
+    foh_game_free(g);
+    return ok;
+}
+
+int any_scenario(const cli_options *o)
+{
+    if (!only(o, "scenario", 0))
+        return CLI_USAGE;
+    foh_error err;
+    foh_cardset *cs = load(o, &err);
+    foh_engine *eng = cs ? foh_engine_new_limited(cs, &o->limits, &err) : NULL;
+    if (!eng) {
+        cli_error(NULL, "%s", err.msg);
+        foh_cardset_free(cs);
+        return CLI_DATA;
+    }
+    int passed = 0, failed = 0;
+    for (int i = 0; i < o->nargs; i++) {
+        char yerr[512];
+        foh_yaml_node *doc = foh_yaml_load(o->args[i], yerr, sizeof yerr);
+        const foh_yaml_node *list = doc && doc->kind == FOH_YAML_MAP ? foh_yaml_get(doc, "scenarios") : NULL;
+        if (!list || list->kind != FOH_YAML_SEQ) {
+            printf("FAIL ");
+            cli_line(stdout, doc ? "a scenario file holds 'scenarios:', a list" : yerr);
+            failed++;
+        }
+        for (size_t k = 0; list && list->kind == FOH_YAML_SEQ && k < list->n; k++)
+            if (list->items[k]->kind != FOH_YAML_MAP)
+                failed += !scenario_fail(o->args[i], list->items[k], "(not a map)", "%s",
+                                         "a scenario is a map of name, players, seed, actions, expect");
+            else if (run_scenario(eng, o->args[i], list->items[k]))
+                passed++;
+            else
+                failed++;
+        foh_yaml_free(doc);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    foh_engine_free(eng);
+    foh_cardset_free(cs);
+    return failed ? CLI_DATA : CLI_OK;
+}

@@ -1,0 +1,22 @@
+/* any: the foh commands for a card set of any ruleset, through the ruleset
+ * interface alone (any.c). */
+#ifndef FOH_ANY_H
+#define FOH_ANY_H
+
+#include "common/cli.h"
+
+/* 1 if O's (first) card set names a ruleset other than the registry's
+ * default: the command then runs its any_* form. */
+int any_ruleset(const cli_options *o);
+/* foh play: bots only; the log, then the results. */
+int any_play(const cli_options *o);
+/* foh sim: each seat's wins with Wilson 95% intervals, turns per game;
+ * --json writes them. */
+int any_sim(const cli_options *o);
+/* foh check: the loader's checking mode, then random-bot games each
+ * played twice (the ruleset must be deterministic). */
+int any_check(const cli_options *o);
+/* foh scenario: scenarios by action names (docs/ruleset.md). */
+int any_scenario(const cli_options *o);
+
+#endif

@@ -1,0 +1,106 @@
+/* foh compare: an A/B test of two configurations on the same seeds. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/cli.h"
+#include "sim/sim.h"
+#include "sim/sim_stats.h"
+
+static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
+                                                OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
+                                                OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_MODS,
+                                                OPT_JSON, OPT_HTML,
+                                                OPT_COUNT};
+static const cli_command COMPARE = {
+    "compare", NULL, 0,
+    "Simulates configuration A and configuration B (a card folder and variants each; the\n"
+    "base set without variants by default) on the same game seeds and prints, for each\n"
+    "figure of the report, A, B, their difference B - A, its 95% confidence interval and\n"
+    "p-value; '*' marks the differences that survive a Benjamini-Hochberg correction for\n"
+    "the number of figures tested (false-discovery rate 5%); '-' where a side has no data.\n"
+    "Cards are matched by id; a card of one side only is listed 'only in A' / 'only in B'.\n"
+    "--json and --html write the same comparison as a document and as a page.\n",
+    COMPARE_OPTIONS, NULL};
+
+int cmd_compare(int argc, char **argv)
+{
+    cli_options common;
+    int status = cli_parse(&COMPARE, argc, argv, &common);
+    if (status != CLI_OK || common.help) {
+        if (common.help)
+            cli_help(&COMPARE, stdout);
+        return status;
+    }
+    /* Each side: the common options, its own card set and variants. */
+    cli_options o[2];
+    foh_cardset *cs[2] = {NULL, NULL};
+    sim_stats *st[2] = {NULL, NULL};
+    for (int k = 0; status == CLI_OK && k < 2; k++) {
+        o[k] = common;
+        o[k].nvariants = 0;
+        if (common.side_cards[k])
+            o[k].cards = common.side_cards[k];
+        for (int i = 0; i < common.side_nvariants[k]; i++) {
+            o[k].variant[i] = common.side_variant[k][i];
+            /* Like --variant: a path, or a name along the search path. */
+            if (!cli_find(&common, "variants", o[k].variant[i], "variant.yaml", o[k].variant_dir[i],
+                          sizeof o[k].variant_dir[i])) {
+                cli_error("compare", "unknown variant '%s' ('foh variants' lists them; --mods DIR and $FOH_MODS "
+                                     "add folders to look in)", o[k].variant[i]);
+                status = CLI_USAGE;
+                break;
+            }
+            o[k].nvariants++;
+        }
+        foh_engine *eng;
+        if (status != CLI_OK)
+            break;
+        if (!cli_load(&o[k], &cs[k], &eng)) {
+            status = CLI_DATA;
+            break;
+        }
+        foh_engine_free(eng);
+        const char *note;
+        if (!foh_cardset_allows_players(cs[k], o[k].players, &note)) {
+            cli_error("compare", "configuration %c: %d players are not allowed. %s", 'A' + k, o[k].players, note);
+            status = CLI_USAGE;
+        }
+    }
+    const char *outputs[] = {common.json, common.html};
+    for (int i = 0; status == CLI_OK && i < 2; i++)
+        if (outputs[i] && !cli_can_write(outputs[i])) {
+            cli_error("compare", "cannot write %s: %s", outputs[i], strerror(errno));
+            status = CLI_DATA;
+        }
+    for (int k = 0; status == CLI_OK && k < 2; k++) {
+        st[k] = calloc(1, sizeof *st[k]);
+        status = st[k] ? sim_run(&o[k], cs[k], st[k]) : CLI_DATA;
+    }
+    if (status == CLI_OK) {
+        for (int k = 0; k < 2; k++) {
+            printf("%c: ", 'A' + k);
+            sim_print_header(stdout, st[k]->games, &o[k], cs[k]);
+        }
+        json_t *meta = json_pack("{s:i,s:I,s:s}", "players", o[0].players, "seed", (json_int_t)o[0].seed, "seats",
+                                 o[0].seats);
+        for (int k = 0; k < 2; k++) {
+            json_t *variants = json_array();
+            for (int i = 0; i < foh_cardset_variant_count(cs[k]); i++)
+                json_array_append_new(variants, json_string(foh_cardset_variant_name(cs[k], i)));
+            json_object_set_new(meta, k ? "b" : "a",
+                                json_pack("{s:s,s:o}", "cards", o[k].cards, "variants", variants));
+        }
+        if (!sim_compare(stdout, common.json, common.html, st[0], cs[0], st[1], cs[1], o[0].players, meta))
+            status = CLI_DATA;
+        json_decref(meta);
+    }
+    for (int k = 0; k < 2; k++) {
+        free(st[k]);
+        foh_cardset_free(cs[k]);
+    }
+    return status;
+}

@@ -1,0 +1,166 @@
+/* foh merge: add `foh sim --shard i/k --save-shard FILE` outputs into the
+ * report of the whole run (docs/scaling.md). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/cli.h"
+#include "common/origin.h"
+#include "sim/impact.h"
+#include "sim/sim.h"
+#include "sim/sim_stats.h"
+
+static const cli_option_id MERGE_OPTIONS[] = {OPT_JSON, OPT_HTML, OPT_COUNT};
+static const cli_command MERGE = {
+    "merge", "SHARD...", 1,
+    "Adds the raw sums written by 'foh sim --shard i/k --save-shard SHARD' and prints the\n"
+    "report of the whole run: the same, byte for byte, as one 'foh sim' over all the\n"
+    "games. The shards must come from the same card set, variants, players, seats, seed\n"
+    "and number of games. Shards saved with --impact give the run's impact table too\n"
+    "(all of them must have it, or none).\n",
+    MERGE_OPTIONS, NULL};
+
+int cmd_merge(int argc, char **argv)
+{
+    cli_options opts;
+    int st = cli_parse(&MERGE, argc, argv, &opts);
+    if (st != CLI_OK || opts.help) {
+        if (opts.help)
+            cli_help(&MERGE, stdout);
+        return st;
+    }
+    const char *json = opts.json, *html = opts.html;
+    sim_stats *total = calloc(1, sizeof *total);
+    impact_stats *impact = NULL, *part_impact = NULL; /* --impact's sums: the total, one shard's */
+    json_t *meta = NULL;
+    int ok = total != NULL, shards = 0;
+    int *seen = NULL; /* seen[i - 1]: 1 + the argument holding part i */
+    for (int i = 0; ok && i < opts.nargs; i++) {
+        int part, parts;
+        json_t *isums;
+        long games_before = total->games;
+        sim_shard_layout layout;
+        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, opts.args[0], &part, &parts, &isums, &layout);
+        long games = total->games - games_before; /* checked against the part's share of the run's games */
+        if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
+                                      !(part_impact = malloc(sizeof *part_impact)))) {
+            cli_error("merge", "out of memory");
+            ok = 0;
+        }
+        if (ok && (isums != NULL) != (impact != NULL)) {
+            cli_error("merge", "%s: %s, while %s %s (merge shards of foh sim runs all with --impact or all without)",
+                      opts.args[i], isums ? "has --impact sums" : "has no --impact sums", opts.args[0],
+                      impact ? "has them" : "has none");
+            ok = 0;
+        }
+        char why[400];
+        json_t *igames = json_array_get(json_object_get(isums, "games"), 0);
+        if (ok && json_is_integer(igames) && json_integer_value(igames) != games) {
+            cli_error("merge", "%s: 'impact.games' is %lld, while the shard holds %ld games (sums[0])", opts.args[i],
+                      (long long)json_integer_value(igames), games);
+            ok = 0;
+        }
+        if (ok && isums &&
+            !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), layout.cards,
+                                    part_impact, why, sizeof why)) {
+            cli_error("merge", "%s: %s", opts.args[i], why);
+            ok = 0;
+        }
+        if (ok && isums && part_impact->overflow)
+            cli_error("merge", "warning: %s: its --impact sums overflowed 64 bits or memory ran out in foh sim: the "
+                      "merged run has no impact table", opts.args[i]);
+        if (ok && isums) {
+            int before = impact->overflow;
+            impact_merge(impact, part_impact);
+            if (!before && !part_impact->overflow && impact->overflow)
+                cli_error("merge", "warning: adding the --impact sums of %s overflowed 64 bits: the merged run has no "
+                          "impact table (merge fewer games)", opts.args[i]);
+        }
+        json_decref(isums);
+        if (ok && !seen) {
+            shards = parts;
+            ok = (seen = calloc((size_t)parts, sizeof *seen)) != NULL;
+        }
+        if (ok && parts != shards) {
+            cli_error("merge", "%s: part %d of %d, while the first shard is one of %d parts", opts.args[i], part, parts,
+                      shards);
+            ok = 0;
+        } else if (ok && seen[part - 1]) {
+            cli_error("merge", "%s: part %d of %d, the same part as %s: its games would count twice", opts.args[i],
+                      part, parts, opts.args[seen[part - 1] - 1]);
+            ok = 0;
+        } else if (ok) {
+            seen[part - 1] = i + 1;
+        }
+    }
+    free(part_impact);
+    if (!ok) {
+        free(seen);
+        free(impact);
+        free(total);
+        json_decref(meta);
+        return CLI_DATA;
+    }
+    for (int i = 0; i < shards; i++)
+        if (!seen[i])
+            cli_error("merge", "warning: part %d of %d is missing", i + 1, shards);
+    free(seen);
+    /* The card set as the shards recorded it (checked by sim_stats_load_shard). */
+    cli_options o;
+    cli_defaults(&o);
+    o.players = (int)json_integer_value(json_object_get(meta, "players"));
+    o.seats = json_string_value(json_object_get(meta, "seats"));
+    o.seed = (uint64_t)json_integer_value(json_object_get(meta, "seed"));
+    origin *og = malloc(sizeof *og);
+    char why[ORIGIN_PATH + 64];
+    foh_cardset *cs = NULL;
+    foh_engine *eng = NULL;
+    int status = CLI_OK;
+    if (!og || !origin_read(meta, og, why, sizeof why)) {
+        cli_error("merge", "%s", og ? why : "out of memory");
+        status = CLI_DATA;
+    } else {
+        origin_apply(og, &o);
+        if (!cli_load(&o, &cs, &eng))
+            status = CLI_DATA;
+        foh_engine_free(eng);
+    }
+    /* The card set must still be the one the shards were made with: the
+     * report names its cards. */
+    json_t *now = status == CLI_OK ? origin_sources(cs) : NULL;
+    if (status == CLI_OK && (!now || origin_sources_differ(json_object_get(meta, "sources"), now, opts.args[0],
+                                                           "the card set now", why, sizeof why))) {
+        cli_error("merge", "%s: its card set has changed since the shards were made: %s", opts.args[0],
+                  now ? why : "out of memory");
+        status = CLI_DATA;
+        foh_cardset_free(cs);
+    }
+    json_decref(now);
+    if (status == CLI_OK) {
+        long expected = (long)json_integer_value(json_object_get(meta, "total_games"));
+        if (total->games + total->skipped > expected) { /* each part is checked above: cannot happen */
+            cli_error("merge", "the shards hold %ld of the run's %ld games", total->games + total->skipped, expected);
+            status = CLI_DATA;
+            foh_cardset_free(cs);
+        } else if (total->games != expected)
+            cli_error("merge", "warning: the shards hold %ld of the run's %ld games", total->games, expected);
+    }
+    if (status == CLI_OK) {
+        sim_print_header(stdout, total->games, &o, cs);
+        sim_stats_print(stdout, total, cs, o.players, o.seats);
+        if (impact)
+            impact_print(stdout, impact, cs);
+        /* The same `impact` field as foh sim --impact --json. */
+        json_t *extra = impact && (json || html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
+        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed, extra))
+            status = CLI_DATA;
+        foh_cardset_free(cs);
+    }
+    free(og);
+    free(impact);
+    free(total);
+    json_decref(meta);
+    return status;
+}
