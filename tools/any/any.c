@@ -7,7 +7,6 @@
  * another ruleset gets these instead, and an option they do not support is
  * refused by name. */
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "foh/ruleset.h"
 #include "foh/yaml.h"
 #include "play/terminal.h"
+#include "sim/sim_stats.h"
 
 #define ANY_MAX_LEGAL 4096 /* legal actions listed when matching a scenario's action by name */
 
@@ -289,17 +289,6 @@ int any_play(const cli_options *o)
     return status;
 }
 
-/* Wilson's 95% interval of a proportion K of N (K may be fractional:
- * shared wins count 1/k). */
-static void wilson(double k, long n, double *lo, double *hi)
-{
-    const double z = 1.959964;
-    double p = k / (double)n, d = 1 + z * z / (double)n, c = p + z * z / (2.0 * (double)n);
-    double w = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n));
-    *lo = (c - w) / d;
-    *hi = (c + w) / d;
-}
-
 int any_sim(const cli_options *o)
 {
     if (!only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_GAMES))
@@ -365,7 +354,7 @@ int any_sim(const cli_options *o)
         json_t *seats_json = json_array();
         for (int p = 0; p < o->players; p++) {
             double lo, hi;
-            wilson(wins[p], played, &lo, &hi);
+            sim_wilson(wins[p] / (double)played, (double)played, &lo, &hi);
             printf("P%-4d %-10.1f %5.1f%%    [%5.1f%%, %5.1f%%]  %.2f\n", p + 1, wins[p],
                    100 * wins[p] / (double)played, 100 * lo, 100 * hi, score[p] / (double)played);
             json_array_append_new(seats_json, json_pack("{s:i, s:f, s:f, s:f, s:s, s:f}", "seat", p + 1, "wins", wins[p],
