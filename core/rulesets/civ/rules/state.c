@@ -1,0 +1,120 @@
+/* state: what the rules and card effects read and change of a game: the
+ * attributes (draft lines 80-100), counts of cards in play, hand limits,
+ * moving cards between zones, Victory Tokens (with the floor ruling) and
+ * the Destroy of Events ("Destroy = Discard Target Card in Play"). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "civ.h"
+
+void civ_say(civ_game *g, const char *fmt, ...)
+{
+    if (!g->log)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    g->log(g->log_ud, line);
+}
+
+int civ_attribute(const civ_game *g, int p, civ_attr a)
+{
+    int sum = 0;
+    for (int c = 0; c < g->set->ncards; c++)
+        if (g->where[c] == CIV_Z_PLAY && g->owner[c] == p)
+            sum += g->set->card[c].adds[a];
+    return sum;
+}
+
+int civ_military(const civ_game *g, int p) { return civ_attribute(g, p, CIV_MILITARY); }
+
+int civ_count_in_play(const civ_game *g, int p, civ_type t)
+{
+    int n = 0;
+    for (int c = 0; c < g->set->ncards; c++)
+        n += g->where[c] == CIV_Z_PLAY && g->owner[c] == p && g->set->card[c].type == t;
+    return n;
+}
+
+int civ_hand_size(const civ_game *g, int p)
+{
+    int n = 0;
+    for (int c = 0; c < g->set->ncards; c++)
+        n += g->where[c] == CIV_Z_HAND && g->owner[c] == p;
+    return n;
+}
+
+/* "Max hand size is 3 cards", +1 for every 2 levels of Stability. */
+int civ_hand_limit(const civ_game *g, int p)
+{
+    int s = civ_attribute(g, p, CIV_STABILITY);
+    return g->set->rules.base_hand + (s > 0 ? s / g->set->rules.stability_per_hand : 0);
+}
+
+int civ_deck_left(const civ_game *g) { return g->npile[0] + g->npile[1] + g->npile[2]; }
+
+void civ_move(civ_game *g, int c, civ_zone z, int p)
+{
+    if (g->where[c] == CIV_Z_PILE)
+        for (int j = 0; j < CIV_PILES; j++)
+            for (int i = 0; i < g->npile[j]; i++)
+                if (g->pile[j][i] == c) {
+                    for (int k = i + 1; k < g->npile[j]; k++)
+                        g->pile[j][k - 1] = g->pile[j][k];
+                    g->npile[j]--;
+                    break;
+                }
+    g->where[c] = (unsigned char)z;
+    g->owner[c] = (unsigned char)(p < 0 ? 0 : p);
+    g->fresh[c] = 0;
+    if (z != CIV_Z_HAND && z != CIV_Z_PILE && z != CIV_Z_AGE_DECK && z != CIV_Z_VICTORY_DECK)
+        g->seen[c] = 0xFF; /* in play, kept or discarded: public */
+}
+
+int civ_gain(civ_game *g, int p, int n)
+{
+    if (n <= 0)
+        return n < 0 ? -civ_lose(g, p, -n) : 0;
+    g->vt[p] = g->vt[p] > 1000000 - n ? 1000000 : g->vt[p] + n; /* a bound, far above any game's */
+    return n;
+}
+
+int civ_lose(civ_game *g, int p, int n)
+{
+    if (n <= 0)
+        return n < 0 ? -civ_gain(g, p, -n) : 0;
+    if (g->set->rules.vt_floor && n > g->vt[p]) /* ruling: no VT below 0; a loss takes what there is */
+        n = g->vt[p] > 0 ? g->vt[p] : 0;
+    g->vt[p] = g->vt[p] < -1000000 + n ? -1000000 : g->vt[p] - n;
+    return n;
+}
+
+int civ_steal(civ_game *g, int from, int to, int n)
+{
+    int taken = civ_lose(g, from, n);
+    civ_gain(g, to, taken);
+    return taken;
+}
+
+int civ_destroy(civ_game *g, int c)
+{
+    if (c < 0 || c >= g->set->ncards || g->where[c] != CIV_Z_PLAY)
+        return 0;
+    civ_say(g, "  %s of P%d is destroyed", g->set->card[c].label, g->owner[c] + 1);
+    civ_move(g, c, CIV_Z_DISCARD, -1);
+    return 1;
+}
+
+void civ_discard_hand(civ_game *g, int p)
+{
+    int n = 0;
+    for (int c = 0; c < g->set->ncards; c++)
+        if (g->where[c] == CIV_Z_HAND && g->owner[c] == p) {
+            civ_move(g, c, CIV_Z_DISCARD, -1);
+            n++;
+        }
+    if (n)
+        civ_say(g, "  P%d discards their hand (%d card%s)", p + 1, n, n == 1 ? "" : "s");
+}
