@@ -37,11 +37,11 @@ int any_ruleset(const cli_options *o)
 /* The options every generic command takes; the others are refused by name
  * unless the command's ALLOWED has them (nothing given is ignored). */
 static const uint64_t GENERIC = (uint64_t)1 << OPT_PLAYERS | (uint64_t)1 << OPT_SEED | (uint64_t)1 << OPT_SEATS |
-                                (uint64_t)1 << OPT_CARDS | (uint64_t)1 << OPT_MODS |
+                                (uint64_t)1 << OPT_CARDS | (uint64_t)1 << OPT_MODS | (uint64_t)1 << OPT_VARIANT |
                                 (uint64_t)1 << OPT_LUA_INSTRUCTIONS | (uint64_t)1 << OPT_LUA_MEMORY |
                                 (uint64_t)1 << OPT_ACTION_TIME | (uint64_t)1 << OPT_LUA_ONLY | (uint64_t)1 << OPT_HELP;
 
-static int only(const cli_options *o, const char *cmd, uint64_t allowed)
+int any_only(const cli_options *o, const char *cmd, uint64_t allowed)
 {
     for (int id = 0; id < OPT_COUNT; id++)
         if ((o->given >> id & 1) && !((GENERIC | allowed) >> id & 1)) {
@@ -53,7 +53,7 @@ static int only(const cli_options *o, const char *cmd, uint64_t allowed)
     return 1;
 }
 
-static foh_cardset *load(const cli_options *o, foh_error *err)
+foh_cardset *any_load(const cli_options *o, foh_error *err)
 {
     cli_sources src;
     cli_sources_of(o, &src);
@@ -227,10 +227,10 @@ static void print_results(const double *r, int n)
 int any_play(const cli_options *o)
 {
     const uint64_t allowed = 0;
-    if (!only(o, "play", allowed))
+    if (!any_only(o, "play", allowed))
         return CLI_USAGE;
     foh_error err;
-    foh_cardset *cs = load(o, &err);
+    foh_cardset *cs = any_load(o, &err);
     if (!cs) {
         cli_error(NULL, "%s", err.msg);
         return CLI_DATA;
@@ -291,10 +291,10 @@ int any_play(const cli_options *o)
 
 int any_sim(const cli_options *o)
 {
-    if (!only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_GAMES))
+    if (!any_only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_GAMES))
         return CLI_USAGE;
     foh_error err;
-    foh_cardset *cs = load(o, &err);
+    foh_cardset *cs = any_load(o, &err);
     if (!cs) {
         cli_error(NULL, "%s", err.msg);
         return CLI_DATA;
@@ -416,7 +416,7 @@ static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *s
 
 int any_check(const cli_options *o)
 {
-    if (!only(o, "check", (uint64_t)1 << OPT_GAMES))
+    if (!any_only(o, "check", (uint64_t)1 << OPT_GAMES))
         return CLI_USAGE;
     cli_sources src;
     cli_sources_of(o, &src);
@@ -468,177 +468,4 @@ int any_check(const cli_options *o)
     foh_engine_free(eng);
     foh_cardset_free(cs);
     return errors ? CLI_DATA : CLI_OK;
-}
-
-/* ---- foh scenario ---- */
-
-/* A scenario of a generic ruleset: players, seed, the actions by name
- * (as foh play's log and describe_action name them), what must hold. */
-static int scenario_fail(const char *file, const foh_yaml_node *at, const char *name, const char *fmt, const char *what)
-{
-    printf("FAIL %s (", name);
-    cli_puts(stdout, file);
-    printf(":%d): ", at ? at->line : 1);
-    char msg[1024];
-    snprintf(msg, sizeof msg, fmt, what);
-    cli_line(stdout, msg);
-    return 0;
-}
-
-static int scalar_int(const foh_yaml_node *n, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    if (!n || n->kind != FOH_YAML_SCALAR)
-        return 0;
-    long v = strtol(n->text, &end, 10);
-    if (end == n->text || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
-
-typedef struct {
-    char *text;
-    size_t len, cap;
-} log_text;
-
-static void keep_line(void *ud, const char *line)
-{
-    log_text *t = ud;
-    size_t n = strlen(line) + 1;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = (t->cap ? t->cap * 2 : 4096) + n;
-        char *grown = realloc(t->text, cap);
-        if (!grown)
-            return;
-        t->text = grown;
-        t->cap = cap;
-    }
-    memcpy(t->text + t->len, line, n - 1);
-    t->len += n - 1;
-    t->text[t->len++] = '\n';
-    t->text[t->len] = '\0';
-}
-
-/* Run scenario SC of FILE on ENG; 1 if it passes (PASS or FAIL said). */
-static int run_scenario(foh_engine *eng, const char *file, const foh_yaml_node *sc)
-{
-    const foh_yaml_node *name = foh_yaml_get(sc, "name"), *actions = foh_yaml_get(sc, "actions"),
-                        *expect = foh_yaml_get(sc, "expect");
-    const char *title = name && name->kind == FOH_YAML_SCALAR ? name->text : "(unnamed)";
-    static const char *const keys[] = {"name", "players", "seed", "actions", "expect", NULL};
-    static const char *const expect_keys[] = {"over", "winners", "log", "observe", NULL};
-    long players = 0, seed = 0;
-    int bad = foh_yaml_unknown_key(sc, keys);
-    if (bad >= 0)
-        return scenario_fail(file, sc, title, "unknown field '%s'", sc->keys[bad]);
-    if (!scalar_int(foh_yaml_get(sc, "players"), 2, FOH_MAX_PLAYERS, &players) ||
-        !scalar_int(foh_yaml_get(sc, "seed"), 0, 0x7fffffffffffffffL, &seed))
-        return scenario_fail(file, sc, title, "%s", "'players' (2 or more) and 'seed' (a number) are required");
-    if (actions && actions->kind != FOH_YAML_SEQ)
-        return scenario_fail(file, actions, title, "%s", "'actions' lists actions by name");
-    if (!expect || expect->kind != FOH_YAML_MAP || (bad = foh_yaml_unknown_key(expect, expect_keys)) >= 0)
-        return scenario_fail(file, expect ? expect : sc, title, "'expect' must be a map of over, winners, log, observe%s",
-                             "");
-    foh_options opt = {.players = (int)players, .seed = (uint64_t)seed};
-    foh_error err;
-    foh_game *g = foh_game_new(eng, &opt, &err);
-    if (!g)
-        return scenario_fail(file, sc, title, "%s", err.msg);
-    log_text log = {0};
-    foh_game_set_log(g, keep_line, &log);
-    foh_action *legal = malloc(ANY_MAX_LEGAL * sizeof *legal);
-    int ok = legal != NULL;
-    for (size_t i = 0; ok && actions && i < actions->n; i++) {
-        const foh_yaml_node *a = actions->items[i];
-        int n = a->kind == FOH_YAML_SCALAR ? foh_game_legal_actions(g, legal, ANY_MAX_LEGAL, &err) : -1, found = -1;
-        char what[256];
-        for (int k = 0; k < n && k < ANY_MAX_LEGAL && found < 0; k++) {
-            foh_game_describe_action(g, &legal[k], what, sizeof what);
-            if (!strcmp(what, a->text))
-                found = k;
-        }
-        if (found < 0)
-            ok = scenario_fail(file, a, title, "step: '%s' is not a legal action here",
-                               a->kind == FOH_YAML_SCALAR ? a->text : "(not text)");
-        else if (foh_game_apply(g, &legal[found], &err) != FOH_OK)
-            ok = scenario_fail(file, a, title, "%s", err.msg);
-    }
-    const foh_yaml_node *over = foh_yaml_get(expect, "over"), *winners = foh_yaml_get(expect, "winners"),
-                        *want_log = foh_yaml_get(expect, "log"), *observe = foh_yaml_get(expect, "observe");
-    if (ok && over && over->kind == FOH_YAML_SCALAR && (strcmp(over->text, "true") == 0) != foh_game_is_over(g))
-        ok = scenario_fail(file, over, title, "the game is %s", foh_game_is_over(g) ? "over" : "not over");
-    if (ok && winners) {
-        double r[FOH_MAX_PLAYERS];
-        char got[64] = "";
-        if (foh_game_results(g, r, &err) != FOH_OK)
-            ok = scenario_fail(file, winners, title, "%s", err.msg);
-        for (int p = 0; ok && p < players; p++)
-            if (r[p] > 0)
-                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%d", got[0] ? ", " : "", p + 1);
-        char want[64] = "";
-        for (size_t k = 0; ok && winners->kind == FOH_YAML_SEQ && k < winners->n; k++)
-            if (winners->items[k]->kind == FOH_YAML_SCALAR)
-                snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", want[0] ? ", " : "",
-                         winners->items[k]->text);
-        if (ok && strcmp(got, want))
-            ok = scenario_fail(file, winners, title, "the winners are P%s", got);
-    }
-    if (ok && want_log && (want_log->kind != FOH_YAML_SCALAR || !log.text || !strstr(log.text, want_log->text)))
-        ok = scenario_fail(file, want_log, title, "the log has no line with '%s'",
-                           want_log->kind == FOH_YAML_SCALAR ? want_log->text : "(not text)");
-    for (size_t k = 0; ok && observe && observe->kind == FOH_YAML_MAP && k < observe->n; k++) {
-        long seat;
-        char seen[8192];
-        const foh_yaml_node *v = observe->items[k];
-        foh_yaml_node key = {.kind = FOH_YAML_SCALAR, .text = observe->keys[k]};
-        if (!scalar_int(&key, 1, players, &seat) || v->kind != FOH_YAML_SCALAR)
-            ok = scenario_fail(file, v, title, "observe: '%s' must be a player number with a text", observe->keys[k]);
-        else if (foh_game_observe(g, (int)seat - 1, seen, sizeof seen), !strstr(seen, v->text))
-            ok = scenario_fail(file, v, title, "what the player sees has no '%s'", v->text);
-    }
-    if (ok)
-        printf("PASS %s\n", title);
-    free(legal);
-    free(log.text);
-    foh_game_free(g);
-    return ok;
-}
-
-int any_scenario(const cli_options *o)
-{
-    if (!only(o, "scenario", 0))
-        return CLI_USAGE;
-    foh_error err;
-    foh_cardset *cs = load(o, &err);
-    foh_engine *eng = cs ? foh_engine_new_limited(cs, &o->limits, &err) : NULL;
-    if (!eng) {
-        cli_error(NULL, "%s", err.msg);
-        foh_cardset_free(cs);
-        return CLI_DATA;
-    }
-    int passed = 0, failed = 0;
-    for (int i = 0; i < o->nargs; i++) {
-        char yerr[512];
-        foh_yaml_node *doc = foh_yaml_load(o->args[i], yerr, sizeof yerr);
-        const foh_yaml_node *list = doc && doc->kind == FOH_YAML_MAP ? foh_yaml_get(doc, "scenarios") : NULL;
-        if (!list || list->kind != FOH_YAML_SEQ) {
-            printf("FAIL ");
-            cli_line(stdout, doc ? "a scenario file holds 'scenarios:', a list" : yerr);
-            failed++;
-        }
-        for (size_t k = 0; list && list->kind == FOH_YAML_SEQ && k < list->n; k++)
-            if (list->items[k]->kind != FOH_YAML_MAP)
-                failed += !scenario_fail(o->args[i], list->items[k], "(not a map)", "%s",
-                                         "a scenario is a map of name, players, seed, actions, expect");
-            else if (run_scenario(eng, o->args[i], list->items[k]))
-                passed++;
-            else
-                failed++;
-        foh_yaml_free(doc);
-    }
-    printf("%d passed, %d failed\n", passed, failed);
-    foh_engine_free(eng);
-    foh_cardset_free(cs);
-    return failed ? CLI_DATA : CLI_OK;
 }

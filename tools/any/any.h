@@ -16,7 +16,14 @@ int any_sim(const cli_options *o);
 /* foh check: the loader's checking mode, then random-bot games each
  * played twice (the ruleset must be deterministic). */
 int any_check(const cli_options *o);
-/* foh scenario: scenarios by action names (docs/ruleset.md). */
+/* foh scenario: scenarios by action names, from the ruleset's set-up
+ * when it has one; --coverage (any_scenario.c, docs/scenarios.md). */
 int any_scenario(const cli_options *o);
+
+/* Shared by the any_* files: refuse (naming it) an option given to CMD
+ * that is neither generic nor in ALLOWED (bits of cli_option_id); load
+ * O's card set, variants and mods. */
+int any_only(const cli_options *o, const char *cmd, uint64_t allowed);
+foh_cardset *any_load(const cli_options *o, foh_error *err);
 
 #endif

@@ -39,6 +39,7 @@
 #define FOH_RULESET_VERSION 1
 
 typedef struct foh_ruleset foh_ruleset;
+struct foh_yaml_node; /* foh/yaml.h */
 
 /* The first member of every ruleset's card set, engine and game. */
 typedef struct {
@@ -164,6 +165,22 @@ struct foh_ruleset {
     /* A difference of evaluate's values that ISMCTS maps to a 73% reward
      * (its reward is the logistic of value / value_scale). */
     double value_scale;
+
+    /* ---- scenarios (optional: NULL, and foh scenario has no set-up and
+     * no --coverage for the ruleset) ---- */
+    /* Put G, just set up, in the position SETUP describes: a scenario's
+     * `setup:` map in the ruleset's own terms (The civilization draft:
+     * hands, cards in play, piles, VT, the age; docs/scenarios.md). Then
+     * the scenario's actions are applied. FOH_ERR_DATA with ERR at the
+     * file:line of the first bad entry (nothing half-applied matters: the
+     * game is thrown away). */
+    foh_status (*scenario_setup)(foh_game *g, const struct foh_yaml_node *setup, foh_error *err);
+    /* The cards of CS (count, and each one's id), for --coverage. */
+    int (*card_count)(const foh_cardset *cs);
+    const char *(*card_id)(const foh_cardset *cs, int card);
+    /* 1 if CARD has done its part in G so far (played, used, scored):
+     * what `foh scenario --coverage` counts over every scenario. */
+    int (*exercised)(const foh_game *g, int card);
 };
 
 /* PLAYER's score broken down (the ruleset's score_lines): at most MAX

@@ -136,6 +136,15 @@ static foh_status evaluate(foh_game *g, int player, double context, foh_game *sc
     return FOH_OK;
 }
 
+static foh_status scenario_setup(foh_game *g, const struct foh_yaml_node *setup, foh_error *err)
+{
+    return civ_scenario_setup((civ_game *)g, setup, err);
+}
+
+static int card_count(const foh_cardset *cs) { return ((const civ_set *)cs)->ncards; }
+static const char *card_id(const foh_cardset *cs, int c) { return ((const civ_set *)cs)->card[c].id; }
+static int exercised(const foh_game *g, int c) { return G->used[c >> 3] >> (c & 7) & 1; }
+
 const foh_ruleset foh_ruleset_civ = {
     .version = FOH_RULESET_VERSION,
     .name = "civ-draft",
@@ -175,4 +184,8 @@ const foh_ruleset foh_ruleset_civ = {
     .evaluation = "Victory Tokens and what the position promises (Culture still to pay, attributes, hand, "
                   "Victory cards held, a conflict's stake), minus the best opponent's",
     .value_scale = 6,
+    .scenario_setup = scenario_setup,
+    .card_count = card_count,
+    .card_id = card_id,
+    .exercised = exercised,
 };

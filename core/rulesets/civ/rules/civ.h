@@ -11,6 +11,7 @@
  *   scoring.c    end of age scoring (the Victory cards), results
  *   view.c       names of actions, what a seat sees, score lines, digest
  *   determinize.c  hidden cards resampled from one seat's view
+ *   scenario.c   a scenario's set-up: hands, cards in play, piles, VT
  *   eval.c       the greedy and ISMCTS bots' evaluation (docs/civ-draft.md)
  *
  * Rulings where the draft is silent are cards/civ-draft/RULINGS.md; each
@@ -174,7 +175,10 @@ typedef struct civ_game {
     unsigned char owner[CIV_MAX_CARDS];   /* hand, play or Aggression: the player */
     unsigned char seen[CIV_MAX_CARDS];    /* bit p: player p knows where the card is */
     unsigned char fresh[CIV_MAX_CARDS];   /* played this turn (a Boon's same_turn ruling) */
+    unsigned char used[CIV_MAX_CARDS / 8]; /* bit c: card c was played, used or scored (scenario coverage) */
 } civ_game;
+
+#define CIV_USE(g, c) ((g)->used[(c) >> 3] |= (unsigned char)(1u << ((c) & 7)))
 
 
 /* ---- cardset.c ---- */
@@ -247,6 +251,10 @@ uint64_t civ_digest(const civ_game *g);
 
 /* ---- determinize.c ---- */
 void civ_determinize(civ_game *g, int viewer, uint64_t seed);
+
+/* ---- scenario.c ---- */
+/* A scenario's `setup:` (docs/scenarios.md, "The civilization draft"). */
+foh_status civ_scenario_setup(civ_game *g, const struct foh_yaml_node *setup, foh_error *err);
 
 /* ---- eval.c ---- */
 double civ_evaluate(const civ_game *g, int player);

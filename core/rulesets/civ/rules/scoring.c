@@ -56,6 +56,7 @@ void civ_score_age(civ_game *g)
         if (g->where[v] != CIV_Z_VICTORY_UP)
             continue;
         unsigned who = civ_victory_players(g, v);
+        CIV_USE(g, v);
         for (int p = 0; p < g->players; p++) {
             if (!(who >> p & 1))
                 continue;

@@ -184,6 +184,7 @@ static void conflict_step(civ_game *g, const foh_action *a)
 {
     int p = side_player(g, g->side);
     if (a->kind == CIV_REINFORCE) {
+        CIV_USE(g, a->card);
         g->total[g->side] += g->set->card[a->card].bonus;
         civ_move(g, a->card, CIV_Z_DISCARD, -1);
         civ_say(g, "  P%d adds %s (+%d): %d against %d", p + 1, label(g, a->card), g->set->card[a->card].bonus,
@@ -242,6 +243,9 @@ static foh_status play(civ_game *g, const foh_action *a, foh_error *err)
     int p = g->current;
     g->plays_left--;
     g->plays_made++;
+    CIV_USE(g, a->card);
+    if (a->tokens > 0)
+        CIV_USE(g, a->tokens - 1);
     switch (d->type) {
     case CIV_CONFLICT:
         start_conflict(g, a->card, a->option);
@@ -267,6 +271,7 @@ static void peek(civ_game *g, const foh_action *a)
 {
     int j = a->option, p = g->current, n = g->set->rules.peek_cards;
     civ_move(g, a->card, CIV_Z_DISCARD, -1);
+    CIV_USE(g, a->card);
     for (int i = 0; i < n && i < g->npile[j]; i++)
         g->seen[g->pile[j][g->npile[j] - 1 - i]] |= (unsigned char)(1u << p);
     civ_say(g, "  P%d discards %s to look at the next %d cards of pile %d", p + 1, label(g, a->card),
