@@ -59,8 +59,12 @@ foreach(f ${found})
   get_filename_component(dir ${f} DIRECTORY)
   string(FIND "${f}" "${bin_rel}/" in_bin)
   set(other_ruleset)
-  if(EXISTS ${SRC}/${dir}/game.yaml) # a card set of another ruleset (tests/toy): not these schemas' files
-    file(STRINGS ${SRC}/${dir}/game.yaml other_ruleset REGEX "^ruleset:")
+  set(set_dir ${dir})
+  if(NOT EXISTS ${SRC}/${dir}/game.yaml) # a card set's own scenarios folder
+    get_filename_component(set_dir ${dir} DIRECTORY)
+  endif()
+  if(EXISTS ${SRC}/${set_dir}/game.yaml) # a card set of another ruleset (tests/toy): not these schemas' files
+    file(STRINGS ${SRC}/${set_dir}/game.yaml other_ruleset REGEX "^ruleset:")
     list(FILTER other_ruleset EXCLUDE REGEX "^ruleset: *flow-of-history *(#.*)?$")
   endif()
   if(f MATCHES "${skip}" OR in_bin EQUAL 0 OR other_ruleset)

@@ -416,11 +416,11 @@ static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *s
 
 int any_check(const cli_options *o)
 {
-    if (!any_only(o, "check", (uint64_t)1 << OPT_GAMES))
+    if (!any_only(o, "check", (uint64_t)1 << OPT_GAMES | (uint64_t)1 << OPT_SCENARIOS))
         return CLI_USAGE;
     cli_sources src;
     cli_sources_of(o, &src);
-    int errors = 0, played = 0;
+    int errors = 0, played = 0, warnings = 0, scenarios = 0;
     foh_error err;
     foh_cardset *cs = foh_cardset_check(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch,
                                         told, &errors, &err);
@@ -463,8 +463,11 @@ int any_check(const cli_options *o)
         fprintf(stderr, "error: ");
         cli_line(stderr, err.msg);
     }
-    printf("foh check: %d error%s (%s: %d random-bot games played, each twice)\n", errors, errors == 1 ? "" : "s",
-           rs ? rs->name : "the card set does not load", played);
+    if (eng && o->nscenarios)
+        errors += any_check_scenarios(eng, cs, o->scenarios, o->nscenarios, &scenarios, &warnings);
+    printf("foh check: %d error%s, %d warning%s (%s: %d random-bot games played, each twice; %d scenarios run)\n",
+           errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+           rs ? rs->name : "the card set does not load", played, scenarios);
     foh_engine_free(eng);
     foh_cardset_free(cs);
     return errors ? CLI_DATA : CLI_OK;

@@ -20,6 +20,13 @@ int any_check(const cli_options *o);
  * when it has one; --coverage (any_scenario.c, docs/scenarios.md). */
 int any_scenario(const cli_options *o);
 
+/* foh check --scenarios: run the scenario files of PATHS (files, or
+ * folders of *.yaml) on ENG, printing only failures; *RUN_COUNT the
+ * scenarios run, a warning counted in *WARNINGS when some card is
+ * exercised by none. Returns the number that failed. */
+int any_check_scenarios(foh_engine *eng, const foh_cardset *cs, const char *const *paths, int npaths, int *run_count,
+                        int *warnings);
+
 /* Shared by the any_* files: refuse (naming it) an option given to CMD
  * that is neither generic nor in ALLOWED (bits of cli_option_id); load
  * O's card set, variants and mods. */

@@ -7,6 +7,7 @@
  * absent, what a seat sees, score lines, whose decision it is, and actions
  * legal or not. --coverage counts the cards each passing scenario
  * exercised (the ruleset's `exercised`). */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,7 +292,7 @@ static int report_coverage(const coverage *cv, const foh_cardset *cs)
     return covered == cv->n;
 }
 
-static int run_file(const char *path, foh_engine *eng, coverage *cv, int *passed, int *failed)
+static int run_file(const char *path, foh_engine *eng, coverage *cv, int quiet, int *passed, int *failed)
 {
     char yerr[512];
     foh_yaml_node *doc = foh_yaml_load(path, yerr, sizeof yerr);
@@ -309,7 +310,8 @@ static int run_file(const char *path, foh_engine *eng, coverage *cv, int *passed
                      ? play_scenario(&r, eng, sc)
                      : scenario_fail(path, sc, "(not a map)", "%s", "a scenario is a map of name, players, seed, setup, actions, expect");
         if (ok) {
-            printf("PASS %s\n", r.title);
+            if (!quiet)
+                printf("PASS %s\n", r.title);
             note_coverage(cv, r.g);
         }
         *passed += ok;
@@ -346,11 +348,65 @@ int any_scenario(const cli_options *o)
         cv.n = 0;
     int passed = 0, failed = 0;
     for (int i = 0; i < o->nargs; i++)
-        run_file(o->args[i], eng, &cv, &passed, &failed);
+        run_file(o->args[i], eng, &cv, 0, &passed, &failed);
     printf("%d passed, %d failed\n", passed, failed);
     int covered = !o->coverage || report_coverage(&cv, cs);
     free(cv.covered);
     foh_engine_free(eng);
     foh_cardset_free(cs);
     return failed || !covered ? CLI_DATA : CLI_OK;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The scenario files PATH names: itself, or a folder's *.yaml, sorted
+ * (at most MAX). */
+static int scenario_files(const char *path, char **out, int max)
+{
+    DIR *d = opendir(path);
+    int n = 0;
+    if (!d) {
+        out[n++] = strdup(path);
+        return out[0] ? 1 : 0;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml")) {
+            size_t size = strlen(path) + len + 2;
+            if ((out[n] = malloc(size)))
+                snprintf(out[n++], size, "%s/%s", path, e->d_name);
+        }
+    }
+    closedir(d);
+    qsort(out, (size_t)n, sizeof *out, by_name);
+    return n;
+}
+
+int any_check_scenarios(foh_engine *eng, const foh_cardset *cs, const char *const *paths, int npaths, int *run_count,
+                        int *warnings)
+{
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    coverage cv = {0, NULL};
+    if (rs->card_count && rs->exercised && (cv.n = rs->card_count(cs)) > 0 && !(cv.covered = calloc((size_t)cv.n, 1)))
+        cv.n = 0;
+    int passed = 0, failed = 0;
+    for (int i = 0; i < npaths; i++) {
+        char *files[256];
+        int n = scenario_files(paths[i], files, 256);
+        for (int k = 0; k < n; k++) {
+            run_file(files[k], eng, &cv, 1, &passed, &failed);
+            free(files[k]);
+        }
+    }
+    *run_count = passed + failed;
+    int missed = 0;
+    for (int c = 0; c < cv.n; c++)
+        missed += !cv.covered[c];
+    if (cv.n && missed) {
+        (*warnings)++;
+        printf("warning: %d of %d cards are exercised by no passing scenario\n", missed, cv.n);
+    }
+    free(cv.covered);
+    return failed;
 }
