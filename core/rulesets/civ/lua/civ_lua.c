@@ -196,6 +196,25 @@ static void describe_call(const void *owner, int card, char *buf, size_t len)
 
 static const foh_sandbox_port port = {"game", push_api, describe_call};
 
+/* ERR := MSG (a Lua message, "FILE:LINE: reason" when a script line is
+ * known) about card D, worded "FILE:LINE: card 'id': reason" so that
+ * editors jump to the line. */
+static foh_status card_error(foh_error *err, foh_status code, const civ_card *d, const char *msg)
+{
+    size_t n = strlen(d->file);
+    const char *rest = msg;
+    int line = d->effect_line;
+    if (!strncmp(msg, d->file, n) && msg[n] == ':') {
+        char *end;
+        long l = strtol(msg + n + 1, &end, 10);
+        if (end > msg + n + 1 && *end == ':') {
+            line = (int)l;
+            rest = end + 1 + (end[1] == ' ');
+        }
+    }
+    return foh_error_at(err, code, d->file, line, 0, "card '%s': %s", d->id, rest);
+}
+
 /* ---- loading ---- */
 
 typedef struct {
@@ -242,7 +261,7 @@ static foh_status compile_effect(civ_lua_engine *e, int c, foh_error *err)
     int ok = foh_lua_load_chunk(L, src, d->file, d->effect_line);
     free(src);
     if (!ok) {
-        foh_error_set(err, FOH_ERR_DATA, "card '%s': %s", d->id, lua_tostring(L, -1));
+        card_error(err, FOH_ERR_DATA, d, lua_tostring(L, -1));
         lua_pop(L, 1);
         return FOH_ERR_DATA;
     }
@@ -317,7 +336,7 @@ static foh_status run_event(const civ_engine *base, civ_game *g, int card, int m
     e->sb.call_id = -1;
     if (st == LUA_OK)
         return FOH_OK;
-    foh_error_set(err, FOH_ERR_SCRIPT, "card '%s': %s", d->id, foh_lua_error_text(&e->sb, st));
+    card_error(err, FOH_ERR_SCRIPT, d, foh_lua_error_text(&e->sb, st));
     lua_pop(L, 1);
     return FOH_ERR_SCRIPT;
 }

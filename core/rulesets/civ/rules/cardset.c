@@ -121,8 +121,9 @@ static double *weight_of(civ_weights *w, int i)
     return all[i];
 }
 
-/* Set rules field NAME (or age_x.N) from V. */
-static int set_rule(civ_rules *r, const char *name, const foh_yaml_node *v, foh_error *err)
+/* Set rules field NAME (or age_x.N) from V; an unknown NAME is told at
+ * LINE:COLUMN (its key's). */
+static int set_rule(civ_rules *r, const char *name, const foh_yaml_node *v, int line, int column, foh_error *err)
 {
     if (!strcmp(name, "age_x") && v && v->kind == FOH_YAML_SEQ) {
         if (v->n != CIV_AGES)
@@ -143,19 +144,18 @@ static int set_rule(civ_rules *r, const char *name, const foh_yaml_node *v, foh_
     names[NRULES] = "age_x";
     char hint[600];
     foh_error_hint(hint, sizeof hint, name, "rules", names, NRULES + 1);
-    return foh_error_at(err, FOH_ERR_DATA, v ? v->file : NULL, v ? v->line : 0, v ? v->column : 0,
-                        "unknown rule '%s'%s", name, hint) == FOH_OK;
+    return foh_error_at(err, FOH_ERR_DATA, v ? v->file : NULL, line, column, "unknown rule '%s'%s", name, hint) == FOH_OK;
 }
 
-static int set_weight(civ_weights *w, const char *name, const foh_yaml_node *v, foh_error *err)
+static int set_weight(civ_weights *w, const char *name, const foh_yaml_node *v, int line, int column, foh_error *err)
 {
     for (int i = 0; weight_names[i]; i++)
         if (!strcmp(name, weight_names[i]))
             return real(v, name, weight_of(w, i), err);
     char hint[400];
     foh_error_hint(hint, sizeof hint, name, "bot weights", weight_names, 10);
-    return foh_error_at(err, FOH_ERR_DATA, v ? v->file : NULL, v ? v->line : 0, v ? v->column : 0,
-                        "unknown bot weight '%s'%s", name, hint) == FOH_OK;
+    return foh_error_at(err, FOH_ERR_DATA, v ? v->file : NULL, line, column, "unknown bot weight '%s'%s", name, hint) ==
+           FOH_OK;
 }
 
 static void defaults(civ_set *cs)
@@ -205,10 +205,10 @@ static int read_game(civ_set *cs, const char *dir, int base, foh_error *err)
                 snprintf(cs->age_name[a], CIV_NAME, "%s", v->items[a]->text);
     }
     for (size_t i = 0; ok && base && (v = foh_yaml_get(g, "rules")) && i < v->n; i++)
-        ok = v->kind == FOH_YAML_MAP ? set_rule(&cs->rules, v->keys[i], v->items[i], err)
+        ok = v->kind == FOH_YAML_MAP ? set_rule(&cs->rules, v->keys[i], v->items[i], v->key_lines[i], v->key_columns[i], err)
                                      : foh_error_at(err, FOH_ERR_DATA, path, v->line, v->column, "'rules' is a map") == FOH_OK;
     for (size_t i = 0; ok && base && (v = foh_yaml_get(g, "bot")) && i < v->n; i++)
-        ok = v->kind == FOH_YAML_MAP ? set_weight(&cs->bot, v->keys[i], v->items[i], err)
+        ok = v->kind == FOH_YAML_MAP ? set_weight(&cs->bot, v->keys[i], v->items[i], v->key_lines[i], v->key_columns[i], err)
                                      : foh_error_at(err, FOH_ERR_DATA, path, v->line, v->column, "'bot' is a map") == FOH_OK;
     if (ok && base && (v = foh_yaml_get(g, "scripts"))) {
         if (v->kind != FOH_YAML_SEQ || v->n != 1 || v->items[0]->kind != FOH_YAML_SCALAR)
@@ -513,9 +513,9 @@ static int apply_variant(civ_set *cs, const char *dir, foh_error *err)
     for (size_t i = 0; ok && i < set->n; i++) {
         const char *k = set->keys[i];
         if (!strncmp(k, "rules.", 6))
-            ok = set_rule(&cs->rules, k + 6, set->items[i], err);
+            ok = set_rule(&cs->rules, k + 6, set->items[i], set->key_lines[i], set->key_columns[i], err);
         else if (!strncmp(k, "bot.", 4))
-            ok = set_weight(&cs->bot, k + 4, set->items[i], err);
+            ok = set_weight(&cs->bot, k + 4, set->items[i], set->key_lines[i], set->key_columns[i], err);
         else if (!strncmp(k, "cards.", 6))
             ok = set_card_field(cs, k + 6, set->items[i], err);
         else if (!strcmp(k, "players.min") || !strcmp(k, "players.max"))
