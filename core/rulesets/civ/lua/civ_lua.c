@@ -201,13 +201,15 @@ static const foh_sandbox_port port = {"game", push_api, describe_call};
  * editors jump to the line. */
 static foh_status card_error(foh_error *err, foh_status code, const civ_card *d, const char *msg)
 {
-    size_t n = strlen(d->file);
-    const char *rest = msg;
+    /* Lua names the chunk by its file, shortened at the front when long:
+     * the line follows the file's base name. */
+    const char *base = strrchr(d->file, '/') ? strrchr(d->file, '/') + 1 : d->file;
+    const char *at = strstr(msg, base), *rest = msg;
     int line = d->effect_line;
-    if (!strncmp(msg, d->file, n) && msg[n] == ':') {
+    if (at && at[strlen(base)] == ':') {
         char *end;
-        long l = strtol(msg + n + 1, &end, 10);
-        if (end > msg + n + 1 && *end == ':') {
+        long l = strtol(at + strlen(base) + 1, &end, 10);
+        if (end > at + strlen(base) + 1 && *end == ':') {
             line = (int)l;
             rest = end + 1 + (end[1] == ' ');
         }
