@@ -59,10 +59,12 @@ foreach(f ${found})
   get_filename_component(dir ${f} DIRECTORY)
   string(FIND "${f}" "${bin_rel}/" in_bin)
   set(other_ruleset)
-  set(set_dir ${dir})
-  if(NOT EXISTS ${SRC}/${dir}/game.yaml) # a card set's own scenarios folder
-    get_filename_component(set_dir ${dir} DIRECTORY)
-  endif()
+  set(set_dir ${dir}) # the card set a file belongs to: the nearest folder up with a game.yaml (its own
+  foreach(up 1 2)     # scenarios and variants lie in subfolders of it)
+    if(NOT EXISTS ${SRC}/${set_dir}/game.yaml)
+      get_filename_component(set_dir ${set_dir} DIRECTORY)
+    endif()
+  endforeach()
   if(EXISTS ${SRC}/${set_dir}/game.yaml) # a card set of another ruleset (tests/toy): not these schemas' files
     file(STRINGS ${SRC}/${set_dir}/game.yaml other_ruleset REGEX "^ruleset:")
     list(FILTER other_ruleset EXCLUDE REGEX "^ruleset: *flow-of-history *(#.*)?$")

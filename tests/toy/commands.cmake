@@ -33,7 +33,12 @@ endif()
 run(0 "0 errors, 0 warnings (toy: 12 random-bot games played, each twice; 0 scenarios run)" check)
 run(0 "3 passed, 0 failed" scenario ${TOY}/scenarios/toy.yaml)
 run(1 "illegal.yaml:5): step: 'play Harp (5)' is not a legal action here" scenario ${TOY}/scenario-errors/illegal.yaml)
-run(2 "--html: only for card sets of The Flow of History" sim --html ${OUT}/x.html)
+run(2 "--impact: only for card sets of The Flow of History" sim --impact)
+run(0 "95% interval" sim --players 2 --games 50 --html ${OUT}/toy-sim.html)
+file(READ ${OUT}/toy-sim.html html)
+if(NOT html MATCHES "<h2>Seats</h2>" OR NOT html MATCHES "<td>P2</td>")
+  message(FATAL_ERROR "toy-sim.html has no table of the seats")
+endif()
 # A human seat: what it sees, its actions by number; a wrong number asked
 # again; the end of the input stops the game with the scores so far.
 file(WRITE ${OUT}/toy-input.txt "1\n2\nx\n9\n1\n")

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "any/any.h"
+#include "any/any_report.h"
 #include "common/cli.h"
 #include "foh/bot.h"
 #include "foh/match.h"
@@ -291,7 +292,7 @@ int any_play(const cli_options *o)
 
 int any_sim(const cli_options *o)
 {
-    if (!any_only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_GAMES))
+    if (!any_only(o, "sim", (uint64_t)1 << OPT_JSON | (uint64_t)1 << OPT_HTML | (uint64_t)1 << OPT_GAMES))
         return CLI_USAGE;
     foh_error err;
     foh_cardset *cs = any_load(o, &err);
@@ -306,8 +307,13 @@ int any_sim(const cli_options *o)
     char score_label[FOH_SCORE_LABEL] = "";
     int status = eng ? CLI_OK : CLI_DATA;
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
+    any_report *rep = eng ? any_report_new(cs, o->players) : NULL;
     if (!eng)
         cli_error("sim", "%s", err.msg);
+    else if (!rep) {
+        cli_error("sim", "out of memory");
+        status = CLI_DATA;
+    }
     for (long i = 0; status == CLI_OK && i < games; i++) {
         uint64_t seed = foh_seed_for(o->seed, (uint64_t)i);
         foh_options opt = {.players = o->players, .seed = seed};
@@ -320,9 +326,12 @@ int any_sim(const cli_options *o)
             break;
         }
         double r[FOH_MAX_PLAYERS];
-        foh_status s = foh_match_play(g, seats, NULL, 0, NULL, &err);
+        foh_observer watch = any_report_observer(rep);
+        foh_status s = foh_match_play(g, seats, &watch, 1, NULL, &err);
         if (s == FOH_OK)
             s = foh_game_results(g, r, &err);
+        if (s == FOH_OK)
+            s = any_report_game(rep, g, r, &err);
         if (s != FOH_OK) {
             cli_error("sim", "game %ld (foh play --seed %llu): %s", i + 1, (unsigned long long)seed, err.msg);
             status = CLI_DATA;
@@ -363,17 +372,32 @@ int any_sim(const cli_options *o)
         }
         printf("turns per game: mean %.1f (min %ld, max %ld)\n", (double)turns_sum / (double)played, turns_min,
                turns_max);
-        json_t *report = json_pack("{s:s, s:I, s:i, s:I, s:s, s:o, s:{s:f, s:I, s:I}}", "ruleset", rs->name, "games",
+        any_report_print(rep, stdout);
+        cli_sources src;
+        cli_sources_of(o, &src);
+        json_t *report = json_pack("{s:s, s:s, s:s, s:I, s:i, s:I, s:s, s:o, s:{s:f, s:I, s:I}, s:o}", "ruleset",
+                                   rs->name, "title", rs->title, "cards", src.nsets > 0 ? src.sets[0] : "", "games",
                                    (json_int_t)played, "players", o->players, "seed", (json_int_t)o->seed, "seats",
                                    o->seats ? o->seats : "random", "seat_wins", seats_json, "turns", "mean",
                                    (double)turns_sum / (double)played, "min", (json_int_t)turns_min, "max",
-                                   (json_int_t)turns_max);
+                                   (json_int_t)turns_max, "report", any_report_json(rep));
+        if (report && src.nvariants > 0) {
+            json_t *variants = json_array();
+            for (int v = 0; v < src.nvariants; v++)
+                json_array_append_new(variants, json_string(src.variants[v]));
+            json_object_set_new(report, "variants", variants);
+        }
         if (o->json && (!report || !cli_write_json(report, o->json, JSON_INDENT(2)))) {
             cli_error("sim", "%s: cannot write the report", o->json);
             status = CLI_DATA;
         }
+        if (o->html && (!report || !any_report_html(report, o->html))) {
+            cli_error("sim", "%s: cannot write the report", o->html);
+            status = CLI_DATA;
+        }
         json_decref(report);
     }
+    any_report_free(rep);
     foh_engine_free(eng);
     foh_cardset_free(cs);
     if (fflush(stdout) != 0 && status == CLI_OK)

@@ -181,6 +181,16 @@ struct foh_ruleset {
     /* 1 if CARD has done its part in G so far (played, used, scored):
      * what `foh scenario --coverage` counts over every scenario. */
     int (*exercised)(const foh_game *g, int card);
+
+    /* ---- the report of foh sim (optional: NULL, and it has no card
+     * tables) ---- */
+    /* The card that action A, about to be taken in G, puts to use for its
+     * player (played, added to a conflict), or -1: what the per-card
+     * statistics count. */
+    int (*played_card)(const foh_game *g, const foh_action *a);
+    /* Card CARD's kind for people ("wonder", "troop"): the report's
+     * second table groups cards by it. */
+    const char *(*card_kind)(const foh_cardset *cs, int card);
 };
 
 /* PLAYER's score broken down (the ruleset's score_lines): at most MAX

@@ -145,6 +145,18 @@ static int card_count(const foh_cardset *cs) { return ((const civ_set *)cs)->nca
 static const char *card_id(const foh_cardset *cs, int c) { return ((const civ_set *)cs)->card[c].id; }
 static int exercised(const foh_game *g, int c) { return G->used[c >> 3] >> (c & 7) & 1; }
 
+/* A card played or added to a conflict (not one drawn, discarded or used to peek). */
+static int played_card(const foh_game *g, const foh_action *a)
+{
+    (void)g;
+    return a->kind == CIV_PLAY || a->kind == CIV_REINFORCE ? a->card : -1;
+}
+
+static const char *card_kind(const foh_cardset *cs, int c)
+{
+    return civ_type_names[((const civ_set *)cs)->card[c].type];
+}
+
 const foh_ruleset foh_ruleset_civ = {
     .version = FOH_RULESET_VERSION,
     .name = "civ-draft",
@@ -188,4 +200,6 @@ const foh_ruleset foh_ruleset_civ = {
     .card_count = card_count,
     .card_id = card_id,
     .exercised = exercised,
+    .played_card = played_card,
+    .card_kind = card_kind,
 };
