@@ -607,14 +607,14 @@ int cli_ruleset_supported(const foh_cardset *cs, foh_error *err)
     return 0;
 }
 
-int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
+static int load(const cli_options *o, int any, foh_cardset **cs, foh_engine **eng)
 {
     foh_error err;
     *eng = NULL;
     cli_sources src;
     cli_sources_of(o, &src);
     *cs = foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, &err);
-    if (*cs && !cli_ruleset_supported(*cs, &err)) {
+    if (*cs && !any && !cli_ruleset_supported(*cs, &err)) {
         foh_cardset_free(*cs);
         *cs = NULL;
     }
@@ -631,3 +631,7 @@ int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng)
     }
     return 1;
 }
+
+int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng) { return load(o, 0, cs, eng); }
+
+int cli_load_any(const cli_options *o, foh_cardset **cs, foh_engine **eng) { return load(o, 1, cs, eng); }

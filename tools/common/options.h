@@ -151,7 +151,13 @@ const char *cli_option_name(cli_option_id id);
  * are written for the registry's default ruleset (The Flow of History);
  * else 0 with ERR naming CS's ruleset (FOH_ERR_USAGE). */
 int cli_ruleset_supported(const foh_cardset *cs, foh_error *err);
+/* Load O's card set (with its variants and mods) and an engine with its
+ * script limits; 0 after saying why (a card set of another ruleset is
+ * refused: cli_ruleset_supported). */
 int cli_load(const cli_options *o, foh_cardset **cs, foh_engine **eng);
+/* The same for a card set of any ruleset (for commands that play through
+ * the ruleset interface alone, as foh bench does). */
+int cli_load_any(const cli_options *o, foh_cardset **cs, foh_engine **eng);
 
 /* The command that plays, alone, the game seeded SEED of a run with O's
  * players, seats, card sets, variants, mods and script limits ("foh play

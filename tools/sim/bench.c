@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "common/cli.h"
+#include "foh/ruleset.h"
 
 extern char **environ;
 
@@ -75,7 +76,8 @@ static void *play_random(void *arg)
         cli_free_seats(seats, r->o->players);
         foh_game_free(g);
     }
-    r->lua_calls = foh_engine_lua_calls(eng);
+    /* Lua calls are counted by The Flow of History's engine only. */
+    r->lua_calls = foh_cardset_ruleset(r->cs) == foh_ruleset_at(0) ? foh_engine_lua_calls(eng) : 0;
     foh_engine_free(eng);
     return NULL;
 }
@@ -343,15 +345,20 @@ int cmd_bench(int argc, char **argv)
         o.long_games = 1000;
     foh_cardset *cs;
     foh_engine *eng;
-    if (!cli_load(&o, &cs, &eng))
+    if (!cli_load_any(&o, &cs, &eng))
         return CLI_DATA;
-    const char *note;
-    if (!foh_cardset_allows_players(cs, o.players, &note)) {
-        cli_error("bench", "%d players are not allowed. %s", o.players, note);
+    int flow = foh_cardset_ruleset(cs) == foh_ruleset_at(0); /* another ruleset: through the interface alone */
+    const char *note = "";
+    foh_error err;
+    foh_options try = {.players = o.players, .seed = o.seed};
+    foh_game *trial = flow ? NULL : foh_game_new(eng, &try, &err);
+    if (flow ? !foh_cardset_allows_players(cs, o.players, &note) : !trial) {
+        cli_error("bench", "%d players are not allowed. %s", o.players, flow ? note : err.msg);
         foh_engine_free(eng);
         foh_cardset_free(cs);
         return CLI_USAGE;
     }
+    foh_game_free(trial);
     int status = CLI_DATA;
     foh_game *pos[SAMPLES];
     int npos = 0;
@@ -364,8 +371,12 @@ int cmd_bench(int argc, char **argv)
     if (s1 < 0)
         goto done;
     double turns = (double)one.turns / one.games, calls = (double)one.lua_calls / one.games;
-    printf("random bots: %.0f games/s on 1 thread (%ld games in %.2f s), %.1f turns and %.1f Lua calls per game\n",
-           one.games / s1, one.games, s1, turns, calls);
+    if (flow)
+        printf("random bots: %.0f games/s on 1 thread (%ld games in %.2f s), %.1f turns and %.1f Lua calls per game\n",
+               one.games / s1, one.games, s1, turns, calls);
+    else
+        printf("random bots: %.0f games/s on 1 thread (%ld games in %.2f s), %.1f turns per game\n", one.games / s1,
+               one.games, s1, turns);
     double sa = o.threads > 1 ? random_games(&o, cs, o.games, o.threads, &all) : s1;
     if (sa < 0)
         goto done;
@@ -409,7 +420,9 @@ int cmd_bench(int argc, char **argv)
     json_object_set_new(j, "ismcts_ms_per_decision", json_real(ms));
     json_object_set_new(j, "ismcts_iterations_per_s", json_real(FOH_ISMCTS_DEFAULT_ITERATIONS / (ms / 1e3)));
 
-    if (o.long_games > 0) {
+    if (o.long_games > 0 && !flow)
+        printf("long simulation: skipped (foh sim --threads is The Flow of History's only, for now)\n");
+    if (o.long_games > 0 && flow) {
         double secs;
         long kib = long_simulation(&o, o.long_games, o.threads, &secs);
         if (kib < 0)
