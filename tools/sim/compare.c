@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "any/any_compare.h"
 #include "commands.h"
 #include "common/cli.h"
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
 
 static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
-                                                OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
+                                                OPT_CARDS, OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
                                                 OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_MODS,
                                                 OPT_JSON, OPT_HTML,
                                                 OPT_COUNT};
@@ -35,6 +36,8 @@ int cmd_compare(int argc, char **argv)
             cli_help(&COMPARE, stdout);
         return status;
     }
+    if (any_compare_applies(&common)) /* another ruleset's card sets: through the interface alone */
+        return any_compare(&common);
     /* Each side: the common options, its own card set and variants. */
     cli_options o[2];
     foh_cardset *cs[2] = {NULL, NULL};
