@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "any/any.h"
+#include "any/any_compare.h"
 #include "common/cli.h"
 #include "common/origin.h"
 #include "common/trace.h"
@@ -612,8 +613,8 @@ int cmd_sim(int argc, char **argv)
                       k == OPT_LADDER_FROM ? "ladder-from" : "ladder-rungs");
             return CLI_USAGE;
         }
-    if (o.skill_ladder)
-        return ladder_main(&o);
+    if (o.skill_ladder) /* another ruleset's card set: its bots ranked through the interface alone */
+        return any_ruleset(&o) ? any_ladder(&o) : ladder_main(&o);
     if (any_ruleset(&o)) /* another ruleset's card set: through the interface alone */
         return any_sim(&o);
     foh_cardset *cs;
