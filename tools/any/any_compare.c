@@ -212,7 +212,7 @@ static void row_test(const any_results *res, long games, cmp_row *r)
     r->low = d - half;
     r->high = d + half;
     /* se 0 with games that differ: every game differs by d exactly. */
-    r->p = se > 0 ? erfc(fabs(d) / se / sqrt(2.0)) : 0;
+    r->p = se > 0 ? any_t_p(d / se, games - 1) : 0;
     r->differs = r->low > 0 || r->high < 0;
 }
 

@@ -239,18 +239,63 @@ int any_specs_valid(const char *const *specs, int n, char *why, size_t len)
     return 1;
 }
 
+/* The continued fraction of the incomplete beta function (modified Lentz;
+ * Numerical Recipes 6.4). */
+static double beta_fraction(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
+    d = 1 / (fabs(d) < tiny ? tiny : d);
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        double m2 = 2.0 * m, aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+        d = 1 + aa * d;
+        d = 1 / (fabs(d) < tiny ? tiny : d);
+        c = 1 + aa / c;
+        c = fabs(c) < tiny ? tiny : c;
+        h *= d * c;
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        d = 1 + aa * d;
+        d = 1 / (fabs(d) < tiny ? tiny : d);
+        c = 1 + aa / c;
+        c = fabs(c) < tiny ? tiny : c;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x));
+    return x < (a + 1) / (a + b + 2) ? front * beta_fraction(a, b, x) / a
+                                     : 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double any_t_p(double t, long df)
+{
+    double d = (double)df;
+    return beta_inc(d / 2, 0.5, d / (d + t * t));
+}
+
 double any_t95(long df)
 {
-    /* Tabled for 1 to 3 degrees of freedom; above, the Cornish-Fisher
-     * expansion of t in z (Abramowitz & Stegun 26.7.5), within 0.03%. */
-    if (df <= 1)
-        return 12.7062;
-    if (df == 2)
-        return 4.3027;
-    if (df == 3)
-        return 3.1824;
-    double z = 1.959964, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, z9 = z7 * z * z, d = (double)df;
-    return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
-           (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d) +
-           (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * d * d * d * d);
+    /* The t where the two-sided p-value is 5%, by bisection: the intervals
+     * and the p-values agree. */
+    double lo = 1.959, hi = 13;
+    for (int i = 0; i < 60; i++) {
+        double mid = (lo + hi) / 2;
+        if (any_t_p(mid, df) > 0.05)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
 }

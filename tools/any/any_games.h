@@ -67,9 +67,10 @@ void any_results_free(any_results *res);
  * else 0 with the reason in WHY. */
 int any_specs_valid(const char *const *specs, int n, char *why, size_t len);
 
-/* Student's t quantile of 97.5% for DF degrees of freedom (DF >= 1): the
- * half-width of a 95% interval of a mean of DF + 1 values is this times its
- * standard error. */
+/* Student's t with DF degrees of freedom (DF >= 1): the two-sided p-value
+ * of T, and the quantile of 97.5% (the half-width of a 95% interval of a
+ * mean of DF + 1 values is this times its standard error). */
+double any_t_p(double t, long df);
 double any_t95(long df);
 
 #endif
