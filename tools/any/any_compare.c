@@ -335,8 +335,8 @@ static void print_report(const cmp_run *c, const cmp_row *rows, int n, int teste
         cli_wrap(stdout, text ? text : "(out of memory)", 2, 23);
         free(text);
     }
-    printf("\n%d of %d figures differ (%d past Benjamini-Hochberg); of the %d that differ in some game, about 1\n"
-           "in 20 would by chance alone\n",
+    printf("\n%d of %d figures differ, %d past Benjamini-Hochberg (by chance alone, about 1 in 20 of the %d\n"
+           "figures that differ in some game would have an interval excluding 0)\n",
            differ, n, marked, tested);
 }
 
