@@ -106,11 +106,11 @@ static double row_value(const any_results *res, const cmp_row *row, int side, lo
     case ROW_WIN:
         return res->result[at + (size_t)row->seat];
     case ROW_SEAT_LINE:
-        return res->line[(at + (size_t)row->seat) * ANY_LINES + (size_t)row->line[side]];
+        return res->line[(at + (size_t)row->seat) * (size_t)res->stride + (size_t)row->line[side]];
     default: {
         double sum = 0;
         for (size_t p = 0; p < n; p++)
-            sum += res->line[(at + p) * ANY_LINES + (size_t)row->line[side]];
+            sum += res->line[(at + p) * (size_t)res->stride + (size_t)row->line[side]];
         return sum / (double)n;
     }
     }

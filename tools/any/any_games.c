@@ -54,7 +54,7 @@ static foh_status keep_lines(any_results *res, int side, long j, foh_game *g, fo
                                  "lines, the first '%s'): the report matches them by place",
                                  p + 1, res->nlines[side], res->nlines[side] ? res->label[side][0] : "");
         for (int i = 0; i < n; i++)
-            res->line[((size_t)j * res->players + p) * ANY_LINES + i] = lines[i].value;
+            res->line[((size_t)j * res->players + p) * (size_t)res->stride + i] = lines[i].value;
     }
     return FOH_OK;
 }
@@ -193,16 +193,21 @@ int any_games_play(const any_run *run, any_results *res)
     res->probe_side = -1;
     size_t n = (size_t)run->jobs, np = n * (size_t)run->players;
     res->result = calloc(np ? np : 1, sizeof *res->result);
-    res->line = calloc(np ? np * ANY_LINES : 1, sizeof *res->line);
     res->turns = calloc(n ? n : 1, sizeof *res->turns);
     res->limit = calloc(n ? n : 1, sizeof *res->limit);
     any_worker *w = calloc((size_t)run->threads, sizeof *w);
     pthread_t *tid = calloc((size_t)run->threads, sizeof *tid);
-    int ok = res->result && res->line && res->turns && res->limit && w && tid;
+    int ok = res->result && res->turns && res->limit && w && tid;
     if (!ok)
         snprintf(res->error, sizeof res->error, "out of memory (%ld games)", run->jobs);
     for (int k = 0; ok && k < 2; k++)
         ok = !run->cs[k] || probe_lines(run, k, res);
+    res->stride = res->nlines[0] > res->nlines[1] ? res->nlines[0] : res->nlines[1];
+    res->stride = res->stride > 0 ? res->stride : 1;
+    if (ok && !(res->line = calloc(np ? np * (size_t)res->stride : 1, sizeof *res->line))) {
+        snprintf(res->error, sizeof res->error, "out of memory (%ld games)", run->jobs);
+        ok = 0;
+    }
     if (ok)
         ok = run_workers(run, res, w, tid);
     free(w);

@@ -47,7 +47,8 @@ typedef struct {
     int nlines[2];
     char label[2][ANY_LINES][FOH_SCORE_LABEL];
     double *result;        /* [J * players + p] */
-    double *line;          /* [(J * players + p) * ANY_LINES + i] */
+    int stride;            /* the most lines of the two card sets (at least 1) */
+    double *line;          /* [(J * players + p) * stride + i] */
     int *turns;            /* [J] */
     unsigned char *limit;  /* [J]: 1 if it ended at the turn limit */
     long failed_job;       /* the first failing game, or -1 */
