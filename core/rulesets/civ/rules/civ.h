@@ -176,6 +176,12 @@ typedef struct civ_game {
     unsigned char seen[CIV_MAX_CARDS];    /* bit p: player p knows where the card is */
     unsigned char fresh[CIV_MAX_CARDS];   /* played this turn (a Boon's same_turn ruling) */
     unsigned char used[CIV_MAX_CARDS / 8]; /* bit c: card c was played, used or scored (scenario coverage) */
+    /* Counts kept by civ_move (civ_recount after a direct change of where
+     * cards are): the rules read them many times a decision. */
+    int attr[FOH_MAX_PLAYERS][CIV_NATTRS];      /* the attributes: adds of the cards in play */
+    short in_play[FOH_MAX_PLAYERS][CIV_NTYPES]; /* cards in play by type */
+    short hand_n[FOH_MAX_PLAYERS];              /* cards in hand */
+    short hand_leaders[FOH_MAX_PLAYERS];        /* Leaders in hand (who may peek) */
 } civ_game;
 
 #define CIV_USE(g, c) ((g)->used[(c) >> 3] |= (unsigned char)(1u << ((c) & 7)))
@@ -208,6 +214,9 @@ int civ_hand_size(const civ_game *g, int p);
 int civ_hand_limit(const civ_game *g, int p);
 int civ_deck_left(const civ_game *g);
 int civ_military(const civ_game *g, int p);
+/* Count again what civ_game keeps counted, after cards were placed
+ * without civ_move (set-up, dealing an age, a scenario). */
+void civ_recount(civ_game *g);
 /* Move card C to zone Z (owner P for hand, play, Aggression), taking it
  * out of a pile if it is in one. */
 void civ_move(civ_game *g, int c, civ_zone z, int p);

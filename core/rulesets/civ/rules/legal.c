@@ -88,7 +88,7 @@ static void plays_of(const civ_game *g, int p, int c, foh_action *out, int max, 
 
 static void peeks(const civ_game *g, int p, foh_action *out, int max, int *n)
 {
-    if (g->set->rules.peek_cards <= 0)
+    if (g->set->rules.peek_cards <= 0 || g->hand_leaders[p] == 0)
         return;
     for (int c = 0; c < g->set->ncards; c++)
         if (g->where[c] == CIV_Z_HAND && g->owner[c] == p && CIV_IS_LEADER(g->set->card[c].type))
@@ -103,7 +103,7 @@ int civ_playable(const civ_game *g)
 {
     foh_action none[1];
     int n = 0;
-    for (int c = 0; c < g->set->ncards; c++)
+    for (int c = 0; g->hand_n[g->current] > 0 && c < g->set->ncards; c++)
         if (g->where[c] == CIV_Z_HAND && g->owner[c] == g->current)
             plays_of(g, g->current, c, none, 0, &n);
     return n;

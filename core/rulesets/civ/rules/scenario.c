@@ -154,6 +154,7 @@ foh_status civ_scenario_setup(civ_game *g, const foh_yaml_node *setup, foh_error
     }
     if (s != FOH_OK)
         return s;
+    civ_recount(g);
     civ_reveal_tops(g);
     civ_start_turn(g); /* draws and plays from the attributes set up */
     if ((v = foh_yaml_get(setup, "phase"))) {

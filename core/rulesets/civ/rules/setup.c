@@ -60,6 +60,7 @@ void civ_deal_age(civ_game *g)
     }
     civ_reveal_tops(g);
     g->drew_last = 0;
+    civ_recount(g);
 }
 
 void civ_turn_up_victory(civ_game *g)
