@@ -59,6 +59,14 @@ typedef struct {
     void *report_ctx;
 } foh_load_request;
 
+/* A number of a card set that foh tune may change: its path as a
+ * variant's `set:` names it, its value and the range tune keeps to. */
+#define FOH_TUNABLE_PATH 112
+typedef struct {
+    char path[FOH_TUNABLE_PATH];
+    int value, lo, hi;
+} foh_tunable;
+
 /* One line of a player's score breakdown: e.g. {"VP", 12}. */
 #define FOH_SCORE_LABEL 48
 typedef struct {
@@ -191,6 +199,12 @@ struct foh_ruleset {
     /* Card CARD's kind for people ("wonder", "troop"): the report's
      * second table groups cards by it. */
     const char *(*card_kind)(const foh_cardset *cs, int card);
+
+    /* ---- foh tune (optional: NULL, and it has nothing to change) ---- */
+    /* The numbers of CS a designer balances, at most MAX into OUT (a
+     * variant's `set:` paths, their values and ranges); returns how many
+     * there are in all (may exceed MAX). */
+    int (*tunables)(const foh_cardset *cs, foh_tunable *out, int max);
 };
 
 /* PLAYER's score broken down (the ruleset's score_lines): at most MAX
