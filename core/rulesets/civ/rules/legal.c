@@ -1,10 +1,10 @@
 /* legal: the decisions open in each phase, as the draft limits them.
- * Fate (lines 130-134): draw from any pile that is not empty. Action
- * (lines 136-160): play a card within the turn's plays, a Government only
- * as the one card of the turn (lines 42-46), one Political and one
- * Religious Leader unless a Join allows two (lines 31-38), a Wonder with
- * another card discarded (lines 57-59), a Conflict with a Troop in play
- * (line 145), an Event at its target. A Leader discarded from the hand
+ * Fate (lines 111-116): draw from any pile that is not empty. Action
+ * (lines 118-140): play a card within the turn's plays, a Government only
+ * as the one card of the turn (lines 43-46), one Political and one
+ * Religious Leader unless a Join allows two (lines 31-39), a Wonder with
+ * another card discarded (lines 56-58), a Conflict with a Troop in play
+ * (line 127), an Event at its target. A Leader discarded from the hand
  * looks at a pile (lines 484-485). In a conflict the side to act adds a
  * Troop or Conflict card or holds; over the hand limit, a discard. */
 #include <stdlib.h>

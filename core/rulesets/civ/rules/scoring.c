@@ -1,6 +1,6 @@
-/* scoring: End of Age Scoring (draft lines 162-186): each face-up Victory
+/* scoring: End of Age Scoring (draft lines 161-186): each face-up Victory
  * card pays or costs X VT (3, 6, 9, 12 by age) to the player or players it
- * names; and the game's results (lines 3-6: most VT wins). Rulings: a
+ * names; and the game's results (lines 4-6: most VT wins). Rulings: a
  * "highest" needs a level above 0; tied players all score (ties_score) or
  * none does. */
 #include "civ.h"

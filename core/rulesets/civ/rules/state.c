@@ -1,5 +1,5 @@
 /* state: what the rules and card effects read and change of a game: the
- * attributes (draft lines 80-100), counts of cards in play, hand limits,
+ * attributes (draft lines 72-92), counts of cards in play, hand limits,
  * moving cards between zones, Victory Tokens (with the floor ruling) and
  * the Destroy of Events ("Destroy = Discard Target Card in Play"). */
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* turn: applying a decision and everything that follows by itself: the
- * four phases (draft lines 122-176: Fate, Action, Destiny, End), a conflict
- * and its rounds of reinforcement (lines 144-160), Boons (line 200), the
- * end of an age (lines 178-196) and of the game (lines 5-6). An action is
+ * four phases (draft lines 104-159: Fate, Action, Destiny, End), a conflict
+ * and its rounds of reinforcement (lines 126-140), Boons (line 204), the
+ * end of an age (lines 147-166) and of the game (lines 5-6). An action is
  * all or nothing: a failing effect leaves the game as it was. */
 #include <string.h>
 
