@@ -165,6 +165,7 @@ typedef struct civ_game {
     int players, current, turn, age, over;
     civ_phase phase;
     int draws_left, plays_left, plays_made, drew_last; /* this turn; drew_last: the age's deck ran out */
+    int announced;                                     /* the turn's first log line is written */
     int vt[FOH_MAX_PLAYERS];
     int aggressions[FOH_MAX_PLAYERS];
     /* A conflict in progress (CIV_PHASE_CONFLICT). */

@@ -121,7 +121,7 @@ int civ_legal(civ_game *g, foh_action *out, int max)
         peeks(g, p, out, max, &n);
         break;
     case CIV_PHASE_ACTION:
-        for (int c = 0; c < cs->ncards; c++)
+        for (int c = 0; g->plays_left > 0 && c < cs->ncards; c++)
             if (g->where[c] == CIV_Z_HAND && g->owner[c] == p)
                 plays_of(g, p, c, out, max, &n);
         peeks(g, p, out, max, &n);

@@ -19,7 +19,15 @@ void civ_start_turn(civ_game *g)
     g->phase = CIV_PHASE_FATE;
     g->draws_left = r->base_draws + (v > 0 ? v / r->vitality_per_draw : 0);
     g->plays_made = 0;
+    g->announced = 0; /* the turn's first line waits for its first action: a new game's log sink comes later */
     memset(g->fresh, 0, sizeof g->fresh);
+}
+
+static void announce(civ_game *g)
+{
+    if (g->announced)
+        return;
+    g->announced = 1;
     civ_say(g, "Turn %d (%s age): P%d to play, %d VT", g->turn + 1, g->set->age_name[g->age], g->current + 1,
             g->vt[g->current]);
 }
@@ -39,6 +47,14 @@ static void finish_actions(civ_game *g)
         end_turn(g);
 }
 
+/* Whether the turn's player may still discard a Leader to look at a pile
+ * (ruling 19: in the Fate or the Action phase): the Action phase then
+ * waits for its end to be chosen. */
+static int may_peek(const civ_game *g)
+{
+    return g->set->rules.peek_cards > 0 && g->hand_leaders[g->current] > 0 && civ_deck_left(g) > 0;
+}
+
 /* Move on while nothing is left to decide. */
 void civ_advance(civ_game *g)
 {
@@ -49,7 +65,7 @@ void civ_advance(civ_game *g)
             g->plays_left = g->set->rules.base_plays + (r > 0 ? r / g->set->rules.resources_per_play : 0);
             continue;
         }
-        if (g->phase == CIV_PHASE_ACTION && (g->plays_left <= 0 || civ_playable(g) == 0)) {
+        if (g->phase == CIV_PHASE_ACTION && (g->plays_left <= 0 || civ_playable(g) == 0) && !may_peek(g)) {
             finish_actions(g);
             continue;
         }
@@ -316,6 +332,7 @@ foh_status civ_apply(civ_game *g, const foh_action *a, foh_error *err)
     }
     civ_game before;
     memcpy(&before, g, sizeof before);
+    announce(g);
     describe_for_log(g, a);
     foh_status s = FOH_OK;
     if (a->kind == CIV_DRAW)
