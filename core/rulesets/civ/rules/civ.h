@@ -167,7 +167,7 @@ typedef struct civ_game {
     int draws_left, plays_left, plays_made, drew_last; /* this turn; drew_last: the age's deck ran out */
     int announced;                                     /* the turn's first log line is written */
     int vt[FOH_MAX_PLAYERS];
-    int aggressions[FOH_MAX_PLAYERS];
+    int conflicts_won[FOH_MAX_PLAYERS];  /* in the whole game (a statistic: the Aggression cards go each age) */
     /* A conflict in progress (CIV_PHASE_CONFLICT). */
     int attacker, defender, aggression, total[2], side, passes;
     int npile[CIV_PILES];

@@ -154,6 +154,7 @@ static void resolve_conflict(civ_game *g)
         civ_say(g, "  P%d wins and takes %d VT from P%d, keeping %s (%d VT against %d)", w + 1, taken, l + 1, x->label,
                 g->vt[w], g->vt[l]);
         civ_move(g, g->aggression, CIV_Z_AGGRESSION, w);
+        g->conflicts_won[w]++;
     }
     g->aggression = -1;
     g->phase = CIV_PHASE_ACTION;
