@@ -205,6 +205,16 @@ struct foh_ruleset {
      * variant's `set:` paths, their values and ranges); returns how many
      * there are in all (may exceed MAX). */
     int (*tunables)(const foh_cardset *cs, foh_tunable *out, int max);
+
+    /* ---- foh play --watch (optional: NULL, and it is refused) ---- */
+    /* The files CS was read from: source I's path and the hash
+     * (foh_file_hash) of its bytes as read, or NULL past the last. */
+    const char *(*source)(const foh_cardset *cs, int i, uint64_t *hash);
+    /* Move G onto ENG, an engine of the same card set read again (edited
+     * numbers, text or effects), between turns. Refused, G unchanged,
+     * with a message naming what differs (FOH_ERR_DATA) when the position
+     * cannot carry over: cards added, removed, moved or retyped. */
+    foh_status (*rebind)(foh_game *g, foh_engine *eng, foh_error *err);
 };
 
 /* PLAYER's score broken down (the ruleset's score_lines): at most MAX

@@ -198,6 +198,20 @@ static int tunables(const foh_cardset *fcs, foh_tunable *out, int max)
     return n;
 }
 
+static const char *source(const foh_cardset *fcs, int i, uint64_t *hash)
+{
+    const civ_set *cs = (const civ_set *)fcs;
+    if (i < 0 || i >= cs->nsources)
+        return NULL;
+    *hash = cs->source_hash[i];
+    return cs->source_path[i];
+}
+
+static foh_status rebind(foh_game *g, foh_engine *eng, foh_error *err)
+{
+    return civ_rebind((civ_game *)g, (const civ_engine *)eng, err);
+}
+
 const foh_ruleset foh_ruleset_civ = {
     .version = FOH_RULESET_VERSION,
     .name = "civ-draft",
@@ -244,4 +258,6 @@ const foh_ruleset foh_ruleset_civ = {
     .played_card = played_card,
     .card_kind = card_kind,
     .tunables = tunables,
+    .source = source,
+    .rebind = rebind,
 };

@@ -126,6 +126,9 @@ struct foh_cardset_civ {
     int nfiles;
     struct foh_yaml_node **trees; /* the card files read: the cards' `file` names live in them */
     char *helpers;          /* the helpers' Lua text (game.yaml `scripts:`), or NULL */
+    int nsources;           /* the files read (game.yaml, card files, helpers, variants) */
+    char **source_path;
+    uint64_t *source_hash;  /* foh_file_hash of each as read: foh play --watch */
     char helpers_path[1024];
 };
 typedef struct foh_cardset_civ civ_set;
@@ -193,6 +196,9 @@ typedef struct civ_game {
  * NULL with ERR at file:line naming the card. */
 civ_set *civ_set_load(const foh_load_request *req, foh_error *err);
 void civ_set_free(civ_set *cs);
+/* Move G onto engine ENG of a card set read again (the same cards in the
+ * same order and types); FOH_ERR_DATA naming what differs. */
+foh_status civ_rebind(civ_game *g, const civ_engine *eng, foh_error *err);
 /* The index of the card with id ID, or -1. */
 int civ_card_index(const civ_set *cs, const char *id);
 

@@ -129,3 +129,25 @@ void civ_discard_hand(civ_game *g, int p)
     if (n)
         civ_say(g, "  P%d discards their hand (%d card%s)", p + 1, n, n == 1 ? "" : "s");
 }
+
+foh_status civ_rebind(civ_game *g, const civ_engine *eng, foh_error *err)
+{
+    const civ_set *old = g->set, *cs = eng->set;
+    if (cs->ncards != old->ncards)
+        return foh_error_set(err, FOH_ERR_DATA, "the card set now has %d cards, not %d: cards cannot be added or "
+                                                "removed during a game", cs->ncards, old->ncards);
+    for (int c = 0; c < cs->ncards; c++)
+        if (strcmp(cs->card[c].id, old->card[c].id) || cs->card[c].type != old->card[c].type ||
+            cs->card[c].age != old->card[c].age)
+            return foh_error_at(err, FOH_ERR_DATA, cs->card[c].file, cs->card[c].line, 0,
+                                "card '%s': a card's id, type, age or place in the files cannot change during a game "
+                                "(it was '%s')", cs->card[c].id, old->card[c].id);
+    if (g->players < cs->min_players || g->players > cs->max_players)
+        return foh_error_set(err, FOH_ERR_DATA, "the card set is now played by %d to %d players, not %d",
+                             cs->min_players, cs->max_players, g->players);
+    g->head = eng->head;
+    g->eng = eng;
+    g->set = cs;
+    civ_recount(g); /* the cards' numbers may have changed */
+    return FOH_OK;
+}
