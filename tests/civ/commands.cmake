@@ -73,3 +73,7 @@ if(NOT out MATCHES "verified on 40 fresh games" OR NOT out MATCHES "length=100..
 endif()
 run(0 "turns per game" sim --cards civ-draft --variant ${OUT}/civ-tuned --players 3 --games 20)
 run(2 "--target speed=3: seat-spread=P" tune --cards civ-draft --target speed=3)
+
+# The Events' helpers keep no state between calls (the sandbox refuses it).
+broken(effects.lua "function destroy(target)\n" "local calls = 0\nfunction destroy(target)\n  calls = calls + 1\n"
+       "effects.lua:10: helper 'destroy': writes to 'calls', a variable that outlives the call")
