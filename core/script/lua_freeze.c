@@ -347,3 +347,27 @@ foh_status foh_lua_freeze_selftest(foh_sandbox *sb, foh_error *err)
                              "this Lua build's bytecode cannot be checked for scripts that keep state: %s", why);
     return FOH_OK;
 }
+
+foh_status foh_lua_freeze_helpers(foh_sandbox *sb, foh_error *err)
+{
+    lua_State *L = sb->L;
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
+    lua_getmetatable(L, -1);
+    lua_getfield(L, -1, "__index");
+    int globals = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, globals)) {
+        char who[120];
+        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        snprintf(who, sizeof who, "helper '%.80s'", name);
+        if (foh_lua_freeze(sb, who, name, err) != FOH_OK) {
+            lua_settop(L, globals - 3);
+            return FOH_ERR_DATA;
+        }
+        lua_pushvalue(L, -2); /* the key, then the frozen value: replaced in place */
+        lua_insert(L, -2);
+        lua_rawset(L, globals);
+    }
+    lua_settop(L, globals - 3);
+    return FOH_OK;
+}

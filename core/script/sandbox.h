@@ -171,6 +171,10 @@ void foh_lua_readonly_list(lua_State *L, int idx, const char *name);
  * run it inside a protected call: the instruction or time limit, or the
  * memory cap, raises a Lua error. */
 foh_status foh_lua_freeze(foh_sandbox *sb, const char *who, const char *name, foh_error *err);
+/* Freeze every global the owner's helper scripts created (after
+ * foh_lua_seal_globals), each as foh_lua_freeze does, named "helper
+ * 'NAME'" in errors. Run it inside a protected call. */
+foh_status foh_lua_freeze_helpers(foh_sandbox *sb, foh_error *err);
 /* Check that this Lua build's bytecode is understood by the upvalue-write
  * analysis (lua_upvalues.c); FOH_ERR_SCRIPT if not. */
 foh_status foh_lua_freeze_selftest(foh_sandbox *sb, foh_error *err);

@@ -61,3 +61,19 @@ broken(1-ancient.yaml "type: wonder" "type: wondre" "unknown card type 'wondre' 
 broken(4-modern.yaml "effect: lose(target, params.vt)" "effect: lose(target, params.vt" "4-modern.yaml:338: card 'holocaust': ')' expected")
 broken(game.yaml "base_hand: 3" "base_hands: 3" "game.yaml:19:3: unknown rule 'base_hands' (did you mean 'base_hand'?")
 broken(5-victory.yaml "rank: lowest" "rank: lower" "unknown rank 'lower'")
+
+# foh tune on the ruleset's own numbers: a target the rules numbers can
+# meet (the game's length) is met with one change, checked on fresh seeds,
+# and the variant written loads.
+file(REMOVE_RECURSE ${OUT}/civ-tuned)
+run(0 "change 1: rules." tune --cards civ-draft --players 3 --seats random --games 40 --param rules.
+    --target length=100..180 --max-changes 1 --out ${OUT}/civ-tuned)
+if(NOT out MATCHES "verified on 40 fresh games" OR NOT out MATCHES "length=100..180 +base +19[0-9][.][0-9]+ \\(missed\\) +tuned +1[0-7][0-9][.]")
+  message(FATAL_ERROR "foh tune: no verified change:\n${out}")
+endif()
+run(0 "turns per game" sim --cards civ-draft --variant ${OUT}/civ-tuned --players 3 --games 20)
+run(2 "--target speed=3: seat-spread=P" tune --cards civ-draft --target speed=3)
+
+# The Events' helpers keep no state between calls (the sandbox refuses it).
+broken(effects.lua "function destroy(target)\n" "local calls = 0\nfunction destroy(target)\n  calls = calls + 1\n"
+       "effects.lua:10: helper 'destroy': writes to 'calls', a variable that outlives the call")

@@ -121,7 +121,36 @@ static void test_a_bot_sees_only_its_view(void **state)
     foh_cardset_free(cs);
 }
 
-/* Every listed action has its own name and applies; games end. */
+/* The counts the game keeps (civ_game.attr, in_play, hand_n,
+ * hand_leaders) equal those counted afresh from where the cards are. */
+static void assert_counts(const foh_game *fg)
+{
+    const civ_game *g = (const civ_game *)fg;
+    for (int p = 0; p < g->players; p++) {
+        int attr[CIV_NATTRS] = {0}, types[CIV_NTYPES] = {0}, hand = 0, leaders = 0;
+        for (int c = 0; c < g->set->ncards; c++) {
+            const civ_card *d = &g->set->card[c];
+            if (g->owner[c] != p)
+                continue;
+            if (g->where[c] == CIV_Z_HAND) {
+                hand++;
+                leaders += CIV_IS_LEADER(d->type);
+            }
+            for (int a = 0; g->where[c] == CIV_Z_PLAY && a < CIV_NATTRS; a++)
+                attr[a] += d->adds[a];
+            types[d->type] += g->where[c] == CIV_Z_PLAY;
+        }
+        assert_int_equal(hand, g->hand_n[p]);
+        assert_int_equal(leaders, g->hand_leaders[p]);
+        for (int a = 0; a < CIV_NATTRS; a++)
+            assert_int_equal(attr[a], g->attr[p][a]);
+        for (int t = 0; t < CIV_NTYPES; t++)
+            assert_int_equal(types[t], g->in_play[p][t]);
+    }
+}
+
+/* Every listed action has its own name and applies; games end; the kept
+ * counts stay right, through determinizations too. */
 static void test_every_listed_action_applies(void **state)
 {
     (void)state;
@@ -150,6 +179,12 @@ static void test_every_listed_action_applies(void **state)
                     fail_msg("listed action '%s' refused: %s", a, err.msg);
             }
             random_step(g, &rng);
+            assert_counts(g);
+            if (decisions % 50 == 0) {
+                foh_game_copy(c, g);
+                foh_game_determinize(c, (int)(decisions % opt.players), (uint64_t)decisions);
+                assert_counts(c);
+            }
             assert_true(++decisions < 20000);
         }
         assert_true(foh_game_turn(g) <= foh_game_turn_limit(g));

@@ -34,6 +34,7 @@ run(0 "0 errors, 0 warnings (toy: 12 random-bot games played, each twice; 0 scen
 run(0 "3 passed, 0 failed" scenario ${TOY}/scenarios/toy.yaml)
 run(1 "illegal.yaml:5): step: 'play Harp (5)' is not a legal action here" scenario ${TOY}/scenario-errors/illegal.yaml)
 run(2 "--impact: only for card sets of The Flow of History" sim --impact)
+run(2 "the ruleset 'toy' names no numbers to tune" tune --games 20)
 run(0 "95% interval" sim --players 2 --games 50 --html ${OUT}/toy-sim.html)
 file(READ ${OUT}/toy-sim.html html)
 if(NOT html MATCHES "<h2>Seats</h2>" OR NOT html MATCHES "<td>P2</td>")

@@ -186,6 +186,13 @@ static void free_seats(foh_player **seats, int n)
             seats[p]->free(seats[p]);
 }
 
+int any_bot_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, foh_player **seats)
+{
+    return make_seats(o, cmd, players, seed, NULL, seats);
+}
+
+void any_free_seats(foh_player **seats, int n) { free_seats(seats, n); }
+
 static void print_line(void *ud, const char *line)
 {
     (void)ud;

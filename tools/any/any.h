@@ -4,6 +4,7 @@
 #define FOH_ANY_H
 
 #include "common/cli.h"
+#include "foh/bot.h"
 
 /* 1 if O's (first) card set names a ruleset other than the registry's
  * default: the command then runs its any_* form. */
@@ -32,5 +33,13 @@ int any_check_scenarios(foh_engine *eng, const foh_cardset *cs, const char *cons
  * O's card set, variants and mods. */
 int any_only(const cli_options *o, const char *cmd, uint64_t allowed);
 foh_cardset *any_load(const cli_options *o, foh_error *err);
+/* Bots for PLAYERS seats from O's --seats, seeded from SEED as foh sim
+ * seeds them; 0 after saying why. any_free_seats frees them. */
+int any_bot_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, foh_player **seats);
+void any_free_seats(foh_player **seats, int n);
+/* foh tune for a card set of another ruleset (any_tune.c); ARGV as
+ * cmd_tune got it. any_tune_applies: 1 if ARGV's card set is one. */
+int any_tune_applies(int argc, char **argv);
+int any_tune(int argc, char **argv);
 
 #endif

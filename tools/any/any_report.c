@@ -307,3 +307,41 @@ json_t *any_report_json(const any_report *r)
     return json_pack("{s:o, s:f, s:o, s:o}", "score_lines", lines, "all_cards_win_rate", base, "kinds", kinds,
                      "cards", cards);
 }
+
+int any_report_rate(const any_report *r, const char *name, int kind, double *rate, double *games)
+{
+    int n = kind ? r->nkinds : r->ncards;
+    for (int i = 0; i < n; i++) {
+        const tally *t = kind ? &r->kind[i] : &r->card[i];
+        if (strcmp(kind ? r->kind_name[i] : r->rs->card_id(r->cs, i), name))
+            continue;
+        *games = t->games;
+        *rate = t->games > 0 ? t->wins / t->games : 0;
+        return 1;
+    }
+    return 0;
+}
+
+int any_report_kind_spread(const any_report *r, double min, double *spread)
+{
+    double lo = 2, hi = -1;
+    for (int k = 0; k < r->nkinds; k++)
+        if (r->kind[k].games >= min && r->kind[k].games > 0) {
+            double rate = r->kind[k].wins / r->kind[k].games;
+            lo = rate < lo ? rate : lo;
+            hi = rate > hi ? rate : hi;
+        }
+    *spread = hi >= lo ? hi - lo : 0;
+    return hi >= lo;
+}
+
+int any_report_line_mean(const any_report *r, const char *label, double *mean)
+{
+    for (int i = 0; i < r->nlines; i++)
+        if (!strcmp(r->line[i].label, label)) {
+            double n = r->line[i].n[0] + r->line[i].n[1];
+            *mean = n > 0 ? (r->line[i].sum[0] + r->line[i].sum[1]) / n : 0;
+            return 1;
+        }
+    return 0;
+}

@@ -25,6 +25,14 @@ foh_status any_report_game(any_report *r, foh_game *g, const double *results, fo
  * in 30 player-games or more), and as JSON (every card). */
 void any_report_print(const any_report *r, FILE *out);
 json_t *any_report_json(const any_report *r);
+/* What foh tune's targets read: the win rate of the players who played
+ * card or kind NAME (KIND 1) and their player-games; the spread (max - min)
+ * of the kinds' rates among kinds played in MIN player-games or more; a
+ * score line's mean over every player at the end. 0 if there is none. */
+int any_report_rate(const any_report *r, const char *name, int kind, double *rate, double *games);
+int any_report_kind_spread(const any_report *r, double min, double *spread);
+int any_report_line_mean(const any_report *r, const char *label, double *mean);
+
 /* A page of SUMMARY (foh sim's JSON, with this report in it) at PATH; 1 if
  * written. */
 int any_report_html(const json_t *summary, const char *path);

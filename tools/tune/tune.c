@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "any/any.h"
 #include "commands.h"
 #include "common/cli.h"
 #include "common/origin.h"
@@ -249,6 +250,8 @@ static const char *bad_shard_usage(const tuner *T, char *why, size_t len)
 
 int cmd_tune(int argc, char **argv)
 {
+    if (any_tune_applies(argc, argv)) /* another ruleset's card set: through the interface alone */
+        return any_tune(argc, argv);
     tuner *T = calloc(1, sizeof *T);
     candidates cand = {0};
     char **args = calloc((size_t)argc + 1, sizeof *args);

@@ -59,6 +59,14 @@ typedef struct {
     void *report_ctx;
 } foh_load_request;
 
+/* A number of a card set that foh tune may change: its path as a
+ * variant's `set:` names it, its value and the range tune keeps to. */
+#define FOH_TUNABLE_PATH 112
+typedef struct {
+    char path[FOH_TUNABLE_PATH];
+    int value, lo, hi;
+} foh_tunable;
+
 /* One line of a player's score breakdown: e.g. {"VP", 12}. */
 #define FOH_SCORE_LABEL 48
 typedef struct {
@@ -191,6 +199,22 @@ struct foh_ruleset {
     /* Card CARD's kind for people ("wonder", "troop"): the report's
      * second table groups cards by it. */
     const char *(*card_kind)(const foh_cardset *cs, int card);
+
+    /* ---- foh tune (optional: NULL, and it has nothing to change) ---- */
+    /* The numbers of CS a designer balances, at most MAX into OUT (a
+     * variant's `set:` paths, their values and ranges); returns how many
+     * there are in all (may exceed MAX). */
+    int (*tunables)(const foh_cardset *cs, foh_tunable *out, int max);
+
+    /* ---- foh play --watch (optional: NULL, and it is refused) ---- */
+    /* The files CS was read from: source I's path and the hash
+     * (foh_file_hash) of its bytes as read, or NULL past the last. */
+    const char *(*source)(const foh_cardset *cs, int i, uint64_t *hash);
+    /* Move G onto ENG, an engine of the same card set read again (edited
+     * numbers, text or effects), between turns. Refused, G unchanged,
+     * with a message naming what differs (FOH_ERR_DATA) when the position
+     * cannot carry over: cards added, removed, moved or retyped. */
+    foh_status (*rebind)(foh_game *g, foh_engine *eng, foh_error *err);
 };
 
 /* PLAYER's score broken down (the ruleset's score_lines): at most MAX

@@ -1,6 +1,7 @@
 /* ruleset: the civilization card game draft's method table (foh/ruleset.h),
  * joining its rules (rules/) and their Lua binding (lua/, which implements
  * the rules' port to card effects). The registry lists it as "civ-draft". */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,60 @@ static const char *card_kind(const foh_cardset *cs, int c)
     return civ_type_names[((const civ_set *)cs)->card[c].type];
 }
 
+static void tunable(foh_tunable *out, int max, int *n, int value, int lo, int hi, const char *fmt, const char *a)
+{
+    if (*n < max) {
+        snprintf(out[*n].path, sizeof out[*n].path, fmt, a);
+        out[*n].value = value;
+        out[*n].lo = lo;
+        out[*n].hi = hi;
+    }
+    (*n)++;
+}
+
+/* What a designer of the draft balances: each Conflict's Prestige Value and
+ * Military Bonus, the X of each age, the attributes' thresholds, the
+ * starting VT, the Boon's VT and the hand limit. */
+static int tunables(const foh_cardset *fcs, foh_tunable *out, int max)
+{
+    const civ_set *cs = (const civ_set *)fcs;
+    const civ_rules *r = &cs->rules;
+    int n = 0;
+    char age[4];
+    for (int a = 0; a < CIV_AGES; a++) {
+        snprintf(age, sizeof age, "%d", a + 1);
+        tunable(out, max, &n, r->age_x[a], 0, 3 * r->age_x[a] + 3, "rules.age_x.%s", age);
+    }
+    tunable(out, max, &n, r->starting_vt, 0, 3 * r->starting_vt + 10, "rules.%s", "starting_vt");
+    tunable(out, max, &n, r->vitality_per_draw, 1, 2 * r->vitality_per_draw + 2, "rules.%s", "vitality_per_draw");
+    tunable(out, max, &n, r->resources_per_play, 1, 2 * r->resources_per_play + 2, "rules.%s", "resources_per_play");
+    tunable(out, max, &n, r->stability_per_hand, 1, 2 * r->stability_per_hand + 2, "rules.%s", "stability_per_hand");
+    tunable(out, max, &n, r->base_hand, 1, 2 * r->base_hand + 2, "rules.%s", "base_hand");
+    tunable(out, max, &n, r->boon_vt, 0, 3 * r->boon_vt + 3, "rules.%s", "boon_vt");
+    char path[CIV_NAME + 16];
+    for (int c = 0; c < cs->ncards; c++)
+        if (cs->card[c].type == CIV_CONFLICT) {
+            snprintf(path, sizeof path, "cards.%s.", cs->card[c].id);
+            tunable(out, max, &n, cs->card[c].prestige, 0, 2 * cs->card[c].prestige + 5, "%sprestige", path);
+            tunable(out, max, &n, cs->card[c].bonus, 0, 2 * cs->card[c].bonus + 5, "%sbonus", path);
+        }
+    return n;
+}
+
+static const char *source(const foh_cardset *fcs, int i, uint64_t *hash)
+{
+    const civ_set *cs = (const civ_set *)fcs;
+    if (i < 0 || i >= cs->nsources)
+        return NULL;
+    *hash = cs->source_hash[i];
+    return cs->source_path[i];
+}
+
+static foh_status rebind(foh_game *g, foh_engine *eng, foh_error *err)
+{
+    return civ_rebind((civ_game *)g, (const civ_engine *)eng, err);
+}
+
 const foh_ruleset foh_ruleset_civ = {
     .version = FOH_RULESET_VERSION,
     .name = "civ-draft",
@@ -202,4 +257,7 @@ const foh_ruleset foh_ruleset_civ = {
     .exercised = exercised,
     .played_card = played_card,
     .card_kind = card_kind,
+    .tunables = tunables,
+    .source = source,
+    .rebind = rebind,
 };

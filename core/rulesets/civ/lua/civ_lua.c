@@ -225,32 +225,6 @@ typedef struct {
     foh_status status;
 } load_job;
 
-/* Freeze every global the helper script made: read-only, and no function
- * that keeps state between calls (core/script, foh_lua_freeze). */
-static foh_status freeze_helpers(civ_lua_engine *e, foh_error *err)
-{
-    lua_State *L = e->sb.L;
-    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
-    lua_getmetatable(L, -1);
-    lua_getfield(L, -1, "__index");
-    int globals = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, globals)) {
-        char who[120];
-        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-        snprintf(who, sizeof who, "helper '%.80s'", name);
-        if (foh_lua_freeze(&e->sb, who, name, err) != FOH_OK) {
-            lua_settop(L, globals - 3);
-            return FOH_ERR_DATA;
-        }
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, globals);
-    }
-    lua_settop(L, globals - 3);
-    return FOH_OK;
-}
-
 static foh_status compile_effect(civ_lua_engine *e, int c, foh_error *err)
 {
     lua_State *L = e->sb.L;
@@ -296,7 +270,7 @@ static foh_status load_scripts(civ_lua_engine *e, foh_error *err)
         }
     }
     foh_lua_seal_globals(&e->sb);
-    if (freeze_helpers(e, err) != FOH_OK)
+    if (foh_lua_freeze_helpers(&e->sb, err) != FOH_OK)
         return FOH_ERR_DATA;
     for (int c = 0; c < cs->ncards; c++)
         if (cs->card[c].effect && compile_effect(e, c, err) != FOH_OK)

@@ -173,6 +173,30 @@ static void defaults(civ_set *cs)
     cs->max_players = 6;
 }
 
+/* Remember file PATH and the hash of its bytes now (foh play --watch). */
+static int note_source(civ_set *cs, const char *path, foh_error *err)
+{
+    char *bytes = NULL;
+    size_t len = 0;
+    if (foh_file_read(path, FOH_YAML_MAX_BYTES, "card files", &bytes, &len, err) != FOH_OK)
+        return 0;
+    char **paths = realloc(cs->source_path, sizeof *paths * (size_t)(cs->nsources + 1));
+    uint64_t *hashes = paths ? realloc(cs->source_hash, sizeof *hashes * (size_t)(cs->nsources + 1)) : NULL;
+    if (paths)
+        cs->source_path = paths;
+    if (hashes)
+        cs->source_hash = hashes;
+    char *copy = hashes ? strdup(path) : NULL;
+    if (!copy) {
+        free(bytes);
+        return foh_error_set(err, FOH_ERR_MEMORY, "out of memory") == FOH_OK;
+    }
+    cs->source_path[cs->nsources] = copy;
+    cs->source_hash[cs->nsources++] = foh_file_hash(bytes, len);
+    free(bytes);
+    return 1;
+}
+
 /* ---- game.yaml ---- */
 
 static int read_game(civ_set *cs, const char *dir, int base, foh_error *err)
@@ -184,6 +208,10 @@ static int read_game(civ_set *cs, const char *dir, int base, foh_error *err)
     foh_yaml_node *g = foh_yaml_load(path, yerr, sizeof yerr);
     if (!g)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+    if (!note_source(cs, path, err)) {
+        foh_yaml_free(g);
+        return 0;
+    }
     int ok = g->kind == FOH_YAML_MAP ||
              foh_error_at(err, FOH_ERR_DATA, path, g->line, g->column, "game.yaml must be a map") == FOH_OK;
     ok = ok && known_keys(g, base ? keys : expansion_keys, base ? "game.yaml" : "an expansion's game.yaml", err);
@@ -218,7 +246,8 @@ static int read_game(civ_set *cs, const char *dir, int base, foh_error *err)
             snprintf(cs->helpers_path, sizeof cs->helpers_path, "%s/%s", dir, v->items[0]->text);
             ok = !strchr(v->items[0]->text, '/') ||
                  foh_error_at(err, FOH_ERR_DATA, path, v->line, v->column, "a helper file lies in the card set's folder") == FOH_OK;
-            ok = ok && foh_file_read(cs->helpers_path, CIV_SCRIPT_BYTES, "scripts", &cs->helpers, &len, err) == FOH_OK;
+            ok = ok && foh_file_read(cs->helpers_path, CIV_SCRIPT_BYTES, "scripts", &cs->helpers, &len, err) == FOH_OK &&
+                 note_source(cs, cs->helpers_path, err);
         }
     }
     foh_yaml_free(g);
@@ -375,6 +404,10 @@ static int read_file(civ_set *cs, const char *path, links **lk, size_t *cap, siz
     foh_yaml_node *f = foh_yaml_load_within(path, values, yerr, sizeof yerr);
     if (!f)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+    if (!note_source(cs, path, err)) {
+        foh_yaml_free(f);
+        return 0;
+    }
     foh_yaml_node **trees = realloc(cs->trees, sizeof *trees * (size_t)(cs->nfiles + 1));
     if (!trees) {
         foh_yaml_free(f);
@@ -505,6 +538,10 @@ static int apply_variant(civ_set *cs, const char *dir, foh_error *err)
     foh_yaml_node *f = foh_yaml_load(path, yerr, sizeof yerr);
     if (!f)
         return foh_error_set(err, FOH_ERR_DATA, "%s", yerr) == FOH_OK;
+    if (!note_source(cs, path, err)) {
+        foh_yaml_free(f);
+        return 0;
+    }
     const foh_yaml_node *set = foh_yaml_get(f, "set");
     int ok = f->kind == FOH_YAML_MAP && known_keys(f, keys, "variant.yaml", err);
     if (ok && (!set || set->kind != FOH_YAML_MAP))
@@ -592,6 +629,10 @@ void civ_set_free(civ_set *cs)
     for (int f = 0; f < cs->nfiles; f++)
         foh_yaml_free(cs->trees[f]);
     free(cs->trees);
+    for (int i = 0; i < cs->nsources; i++)
+        free(cs->source_path[i]);
+    free(cs->source_path);
+    free(cs->source_hash);
     free(cs->card);
     free(cs->helpers);
     free(cs);

@@ -126,6 +126,9 @@ struct foh_cardset_civ {
     int nfiles;
     struct foh_yaml_node **trees; /* the card files read: the cards' `file` names live in them */
     char *helpers;          /* the helpers' Lua text (game.yaml `scripts:`), or NULL */
+    int nsources;           /* the files read (game.yaml, card files, helpers, variants) */
+    char **source_path;
+    uint64_t *source_hash;  /* foh_file_hash of each as read: foh play --watch */
     char helpers_path[1024];
 };
 typedef struct foh_cardset_civ civ_set;
@@ -165,8 +168,9 @@ typedef struct civ_game {
     int players, current, turn, age, over;
     civ_phase phase;
     int draws_left, plays_left, plays_made, drew_last; /* this turn; drew_last: the age's deck ran out */
+    int announced;                                     /* the turn's first log line is written */
     int vt[FOH_MAX_PLAYERS];
-    int aggressions[FOH_MAX_PLAYERS];
+    int conflicts_won[FOH_MAX_PLAYERS];  /* in the whole game (a statistic: the Aggression cards go each age) */
     /* A conflict in progress (CIV_PHASE_CONFLICT). */
     int attacker, defender, aggression, total[2], side, passes;
     int npile[CIV_PILES];
@@ -176,6 +180,12 @@ typedef struct civ_game {
     unsigned char seen[CIV_MAX_CARDS];    /* bit p: player p knows where the card is */
     unsigned char fresh[CIV_MAX_CARDS];   /* played this turn (a Boon's same_turn ruling) */
     unsigned char used[CIV_MAX_CARDS / 8]; /* bit c: card c was played, used or scored (scenario coverage) */
+    /* Counts kept by civ_move (civ_recount after a direct change of where
+     * cards are): the rules read them many times a decision. */
+    int attr[FOH_MAX_PLAYERS][CIV_NATTRS];      /* the attributes: adds of the cards in play */
+    short in_play[FOH_MAX_PLAYERS][CIV_NTYPES]; /* cards in play by type */
+    short hand_n[FOH_MAX_PLAYERS];              /* cards in hand */
+    short hand_leaders[FOH_MAX_PLAYERS];        /* Leaders in hand (who may peek) */
 } civ_game;
 
 #define CIV_USE(g, c) ((g)->used[(c) >> 3] |= (unsigned char)(1u << ((c) & 7)))
@@ -186,6 +196,9 @@ typedef struct civ_game {
  * NULL with ERR at file:line naming the card. */
 civ_set *civ_set_load(const foh_load_request *req, foh_error *err);
 void civ_set_free(civ_set *cs);
+/* Move G onto engine ENG of a card set read again (the same cards in the
+ * same order and types); FOH_ERR_DATA naming what differs. */
+foh_status civ_rebind(civ_game *g, const civ_engine *eng, foh_error *err);
 /* The index of the card with id ID, or -1. */
 int civ_card_index(const civ_set *cs, const char *id);
 
@@ -208,6 +221,9 @@ int civ_hand_size(const civ_game *g, int p);
 int civ_hand_limit(const civ_game *g, int p);
 int civ_deck_left(const civ_game *g);
 int civ_military(const civ_game *g, int p);
+/* Count again what civ_game keeps counted, after cards were placed
+ * without civ_move (set-up, dealing an age, a scenario). */
+void civ_recount(civ_game *g);
 /* Move card C to zone Z (owner P for hand, play, Aggression), taking it
  * out of a pile if it is in one. */
 void civ_move(civ_game *g, int c, civ_zone z, int p);

@@ -47,4 +47,5 @@ void civ_determinize(civ_game *g, int viewer, uint64_t seed)
             g->owner[c] = (unsigned char)p;
             g->seen[c] = (unsigned char)(1u << p);
         }
+    civ_recount(g); /* the Leaders in each hand may have changed */
 }

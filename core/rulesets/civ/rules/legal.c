@@ -1,10 +1,10 @@
 /* legal: the decisions open in each phase, as the draft limits them.
- * Fate (lines 130-134): draw from any pile that is not empty. Action
- * (lines 136-160): play a card within the turn's plays, a Government only
- * as the one card of the turn (lines 42-46), one Political and one
- * Religious Leader unless a Join allows two (lines 31-38), a Wonder with
- * another card discarded (lines 57-59), a Conflict with a Troop in play
- * (line 145), an Event at its target. A Leader discarded from the hand
+ * Fate (lines 111-116): draw from any pile that is not empty. Action
+ * (lines 118-140): play a card within the turn's plays, a Government only
+ * as the one card of the turn (lines 43-46), one Political and one
+ * Religious Leader unless a Join allows two (lines 31-39), a Wonder with
+ * another card discarded (lines 56-58), a Conflict with a Troop in play
+ * (line 127), an Event at its target. A Leader discarded from the hand
  * looks at a pile (lines 484-485). In a conflict the side to act adds a
  * Troop or Conflict card or holds; over the hand limit, a discard. */
 #include <stdlib.h>
@@ -88,7 +88,7 @@ static void plays_of(const civ_game *g, int p, int c, foh_action *out, int max, 
 
 static void peeks(const civ_game *g, int p, foh_action *out, int max, int *n)
 {
-    if (g->set->rules.peek_cards <= 0)
+    if (g->set->rules.peek_cards <= 0 || g->hand_leaders[p] == 0)
         return;
     for (int c = 0; c < g->set->ncards; c++)
         if (g->where[c] == CIV_Z_HAND && g->owner[c] == p && CIV_IS_LEADER(g->set->card[c].type))
@@ -103,7 +103,7 @@ int civ_playable(const civ_game *g)
 {
     foh_action none[1];
     int n = 0;
-    for (int c = 0; c < g->set->ncards; c++)
+    for (int c = 0; g->hand_n[g->current] > 0 && c < g->set->ncards; c++)
         if (g->where[c] == CIV_Z_HAND && g->owner[c] == g->current)
             plays_of(g, g->current, c, none, 0, &n);
     return n;
@@ -121,7 +121,7 @@ int civ_legal(civ_game *g, foh_action *out, int max)
         peeks(g, p, out, max, &n);
         break;
     case CIV_PHASE_ACTION:
-        for (int c = 0; c < cs->ncards; c++)
+        for (int c = 0; g->plays_left > 0 && c < cs->ncards; c++)
             if (g->where[c] == CIV_Z_HAND && g->owner[c] == p)
                 plays_of(g, p, c, out, max, &n);
         peeks(g, p, out, max, &n);

@@ -9,10 +9,13 @@
  *     hands: {1: [caesar, warriors]}      # each listed hand replaced
  *     in_play: {1: [great_wall], 2: [archers]}
  *     aggressions: {2: [attack]}
+ *     pile_sizes: {1: 0, 2: 0, 3: 1}      # each pile cut to its top N cards (the rest discarded,
+ *                                         # as if drawn earlier in the age): an age near its end
  *     piles: {1: [music, pottery]}        # put on top of the pile, the last on top
  *     victory: [military_high, culture_low] # the face-up Victory cards
  *
- * Cards are named by id and moved from wherever they were. The turn's
+ * Cards are named by id and moved from wherever they were; `pile_sizes`
+ * applies before `piles`. The turn's
  * draws and plays are counted again from the attributes set up. */
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +99,25 @@ static foh_status per_player(civ_game *g, const foh_yaml_node *m, civ_zone z, fo
     return FOH_OK;
 }
 
+/* `pile_sizes`: each pile listed keeps only its top N cards; the others
+ * are discarded, as if drawn and gone earlier in the age. */
+static foh_status cut_piles(civ_game *g, const foh_yaml_node *v, foh_error *err)
+{
+    if (v->kind != FOH_YAML_MAP)
+        return bad(err, v, "'pile_sizes' maps 1, 2 or 3 to a number of cards", NULL);
+    for (size_t i = 0; i < v->n; i++) {
+        int j = key_index(v, i, CIV_PILES), keep;
+        if (j < 0)
+            return bad(err, v, "'pile_sizes' maps 1, 2 or 3 to a number of cards, not", v->keys[i]);
+        foh_status s = number(v->items[i], 0, CIV_MAX_PILE, &keep, err);
+        if (s != FOH_OK)
+            return s;
+        while (g->npile[j] > keep)
+            civ_move(g, g->pile[j][0], CIV_Z_DISCARD, -1); /* from the bottom: the top N stay */
+    }
+    return FOH_OK;
+}
+
 static foh_status set_age(civ_game *g, const foh_yaml_node *v, foh_error *err)
 {
     for (int a = 0; a < CIV_AGES; a++)
@@ -112,15 +134,15 @@ static foh_status set_age(civ_game *g, const foh_yaml_node *v, foh_error *err)
 
 foh_status civ_scenario_setup(civ_game *g, const foh_yaml_node *setup, foh_error *err)
 {
-    static const char *const keys[] = {"age", "current", "phase", "vt", "hands", "in_play", "aggressions", "piles",
-                                       "victory", NULL};
+    static const char *const keys[] = {"age", "current", "phase", "vt", "hands", "in_play", "aggressions",
+                                       "pile_sizes", "piles", "victory", NULL};
     if (setup->kind != FOH_YAML_MAP)
         return bad(err, setup, "'setup' is a map", NULL);
     int k = foh_yaml_unknown_key(setup, keys);
     if (k >= 0)
         return foh_error_at(err, FOH_ERR_DATA, setup->file, setup->key_lines[k], setup->key_columns[k],
-                            "setup: unknown field '%s' (age, current, phase, vt, hands, in_play, aggressions, piles, "
-                            "victory)", setup->keys[k]);
+                            "setup: unknown field '%s' (age, current, phase, vt, hands, in_play, aggressions, "
+                            "pile_sizes, piles, victory)", setup->keys[k]);
     const foh_yaml_node *v;
     foh_status s = FOH_OK;
     if ((v = foh_yaml_get(setup, "age")))
@@ -147,6 +169,8 @@ foh_status civ_scenario_setup(civ_game *g, const foh_yaml_node *setup, foh_error
                 g->where[c] = CIV_Z_VICTORY_DECK;
         s = cards(g, v, CIV_Z_VICTORY_UP, 0, err);
     }
+    if (s == FOH_OK && (v = foh_yaml_get(setup, "pile_sizes")))
+        s = cut_piles(g, v, err);
     for (size_t i = 0; s == FOH_OK && (v = foh_yaml_get(setup, "piles")) && i < v->n; i++) {
         int j = key_index(v, i, CIV_PILES);
         s = v->kind != FOH_YAML_MAP || j < 0 || j >= CIV_PILES ? bad(err, v, "'piles' maps 1, 2 or 3 to cards", NULL)
@@ -154,6 +178,7 @@ foh_status civ_scenario_setup(civ_game *g, const foh_yaml_node *setup, foh_error
     }
     if (s != FOH_OK)
         return s;
+    civ_recount(g);
     civ_reveal_tops(g);
     civ_start_turn(g); /* draws and plays from the attributes set up */
     if ((v = foh_yaml_get(setup, "phase"))) {

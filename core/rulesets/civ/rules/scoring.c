@@ -1,6 +1,6 @@
-/* scoring: End of Age Scoring (draft lines 162-186): each face-up Victory
+/* scoring: End of Age Scoring (draft lines 161-186): each face-up Victory
  * card pays or costs X VT (3, 6, 9, 12 by age) to the player or players it
- * names; and the game's results (lines 3-6: most VT wins). Rulings: a
+ * names; and the game's results (lines 4-6: most VT wins). Rulings: a
  * "highest" needs a level above 0; tied players all score (ties_score) or
  * none does. */
 #include "civ.h"
@@ -48,25 +48,33 @@ unsigned civ_victory_players(const civ_game *g, int v)
     return who;
 }
 
+/* Every face-up card is scored on the position as it stands, and each
+ * player's gains and losses are added up before they are applied
+ * (ruling 25): the order of the cards does not matter, even where the VT
+ * floor cuts a loss. */
 void civ_score_age(civ_game *g)
 {
     const civ_set *cs = g->set;
-    int x = cs->rules.age_x[g->age];
+    int x = cs->rules.age_x[g->age], net[FOH_MAX_PLAYERS] = {0}, named[FOH_MAX_PLAYERS] = {0};
     for (int v = 0; v < cs->ncards; v++) {
         if (g->where[v] != CIV_Z_VICTORY_UP)
             continue;
         unsigned who = civ_victory_players(g, v);
         CIV_USE(g, v);
-        for (int p = 0; p < g->players; p++) {
-            if (!(who >> p & 1))
-                continue;
-            int n = cs->card[v].gain ? civ_gain(g, p, x) : civ_lose(g, p, x);
-            civ_say(g, "  %s: P%d %s %d VT (%d VT)", cs->card[v].label, p + 1, cs->card[v].gain ? "gains" : "loses", n,
-                    g->vt[p]);
-        }
+        for (int p = 0; p < g->players; p++)
+            if (who >> p & 1) {
+                net[p] += cs->card[v].gain ? x : -x;
+                named[p] = 1;
+                civ_say(g, "  %s: P%d %s %d VT", cs->card[v].label, p + 1, cs->card[v].gain ? "gains" : "loses", x);
+            }
         if (!who)
             civ_say(g, "  %s: nobody", cs->card[v].label);
     }
+    for (int p = 0; p < g->players; p++)
+        if (named[p]) {
+            int moved = net[p] >= 0 ? civ_gain(g, p, net[p]) : -civ_lose(g, p, -net[p]);
+            civ_say(g, "  End of Age Scoring: P%d %+d VT (%d VT)", p + 1, moved, g->vt[p]);
+        }
 }
 
 /* Most VT wins; tied players share the win (the draft names no tie-break). */

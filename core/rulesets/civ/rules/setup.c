@@ -1,7 +1,7 @@
-/* setup: a new game as the draft's "Setup" sets it out (lines 107-120): the
+/* setup: a new game as the draft's "Setup" sets it out (lines 94-102): the
  * Age decks and the Victory deck shuffled, starting VT, one random Ancient
  * card dealt to each player, 7 Victory cards face up; and, each age, its
- * deck dealt into three piles, two face up ("Fate Phase", lines 130-134). */
+ * deck dealt into three piles, two face up ("Fate Phase", lines 111-116). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +60,7 @@ void civ_deal_age(civ_game *g)
     }
     civ_reveal_tops(g);
     g->drew_last = 0;
+    civ_recount(g);
 }
 
 void civ_turn_up_victory(civ_game *g)

@@ -1,9 +1,10 @@
 /* state: what the rules and card effects read and change of a game: the
- * attributes (draft lines 80-100), counts of cards in play, hand limits,
+ * attributes (draft lines 72-92), counts of cards in play, hand limits,
  * moving cards between zones, Victory Tokens (with the floor ruling) and
  * the Destroy of Events ("Destroy = Discard Target Card in Play"). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "civ.h"
 
@@ -19,31 +20,39 @@ void civ_say(civ_game *g, const char *fmt, ...)
     g->log(g->log_ud, line);
 }
 
-int civ_attribute(const civ_game *g, int p, civ_attr a)
-{
-    int sum = 0;
-    for (int c = 0; c < g->set->ncards; c++)
-        if (g->where[c] == CIV_Z_PLAY && g->owner[c] == p)
-            sum += g->set->card[c].adds[a];
-    return sum;
-}
+int civ_attribute(const civ_game *g, int p, civ_attr a) { return g->attr[p][a]; }
 
 int civ_military(const civ_game *g, int p) { return civ_attribute(g, p, CIV_MILITARY); }
 
-int civ_count_in_play(const civ_game *g, int p, civ_type t)
+int civ_count_in_play(const civ_game *g, int p, civ_type t) { return g->in_play[p][t]; }
+
+int civ_hand_size(const civ_game *g, int p) { return g->hand_n[p]; }
+
+/* Card C enters (SIGN 1) or leaves (-1) the counts of its zone. */
+static void count(civ_game *g, int c, int sign)
 {
-    int n = 0;
-    for (int c = 0; c < g->set->ncards; c++)
-        n += g->where[c] == CIV_Z_PLAY && g->owner[c] == p && g->set->card[c].type == t;
-    return n;
+    const civ_card *d = &g->set->card[c];
+    int p = g->owner[c];
+    if (g->where[c] == CIV_Z_HAND) {
+        g->hand_n[p] = (short)(g->hand_n[p] + sign);
+        if (CIV_IS_LEADER(d->type))
+            g->hand_leaders[p] = (short)(g->hand_leaders[p] + sign);
+    }
+    if (g->where[c] != CIV_Z_PLAY)
+        return;
+    for (int a = 0; a < CIV_NATTRS; a++)
+        g->attr[p][a] += sign * d->adds[a];
+    g->in_play[p][d->type] = (short)(g->in_play[p][d->type] + sign);
 }
 
-int civ_hand_size(const civ_game *g, int p)
+void civ_recount(civ_game *g)
 {
-    int n = 0;
+    memset(g->attr, 0, sizeof g->attr);
+    memset(g->in_play, 0, sizeof g->in_play);
+    memset(g->hand_n, 0, sizeof g->hand_n);
+    memset(g->hand_leaders, 0, sizeof g->hand_leaders);
     for (int c = 0; c < g->set->ncards; c++)
-        n += g->where[c] == CIV_Z_HAND && g->owner[c] == p;
-    return n;
+        count(g, c, 1);
 }
 
 /* "Max hand size is 3 cards", +1 for every 2 levels of Stability. */
@@ -57,6 +66,7 @@ int civ_deck_left(const civ_game *g) { return g->npile[0] + g->npile[1] + g->npi
 
 void civ_move(civ_game *g, int c, civ_zone z, int p)
 {
+    count(g, c, -1);
     if (g->where[c] == CIV_Z_PILE)
         for (int j = 0; j < CIV_PILES; j++)
             for (int i = 0; i < g->npile[j]; i++)
@@ -69,6 +79,7 @@ void civ_move(civ_game *g, int c, civ_zone z, int p)
     g->where[c] = (unsigned char)z;
     g->owner[c] = (unsigned char)(p < 0 ? 0 : p);
     g->fresh[c] = 0;
+    count(g, c, 1);
     if (z != CIV_Z_HAND && z != CIV_Z_PILE && z != CIV_Z_AGE_DECK && z != CIV_Z_VICTORY_DECK)
         g->seen[c] = 0xFF; /* in play, kept or discarded: public */
 }
@@ -117,4 +128,26 @@ void civ_discard_hand(civ_game *g, int p)
         }
     if (n)
         civ_say(g, "  P%d discards their hand (%d card%s)", p + 1, n, n == 1 ? "" : "s");
+}
+
+foh_status civ_rebind(civ_game *g, const civ_engine *eng, foh_error *err)
+{
+    const civ_set *old = g->set, *cs = eng->set;
+    if (cs->ncards != old->ncards)
+        return foh_error_set(err, FOH_ERR_DATA, "the card set now has %d cards, not %d: cards cannot be added or "
+                                                "removed during a game", cs->ncards, old->ncards);
+    for (int c = 0; c < cs->ncards; c++)
+        if (strcmp(cs->card[c].id, old->card[c].id) || cs->card[c].type != old->card[c].type ||
+            cs->card[c].age != old->card[c].age)
+            return foh_error_at(err, FOH_ERR_DATA, cs->card[c].file, cs->card[c].line, 0,
+                                "card '%s': a card's id, type, age or place in the files cannot change during a game "
+                                "(it was '%s')", cs->card[c].id, old->card[c].id);
+    if (g->players < cs->min_players || g->players > cs->max_players)
+        return foh_error_set(err, FOH_ERR_DATA, "the card set is now played by %d to %d players, not %d",
+                             cs->min_players, cs->max_players, g->players);
+    g->head = eng->head;
+    g->eng = eng;
+    g->set = cs;
+    civ_recount(g); /* the cards' numbers may have changed */
+    return FOH_OK;
 }

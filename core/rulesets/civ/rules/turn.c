@@ -1,7 +1,7 @@
 /* turn: applying a decision and everything that follows by itself: the
- * four phases (draft lines 122-176: Fate, Action, Destiny, End), a conflict
- * and its rounds of reinforcement (lines 144-160), Boons (line 200), the
- * end of an age (lines 178-196) and of the game (lines 5-6). An action is
+ * four phases (draft lines 104-159: Fate, Action, Destiny, End), a conflict
+ * and its rounds of reinforcement (lines 126-140), Boons (line 204), the
+ * end of an age (lines 147-166) and of the game (lines 5-6). An action is
  * all or nothing: a failing effect leaves the game as it was. */
 #include <string.h>
 
@@ -19,7 +19,15 @@ void civ_start_turn(civ_game *g)
     g->phase = CIV_PHASE_FATE;
     g->draws_left = r->base_draws + (v > 0 ? v / r->vitality_per_draw : 0);
     g->plays_made = 0;
+    g->announced = 0; /* the turn's first line waits for its first action: a new game's log sink comes later */
     memset(g->fresh, 0, sizeof g->fresh);
+}
+
+static void announce(civ_game *g)
+{
+    if (g->announced)
+        return;
+    g->announced = 1;
     civ_say(g, "Turn %d (%s age): P%d to play, %d VT", g->turn + 1, g->set->age_name[g->age], g->current + 1,
             g->vt[g->current]);
 }
@@ -39,6 +47,14 @@ static void finish_actions(civ_game *g)
         end_turn(g);
 }
 
+/* Whether the turn's player may still discard a Leader to look at a pile
+ * (ruling 19: in the Fate or the Action phase): the Action phase then
+ * waits for its end to be chosen. */
+static int may_peek(const civ_game *g)
+{
+    return g->set->rules.peek_cards > 0 && g->hand_leaders[g->current] > 0 && civ_deck_left(g) > 0;
+}
+
 /* Move on while nothing is left to decide. */
 void civ_advance(civ_game *g)
 {
@@ -49,7 +65,7 @@ void civ_advance(civ_game *g)
             g->plays_left = g->set->rules.base_plays + (r > 0 ? r / g->set->rules.resources_per_play : 0);
             continue;
         }
-        if (g->phase == CIV_PHASE_ACTION && (g->plays_left <= 0 || civ_playable(g) == 0)) {
+        if (g->phase == CIV_PHASE_ACTION && (g->plays_left <= 0 || civ_playable(g) == 0) && !may_peek(g)) {
             finish_actions(g);
             continue;
         }
@@ -138,6 +154,7 @@ static void resolve_conflict(civ_game *g)
         civ_say(g, "  P%d wins and takes %d VT from P%d, keeping %s (%d VT against %d)", w + 1, taken, l + 1, x->label,
                 g->vt[w], g->vt[l]);
         civ_move(g, g->aggression, CIV_Z_AGGRESSION, w);
+        g->conflicts_won[w]++;
     }
     g->aggression = -1;
     g->phase = CIV_PHASE_ACTION;
@@ -316,6 +333,7 @@ foh_status civ_apply(civ_game *g, const foh_action *a, foh_error *err)
     }
     civ_game before;
     memcpy(&before, g, sizeof before);
+    announce(g);
     describe_for_log(g, a);
     foh_status s = FOH_OK;
     if (a->kind == CIV_DRAW)

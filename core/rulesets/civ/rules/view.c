@@ -128,12 +128,13 @@ int civ_score_lines(const civ_game *g, int player, foh_score_line *out, int max)
 {
     int n = 0;
     const char *labels[] = {"Victory Tokens", "Vitality", "Resources", "Stability", "Military", "Culture",
-                            "Aggression cards"};
-    double values[7] = {g->vt[player]};
+                            "Aggression cards", "Conflicts won"};
+    double values[8] = {g->vt[player]};
     for (int a = 0; a < CIV_NATTRS; a++)
         values[1 + a] = civ_attribute(g, player, (civ_attr)a);
     values[6] = civ_measure_of(g, player, CIV_M_AGGRESSIONS);
-    for (; n < max && n < 7; n++) {
+    values[7] = g->conflicts_won[player];
+    for (; n < max && n < 8; n++) {
         snprintf(out[n].label, sizeof out[n].label, "%s", labels[n]);
         out[n].value = values[n];
     }
