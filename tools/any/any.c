@@ -2,7 +2,7 @@
  * ruleset interface alone (foh/ruleset.h), and what the any_* commands
  * share: the players' seats, the log, the scores and the result. foh play
  * and replay are any_play.c (the save file any_save.c, a human seat
- * any_human.c), foh scenario any_scenario.c. The
+ * any_human.c, --trace any_trace.c), foh scenario any_scenario.c. The
  * commands' richer views (the board, the scenario fields of
  * docs/scenarios.md) are still the default ruleset's; a card set of
  * another ruleset gets these instead, and an option they do not support is

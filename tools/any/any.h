@@ -10,10 +10,11 @@
  * default: the command then runs its any_* form. */
 int any_ruleset(const cli_options *o);
 /* foh play: bots and human seats; the log, then the scores and the
- * result; --save after every action, --load, --stop-after (any_play.c). */
-int any_play(const cli_options *o);
-/* foh replay FILE (o->load): a saved game's log again, then its scores
+ * result; --save after every action, --load, --stop-after, --trace
  * (any_play.c). */
+int any_play(const cli_options *o);
+/* foh replay FILE (o->load): a saved game's log again, then its scores;
+ * --trace (any_play.c). */
 int any_replay(const cli_options *o);
 /* foh sim: each seat's wins with Wilson 95% intervals, turns per game;
  * --json writes them. */

@@ -8,13 +8,16 @@
  * the saved actions by name, each checked to be legal, through a seat that
  * plays the recording first and then the seat's player; --stop-after N
  * stops after N actions in all; foh replay FILE prints the saved game's log
- * again, without bots. The save file: any_save.c. */
+ * again, without bots; --trace FILE writes what each seat sees after each
+ * action (any_trace.c). The save file: any_save.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "any/any.h"
 #include "any/any_save.h"
+#include "any/any_trace.h"
 #include "common/cli.h"
 #include "common/origin.h"
 #include "foh/match.h"
@@ -35,6 +38,7 @@ typedef struct {
     int ndone, cap;
     foh_action *legal;      /* scratch */
     int legal_cap;
+    any_trace *trace;       /* --trace, or NULL */
 } any_session;
 
 /* ---- a seat that plays the recording first, then its player ---- */
@@ -90,7 +94,7 @@ static foh_player *recorded_new(any_session *ss, foh_player *seat)
     return &rs->base;
 }
 
-/* ---- observing the match: the actions as saved, the save ---- */
+/* ---- observing the match: the actions as saved, the save, the trace ---- */
 
 static foh_status session_before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
 {
@@ -114,16 +118,16 @@ static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, fo
 {
     any_session *ss = ud;
     (void)d;
-    ss->ndone++;
+    const any_saved_action *a = &ss->done[ss->ndone++];
     /* Once the recording is replayed, the game must be where it was. */
     if (ss->ndone == ss->rec.nactions && ss->rec.has_digest && foh_game_digest(g) != ss->rec.digest)
         return foh_error_set(err, FOH_ERR_DATA,
                              "%s: the replayed game differs from the recorded one (digest): the card set or the "
                              "engine changed since it was saved",
                              ss->rec.path);
-    foh_status s = FOH_OK;
+    foh_status s = ss->trace ? any_trace_step(ss->trace, g, ss->ndone, a->name, a->player, err) : FOH_OK;
     char why[1600];
-    if (ss->save && ss->ndone > ss->rec.nactions &&
+    if (s == FOH_OK && ss->save && ss->ndone > ss->rec.nactions &&
         !any_save_write(ss->save, &ss->sg, g, ss->done, ss->ndone, why, sizeof why))
         s = foh_error_set(err, FOH_ERR_USAGE, "cannot write the save file: %s", why);
     return s;
@@ -318,6 +322,25 @@ static int run_match(any_session *ss, foh_player **seats, const any_input *in, c
     return CLI_OK;
 }
 
+/* Open --trace and write its step 0. CLI_OK or the status after saying why not. */
+static int start_trace(any_session *ss, any_trace *tr)
+{
+    if (!ss->o.trace)
+        return CLI_OK;
+    foh_error err;
+    tr->seed = ss->o.seed;
+    if (!(tr->out = cli_create(ss->o.trace))) {
+        cli_error(ss->cmd, "cannot write %s: %s", ss->o.trace, strerror(errno));
+        return CLI_DATA;
+    }
+    ss->trace = tr;
+    if (any_trace_step(tr, ss->g, 0, NULL, 0, &err) != FOH_OK) {
+        cli_error(ss->cmd, "%s", err.msg);
+        return CLI_DATA;
+    }
+    return CLI_OK;
+}
+
 static int run_session(any_session *ss, const char *load)
 {
     if (load && !read_recording(ss, load))
@@ -326,6 +349,7 @@ static int run_session(any_session *ss, const char *load)
     foh_engine *eng = NULL;
     foh_player *seats[FOH_MAX_PLAYERS] = {0};
     any_input in = {.save = save_now, .save_ud = ss, .save_path = ss->save};
+    any_trace tr = {0};
     char stopped[704] = "", msg[1600];
     int status = start_game(ss, &cs, &eng);
     if (status == CLI_OK && !strcmp(ss->cmd, "play") && !(in.t = term_open(stdin, stdout))) {
@@ -337,6 +361,7 @@ static int run_session(any_session *ss, const char *load)
     if (status == CLI_OK) {
         print_header(ss);
         foh_game_set_log(ss->g, any_log_line, NULL);
+        status = start_trace(ss, &tr);
     }
     if (status == CLI_OK)
         status = run_match(ss, seats, &in, stopped, sizeof stopped);
@@ -348,6 +373,11 @@ static int run_session(any_session *ss, const char *load)
     }
     if (ss->g && (status == CLI_OK || stopped[0]) && !print_end(ss, stopped[0] ? stopped : NULL))
         status = CLI_DATA;
+    if (tr.out && fclose(tr.out) != 0 && status == CLI_OK) {
+        cli_error(ss->cmd, "cannot write %s", ss->o.trace);
+        status = CLI_DATA;
+    }
+    any_trace_free(&tr);
     any_free_seats(seats, ss->o.players);
     if (in.t)
         term_close(in.t);
@@ -364,7 +394,8 @@ static int run_session(any_session *ss, const char *load)
 
 int any_play(const cli_options *o)
 {
-    const uint64_t allowed = (uint64_t)1 << OPT_SAVE | (uint64_t)1 << OPT_LOAD | (uint64_t)1 << OPT_STOP_AFTER;
+    const uint64_t allowed = (uint64_t)1 << OPT_SAVE | (uint64_t)1 << OPT_LOAD | (uint64_t)1 << OPT_STOP_AFTER |
+                             (uint64_t)1 << OPT_TRACE;
     if (!any_only(o, "play", allowed))
         return CLI_USAGE;
     any_session ss = {.cmd = "play", .o = *o, .save = o->save ? o->save : o->load};
@@ -373,7 +404,7 @@ int any_play(const cli_options *o)
 
 int any_replay(const cli_options *o)
 {
-    if (!any_only(o, "replay", 0))
+    if (!any_only(o, "replay", (uint64_t)1 << OPT_TRACE))
         return CLI_USAGE;
     any_session ss = {.cmd = "replay", .o = *o};
     return run_session(&ss, o->load);
