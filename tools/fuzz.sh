@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzz with libFuzzer (clang) the six targets of tests/fuzz/: the card-file
+# Fuzz with libFuzzer (clang) the seven targets of tests/fuzz/: the card-file
 # loader (YAML and the Lua of effects), action sequences (legal and
 # arbitrary actions, invariants after each), the save-file reader and
-# replayer, scenario files, foh merge's shards and variant files.
+# replayer (The Flow of History's, and another ruleset's on the toy game),
+# scenario files, foh merge's shards and variant files.
 #   bash tools/fuzz.sh [SECONDS]                 SECONDS in all (default 60), split evenly
 #   bash tools/fuzz.sh --per-target SECONDS      SECONDS for each target
 #   bash tools/fuzz.sh [--per-target] SECONDS TARGET...   those targets only (e.g. shard variant)
@@ -18,7 +19,7 @@
 # the results of longer runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all_targets="cardset actions save scenario shard variant"
+all_targets="cardset actions save any_save scenario shard variant"
 per_target=0
 if [ "${1:-}" = "--per-target" ]; then
   per_target=1

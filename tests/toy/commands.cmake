@@ -41,12 +41,17 @@ if(NOT html MATCHES "<h2>Seats</h2>" OR NOT html MATCHES "<td>P2</td>")
   message(FATAL_ERROR "toy-sim.html has no table of the seats")
 endif()
 # A human seat: what it sees, its actions by number; a wrong number asked
-# again; the end of the input stops the game with the scores so far.
+# again; the end of the input saves the game (no --save: to
+# foh-autosave.json) and stops it with the scores so far (saves.cmake
+# tests saves).
 file(WRITE ${OUT}/toy-input.txt "1\n2\nx\n9\n1\n")
+file(REMOVE ${OUT}/foh-autosave.json)
 execute_process(COMMAND ${FOH} play --players 2 --seats human,greedy --seed 1 --cards ${TOY}/cards
-                INPUT_FILE ${OUT}/toy-input.txt OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+                INPUT_FILE ${OUT}/toy-input.txt WORKING_DIRECTORY ${OUT} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
 foreach(text "hand: Rope (3) Cart (6)" "  2. play Cart (6)" "round 2: P1 scores a Victory Token (6 points)"
         "a number from 1 to 2, please" "Stopped after 6 turns (P1 (human): the input ended)"
+        "End of input: the game is saved in foh-autosave.json; resume with: foh play --load foh-autosave.json"
         "P1: 2 Victory Tokens, 17 points")
   string(FIND "${out}" "${text}" at)
   if(at EQUAL -1 OR NOT rc EQUAL 0)

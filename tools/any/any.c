@@ -1,8 +1,9 @@
-/* any: foh play, sim, check and scenario for a card set of any ruleset,
- * through the ruleset interface alone (foh/ruleset.h): the players' seats,
- * the match loop, the log, what a seat sees (foh_game_observe), the
- * actions' names and the per-player results. The commands' richer views
- * (the board, the report's card tables, save files, the scenario fields of
+/* any: foh sim and check for a card set of any ruleset, through the
+ * ruleset interface alone (foh/ruleset.h), and what the any_* commands
+ * share: the players' seats, the log, the scores and the result. foh play
+ * and replay are any_play.c (the save file any_save.c, a human seat
+ * any_human.c, --trace any_trace.c), foh scenario any_scenario.c. The
+ * commands' richer views (the board, the scenario fields of
  * docs/scenarios.md) are still the default ruleset's; a card set of
  * another ruleset gets these instead, and an option they do not support is
  * refused by name. */
@@ -19,10 +20,7 @@
 #include "foh/position.h"
 #include "foh/ruleset.h"
 #include "foh/yaml.h"
-#include "play/terminal.h"
 #include "sim/sim_stats.h"
-
-#define ANY_MAX_LEGAL 4096 /* legal actions listed when matching a scenario's action by name */
 
 int any_ruleset(const cli_options *o)
 {
@@ -61,91 +59,15 @@ foh_cardset *any_load(const cli_options *o, foh_error *err)
     return foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, err);
 }
 
-/* ---- a human seat, through what the seat sees ---- */
-
-/* The terminal of a game's human seats, and whether their input ended. */
-typedef struct {
-    term *t;
-    int ended;
-} any_input;
-
-typedef struct {
-    foh_player base;
-    any_input *in; /* shared by the human seats of a game */
-} any_human;
-
-/* TEXT's lines, each escaped (a ruleset's and its cards' text is not
- * trusted), indented. */
-static void print_lines(const char *text, const char *indent)
+void any_seat_spec(const char *seats, int p, char *out, size_t len)
 {
-    char line[1024];
-    for (const char *p = text; *p;) {
-        size_t len = strcspn(p, "\n");
-        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
-        fputs(indent, stdout);
-        cli_line(stdout, line);
-        p += len + (p[len] == '\n');
-    }
+    const char *s = seats ? seats : "random";
+    for (int k = 0; strchr(s, ',') && k < p; k++)
+        s = strchr(s, ',') + 1;
+    snprintf(out, len, "%.*s", (int)strcspn(s, ","), s);
 }
 
-/* What the seat sees, the legal actions by number, and a number read. */
-static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
-                        foh_error *err)
-{
-    any_human *h = (any_human *)self;
-    int seat = foh_game_to_act(g);
-    char view[8192], what[256], prompt[64];
-    foh_game_observe(g, seat, view, sizeof view);
-    printf("\n");
-    print_lines(view, "  ");
-    const foh_choice *ch = foh_game_choice(g);
-    if (ch) {
-        printf("  ");
-        cli_line(stdout, ch->prompt);
-    }
-    for (int i = 0; i < n; i++) {
-        foh_game_describe_action(g, &legal[i], what, sizeof what);
-        printf("  %d. ", i + 1);
-        cli_line(stdout, what);
-    }
-    snprintf(prompt, sizeof prompt, "P%d, your action (1-%d)> ", seat + 1, n);
-    for (;;) {
-        fflush(stdout);
-        const char *line = term_read(h->in->t, prompt);
-        if (!line) {
-            h->in->ended = 1;
-            foh_error_set(err, FOH_ERR_USAGE, "%s", term_failure(h->in->t) ? term_failure(h->in->t) : "the input ended");
-            return -1;
-        }
-        char *end;
-        long k = strtol(line, &end, 10);
-        if (end != line && *end == '\0' && k >= 1 && k <= n) {
-            if (why && whylen)
-                snprintf(why, whylen, "typed");
-            return (int)k - 1;
-        }
-        printf("  a number from 1 to %d, please\n", n);
-    }
-}
-
-static void human_free(foh_player *self) { free(self); }
-
-static foh_player *human_new(any_input *in)
-{
-    any_human *h = calloc(1, sizeof *h);
-    if (!h)
-        return NULL;
-    h->base.name = "human";
-    h->base.decide = human_decide;
-    h->base.free = human_free;
-    h->in = in;
-    return &h->base;
-}
-
-/* Seats for PLAYERS from O's --seats (one spec for all, or one per seat):
- * bots, and "human" when IN is given (foh play). 0 with the problem said. */
-static int make_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, any_input *in,
-                      foh_player **seats)
+int any_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, any_input *in, foh_player **seats)
 {
     const char *spec = o->seats ? o->seats : "random";
     int specs = 1;
@@ -156,15 +78,12 @@ static int make_seats(const cli_options *o, const char *cmd, int players, uint64
         return 0;
     }
     for (int p = 0; p < players; p++) {
-        const char *s = spec;
-        for (int k = 0; specs > 1 && k < p; k++)
-            s = strchr(s, ',') + 1;
         char one[128];
-        snprintf(one, sizeof one, "%.*s", (int)strcspn(s, ","), s);
+        any_seat_spec(spec, p, one, sizeof one);
         foh_error err;
         int human = strcmp(one, "human") == 0;
         seats[p] = !human ? foh_bot_from_spec(one, foh_seed_for(seed, 1000u + (unsigned)p), &err)
-                   : in   ? human_new(in)
+                   : in   ? any_human_new(in)
                           : NULL;
         if (!seats[p] && human && !in)
             cli_error(cmd, "seat P%d: a human seat plays with foh play", p + 1);
@@ -179,7 +98,7 @@ static int make_seats(const cli_options *o, const char *cmd, int players, uint64
     return 1;
 }
 
-static void free_seats(foh_player **seats, int n)
+void any_free_seats(foh_player **seats, int n)
 {
     for (int p = 0; p < n; p++)
         if (seats[p])
@@ -188,12 +107,10 @@ static void free_seats(foh_player **seats, int n)
 
 int any_bot_seats(const cli_options *o, const char *cmd, int players, uint64_t seed, foh_player **seats)
 {
-    return make_seats(o, cmd, players, seed, NULL, seats);
+    return any_seats(o, cmd, players, seed, NULL, seats);
 }
 
-void any_free_seats(foh_player **seats, int n) { free_seats(seats, n); }
-
-static void print_line(void *ud, const char *line)
+void any_log_line(void *ud, const char *line)
 {
     (void)ud;
     cli_line(stdout, line); /* scripts' text is untrusted: escaped */
@@ -201,7 +118,7 @@ static void print_line(void *ud, const char *line)
 
 /* Each player's score broken down: "P1: 3 Victory Tokens, 35 points". 0
  * with the problem said when scoring fails. */
-static int print_scores(foh_game *g, int players)
+int any_print_scores(foh_game *g, int players)
 {
     foh_score_line lines[16];
     foh_error err;
@@ -220,7 +137,7 @@ static int print_scores(foh_game *g, int players)
 }
 
 /* "P1 wins" / "P1 and P3 share the win", from the results. */
-static void print_results(const double *r, int n)
+void any_print_results(const double *r, int n)
 {
     int winners = 0;
     for (int p = 0; p < n; p++)
@@ -230,71 +147,6 @@ static void print_results(const double *r, int n)
         if (r[p] > 0)
             printf("%s P%d", k++ ? (k == winners ? " and" : ",") : "", p + 1);
     printf(winners == 1 ? " wins\n" : " share the win\n");
-}
-
-int any_play(const cli_options *o)
-{
-    const uint64_t allowed = 0;
-    if (!any_only(o, "play", allowed))
-        return CLI_USAGE;
-    foh_error err;
-    foh_cardset *cs = any_load(o, &err);
-    if (!cs) {
-        cli_error(NULL, "%s", err.msg);
-        return CLI_DATA;
-    }
-    const foh_ruleset *rs = foh_cardset_ruleset(cs);
-    foh_engine *eng = foh_engine_new_limited(cs, &o->limits, &err);
-    foh_options opt = {.players = o->players, .seed = o->seed};
-    foh_game *g = eng ? foh_game_new(eng, &opt, &err) : NULL;
-    foh_player *seats[FOH_MAX_PLAYERS] = {0};
-    any_input in = {.t = term_open(stdin, stdout), .ended = 0};
-    int status = CLI_OK;
-    if (!g || !in.t) {
-        cli_error("play", "%s", in.t ? err.msg : "out of memory");
-        status = !in.t ? CLI_DATA : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
-    } else if (!make_seats(o, "play", o->players, o->seed, &in, seats)) {
-        status = CLI_USAGE;
-    } else {
-        printf("%s: %d players, seed %llu, players:", rs->title, o->players, (unsigned long long)o->seed);
-        for (int p = 0; p < o->players; p++)
-            printf(" P%d %s", p + 1, seats[p]->name);
-        printf("\n");
-        foh_game_set_log(g, print_line, NULL);
-        foh_status s = foh_match_play(g, seats, NULL, 0, NULL, &err);
-        double results[FOH_MAX_PLAYERS];
-        int stopped = s != FOH_OK && in.ended; /* a human's input ended */
-        if (stopped) {
-            printf("\nStopped after %d turns (", foh_game_turn(g));
-            cli_puts(stdout, err.msg);
-            printf("); the scores as the game stands:\n");
-            s = FOH_OK;
-        }
-        if (s == FOH_OK)
-            s = foh_game_results(g, results, &err);
-        if (s != FOH_OK) {
-            cli_error("play", "%s", err.msg);
-            status = CLI_DATA;
-        } else if (stopped) {
-            if (!print_scores(g, o->players))
-                status = CLI_DATA;
-        } else {
-            printf("\nGame over after %d turns.\n", foh_game_turn(g));
-            if (print_scores(g, o->players))
-                print_results(results, o->players);
-            else
-                status = CLI_DATA;
-        }
-    }
-    free_seats(seats, o->players);
-    if (in.t)
-        term_close(in.t);
-    foh_game_free(g);
-    foh_engine_free(eng);
-    foh_cardset_free(cs);
-    if (fflush(stdout) != 0 && status == CLI_OK)
-        status = CLI_DATA;
-    return status;
 }
 
 int any_sim(const cli_options *o)
@@ -325,7 +177,7 @@ int any_sim(const cli_options *o)
         uint64_t seed = foh_seed_for(o->seed, (uint64_t)i);
         foh_options opt = {.players = o->players, .seed = seed};
         foh_game *g = foh_game_new(eng, &opt, &err);
-        if (!g || !make_seats(o, "sim", o->players, seed, NULL, seats)) {
+        if (!g || !any_seats(o, "sim", o->players, seed, NULL, seats)) {
             if (!g)
                 cli_error("sim", "%s", err.msg);
             status = g ? CLI_USAGE : err.code == FOH_ERR_USAGE ? CLI_USAGE : CLI_DATA;
@@ -360,7 +212,7 @@ int any_sim(const cli_options *o)
             turns_max = played == 0 || t > turns_max ? t : turns_max;
             played++;
         }
-        free_seats(seats, o->players);
+        any_free_seats(seats, o->players);
         foh_game_free(g);
     }
     if (status == CLI_OK) {
@@ -440,7 +292,7 @@ static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *s
     if (s == FOH_OK)
         s = foh_match_play(g, seats, NULL, 0, steps, err);
     *digest = foh_game_digest(g);
-    free_seats(seats, players);
+    any_free_seats(seats, players);
     foh_game_free(g);
     return s;
 }

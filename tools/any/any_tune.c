@@ -346,7 +346,7 @@ static void print_targets(const tuner *T, const evaluation *base, const evaluati
 
 static int run(tuner *T)
 {
-    change ch[TUNE_MAX_CHANGES + 1];
+    change ch[TUNE_MAX_CHANGES + 1] = {{0, 0}};
     int n = 0, st = 0;
     evaluation base = {0}, tuned = {0}, vb = {0}, vt = {0};
     if (!evaluate(T, ch, 0, T->o.seed, T->o.games, &base))

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -112,5 +113,54 @@ int cli_write_json(const json_t *j, const char *path, size_t flags)
         e = errno;
     }
     errno = ok ? 0 : e ? e : EIO;
+    return ok;
+}
+
+int cli_write_save(const char *path, const json_t *j, size_t flags, char *why, size_t whylen)
+{
+    /* Written beside, then renamed: a failed write leaves the old save. */
+    size_t len = strlen(path) + 5;
+    char *tmp = malloc(len);
+    int ok = tmp != NULL;
+    if (!ok)
+        snprintf(why, whylen, "%s: out of memory", path);
+    struct stat st;
+    if (ok && lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+        /* The rename would replace a device or a named pipe with the save. */
+        snprintf(why, whylen, "%s: not a regular file (%s): a save goes to a plain file", path,
+                 S_ISFIFO(st.st_mode) ? "a named pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket");
+        ok = 0;
+    }
+    if (ok) {
+        snprintf(tmp, len, "%s.tmp", path);
+        /* A new file, never one planted there: a link named PATH.tmp is
+         * removed, not followed. */
+        if (unlink(tmp) != 0 && errno != ENOENT) {
+            snprintf(why, whylen, "%s: %s", tmp, strerror(errno));
+            ok = 0;
+        }
+        FILE *f = NULL;
+        int fd = ok ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666) : -1;
+        if (ok && (fd < 0 || !(f = fdopen(fd, "w")))) {
+            snprintf(why, whylen, "%s: %s", tmp, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            ok = 0;
+        }
+        if (ok) {
+            int written = json_dumpf(j, f, flags) == 0;
+            int e = errno;
+            if (fclose(f) != 0 || !written) {
+                snprintf(why, whylen, "%s: %s", tmp, strerror(written ? errno : e ? e : EIO));
+                ok = 0;
+            } else if (rename(tmp, path) != 0) {
+                snprintf(why, whylen, "%s: %s", path, strerror(errno));
+                ok = 0;
+            }
+            if (!ok)
+                remove(tmp);
+        }
+    }
+    free(tmp);
     return ok;
 }

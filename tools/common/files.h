@@ -28,4 +28,12 @@ FILE *cli_create(const char *path);
 struct json_t;
 int cli_write_json(const struct json_t *j, const char *path, size_t flags);
 
+/* Write JSON document J (json_dumpf FLAGS) to PATH as a save file is
+ * written: through a new temporary file PATH.tmp renamed into place, so
+ * that an interrupted write never leaves a truncated file. PATH must be a
+ * plain file (or not exist): a device or named pipe is refused, not
+ * replaced; a link planted as PATH.tmp is removed, never followed. 0 on
+ * error with WHY (WHYLEN bytes) saying what ("PATH: reason"). */
+int cli_write_save(const char *path, const struct json_t *j, size_t flags, char *why, size_t whylen);
+
 #endif

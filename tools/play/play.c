@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "any/any.h"
+#include "any/any_save.h"
 #include "common/cli.h"
 #include "common/origin.h"
 #include "common/trace.h"
@@ -731,7 +732,8 @@ int cmd_play(int argc, char **argv)
             cli_error("play", "%s comes from the save file with --load", names[i]);
             return CLI_USAGE;
         }
-    if (any_ruleset(&o)) /* another ruleset's card set: through the interface alone */
+    /* Another ruleset's card set, or its save: through the interface alone. */
+    if (o.load ? any_save_sniff(o.load) : any_ruleset(&o))
         return any_play(&o);
     session ss = {.cmd = "play", .save = o.save ? o.save : o.load};
     return run_session(&o, &ss);
@@ -751,6 +753,8 @@ int cmd_replay(int argc, char **argv)
         cli_error("replay", "one save file at a time, not also '%s'", o.args[1]);
         return CLI_USAGE;
     }
+    if (any_save_sniff(o.load)) /* a save of another ruleset's game */
+        return any_replay(&o);
     session ss = {.cmd = "replay"};
     return run_session(&o, &ss);
 }

@@ -3,16 +3,12 @@
  * with its position, never a crash. */
 #include "play/save.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static json_t *hex64(uint64_t x)
 {
@@ -97,50 +93,7 @@ int save_write(const char *path, const cli_options *o, const foh_cardset *cs, co
     json_object_set_new(root, "stalled", json_boolean(foh_game_is_stalled(g)));
     json_object_set_new(root, "digest", hex64(foh_game_digest(g)));
 
-    /* Written beside, then renamed: a failed write leaves the old save. */
-    size_t len = strlen(path) + 5;
-    char *tmp = malloc(len);
-    int ok = tmp != NULL;
-    if (!ok)
-        snprintf(why, whylen, "%s: out of memory", path);
-    struct stat st;
-    if (ok && lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-        /* The rename would replace a device or a named pipe with the save. */
-        snprintf(why, whylen, "%s: not a regular file (%s): a save goes to a plain file", path,
-                 S_ISFIFO(st.st_mode) ? "a named pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket");
-        ok = 0;
-    }
-    if (ok) {
-        snprintf(tmp, len, "%s.tmp", path);
-        /* A new file, never one planted there: a link named PATH.tmp is
-         * removed, not followed. */
-        if (unlink(tmp) != 0 && errno != ENOENT) {
-            snprintf(why, whylen, "%s: %s", tmp, strerror(errno));
-            ok = 0;
-        }
-        FILE *f = NULL;
-        int fd = ok ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666) : -1;
-        if (ok && (fd < 0 || !(f = fdopen(fd, "w")))) {
-            snprintf(why, whylen, "%s: %s", tmp, strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            ok = 0;
-        }
-        if (ok) {
-            int written = json_dumpf(root, f, JSON_INDENT(1)) == 0;
-            int e = errno;
-            if (fclose(f) != 0 || !written) {
-                snprintf(why, whylen, "%s: %s", tmp, strerror(written ? errno : e ? e : EIO));
-                ok = 0;
-            } else if (rename(tmp, path) != 0) {
-                snprintf(why, whylen, "%s: %s", path, strerror(errno));
-                ok = 0;
-            }
-            if (!ok)
-                remove(tmp);
-        }
-    }
-    free(tmp);
+    int ok = cli_write_save(path, root, JSON_INDENT(1), why, whylen);
     json_decref(root);
     return ok;
 }

@@ -60,7 +60,7 @@ extern const char *const civ_rank_names[3];
 typedef struct {
     char id[CIV_NAME];     /* unique in the set: "cavalry_ancient" */
     char name[CIV_NAME];   /* as printed: "Cavalry" */
-    char label[CIV_NAME + 16]; /* for people: the name, with its age when the name is used twice */
+    char label[2 * CIV_NAME + 4]; /* for people: the name, with its age when the name is used twice */
     int age;               /* 0..3; -1 for a Victory card */
     civ_type type;
     int adds[CIV_NATTRS];  /* attribute modifiers while in play (V R S M C) */
