@@ -18,6 +18,7 @@
 #include "any/any.h"
 #include "any/any_save.h"
 #include "any/any_trace.h"
+#include "play/watch.h"
 #include "common/cli.h"
 #include "common/origin.h"
 #include "foh/match.h"
@@ -39,6 +40,12 @@ typedef struct {
     foh_action *legal;      /* scratch */
     int legal_cap;
     any_trace *trace;       /* --trace, or NULL */
+    watcher watch;          /* --watch */
+    foh_cardset **cs;       /* the card set and engine the game is on (--watch replaces them) */
+    foh_engine **eng;
+    foh_cardset **old_cs;   /* those replaced, freed at the end (the bots' copies may still use them) */
+    foh_engine **old_eng;
+    int nold;
 } any_session;
 
 /* ---- a seat that plays the recording first, then its player ---- */
@@ -135,6 +142,33 @@ static foh_status session_after(void *ud, foh_game *g, const foh_decision *d, fo
 
 /* A human's save (save FILE, quit, the end of the input): the game as it
  * stands. */
+/* --watch: between turns, the card set's edited files are read again and
+ * the game moved onto them (tools/play/watch.c, the ruleset's rebind). */
+static foh_status session_turn(void *ud, foh_game *g, foh_error *err)
+{
+    (void)err;
+    any_session *ss = ud;
+    foh_cardset *old_cs;
+    foh_engine *old_eng;
+    char line[3000];
+    if (!watch_poll(&ss->watch, g, ss->cs, ss->eng, &old_cs, &old_eng, line, sizeof line))
+        return FOH_OK;
+    foh_cardset **cs = realloc(ss->old_cs, sizeof *cs * (size_t)(ss->nold + 1));
+    foh_engine **eng = cs ? realloc(ss->old_eng, sizeof *eng * (size_t)(ss->nold + 1)) : NULL;
+    if (cs)
+        ss->old_cs = cs;
+    if (eng)
+        ss->old_eng = eng;
+    if (!eng) { /* kept alive for ever rather than freed under a bot */
+        cli_error(ss->cmd, "out of memory");
+        return FOH_OK;
+    }
+    ss->old_cs[ss->nold] = old_cs;
+    ss->old_eng[ss->nold++] = old_eng;
+    any_log_line(NULL, line);
+    return FOH_OK;
+}
+
 static int save_now(void *ud, const char *path, char *err, size_t len)
 {
     any_session *ss = ud;
@@ -293,7 +327,8 @@ static int make_seats(any_session *ss, any_input *in, foh_player **seats)
 static int run_match(any_session *ss, foh_player **seats, const any_input *in, char *stopped, size_t len)
 {
     int playing = !strcmp(ss->cmd, "play");
-    foh_observer obs = {.before = session_before, .after = session_after, .ud = ss};
+    foh_observer obs = {.before = session_before, .after = session_after, .ud = ss,
+                        .turn = playing && ss->o.watch ? session_turn : NULL};
     /* Replay stops where the recording does; play after --stop-after
      * actions in all, but never inside the recording. */
     long steps = playing ? ss->o.stop_after : ss->rec.nactions;
@@ -352,6 +387,10 @@ static int run_session(any_session *ss, const char *load)
     any_trace tr = {0};
     char stopped[704] = "", msg[1600];
     int status = start_game(ss, &cs, &eng);
+    ss->cs = &cs;
+    ss->eng = &eng;
+    if (status == CLI_OK && ss->o.watch)
+        watch_init(&ss->watch, &ss->o, cs);
     if (status == CLI_OK && !strcmp(ss->cmd, "play") && !(in.t = term_open(stdin, stdout))) {
         cli_error(ss->cmd, "out of memory");
         status = CLI_DATA;
@@ -384,6 +423,12 @@ static int run_session(any_session *ss, const char *load)
     foh_game_free(ss->g);
     foh_engine_free(eng);
     foh_cardset_free(cs);
+    for (int i = 0; i < ss->nold; i++) {
+        foh_engine_free(ss->old_eng[i]);
+        foh_cardset_free(ss->old_cs[i]);
+    }
+    free(ss->old_cs);
+    free(ss->old_eng);
     any_save_free(&ss->rec);
     free(ss->done);
     free(ss->legal);
@@ -395,7 +440,7 @@ static int run_session(any_session *ss, const char *load)
 int any_play(const cli_options *o)
 {
     const uint64_t allowed = (uint64_t)1 << OPT_SAVE | (uint64_t)1 << OPT_LOAD | (uint64_t)1 << OPT_STOP_AFTER |
-                             (uint64_t)1 << OPT_TRACE;
+                             (uint64_t)1 << OPT_TRACE | (uint64_t)1 << OPT_WATCH;
     if (!any_only(o, "play", allowed))
         return CLI_USAGE;
     any_session ss = {.cmd = "play", .o = *o, .save = o->save ? o->save : o->load};

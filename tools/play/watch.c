@@ -6,6 +6,36 @@
 
 #include "play/watch.h"
 #include "common/cli.h"
+#include "foh/ruleset.h"
+
+/* The sources of a card set, whatever its ruleset: The Flow of History's
+ * through foh_cardset_source*, another's through its `source` method (its
+ * label is its path). COUNT: how many; AT: source I's label, path and
+ * recorded hash (NULL past the last). */
+static int is_flow(const foh_cardset *cs) { return foh_cardset_ruleset(cs) == foh_ruleset_at(0); }
+
+static int source_count(const foh_cardset *cs)
+{
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    if (is_flow(cs))
+        return foh_cardset_source_count(cs);
+    int n = 0;
+    uint64_t h;
+    while (rs->source && rs->source(cs, n, &h))
+        n++;
+    return n;
+}
+
+static const char *source_at(const foh_cardset *cs, int i, const char **path, uint64_t *hash)
+{
+    if (is_flow(cs)) {
+        *path = foh_cardset_source_path(cs, i);
+        return foh_cardset_source(cs, i, hash);
+    }
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    *path = rs->source ? rs->source(cs, i, hash) : NULL;
+    return *path;
+}
 
 #define FNV_START 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -58,10 +88,10 @@ static uint64_t folder_listing(const char *dir)
 static uint64_t fingerprint(const foh_cardset *cs, int recorded)
 {
     uint64_t h = FNV_START;
-    for (int i = 0; i < foh_cardset_source_count(cs); i++) {
+    for (int i = 0; i < source_count(cs); i++) {
         uint64_t hash;
-        foh_cardset_source(cs, i, &hash);
-        const char *path = foh_cardset_source_path(cs, i);
+        const char *path;
+        source_at(cs, i, &path, &hash);
         if (!recorded)
             hash = file_hash(path);
         h = fnv_more(h, path, strlen(path) + 1);
@@ -91,12 +121,13 @@ static void describe_changes(const foh_cardset *old, const foh_cardset *new, cha
     int n[3] = {0, 0, 0};
     for (int pass = 0; pass < 2; pass++) {
         const foh_cardset *a = pass ? old : new, *b = pass ? new : old;
-        for (int i = 0; i < foh_cardset_source_count(a); i++) {
+        for (int i = 0; i < source_count(a); i++) {
             uint64_t ha, hb;
-            const char *label = foh_cardset_source(a, i, &ha);
+            const char *path, *pb;
+            const char *label = source_at(a, i, &path, &ha);
             int k = -1;
-            for (int j = 0; j < foh_cardset_source_count(b) && k < 0; j++)
-                if (!strcmp(foh_cardset_source(b, j, &hb), label))
+            for (int j = 0; j < source_count(b) && k < 0; j++)
+                if (!strcmp(source_at(b, j, &pb, &hb), label))
                     k = j;
             int kind = k < 0 ? (pass ? 2 : 1) : !pass && ha != hb ? 0 : -1;
             if (kind < 0)
@@ -104,7 +135,7 @@ static void describe_changes(const foh_cardset *old, const foh_cardset *new, cha
             char *out = what[kind];
             size_t used = strlen(out);
             if (n[kind]++ < 4)
-                snprintf(out + used, sizeof what[0] - used, "%s%s", used ? ", " : "", foh_cardset_source_path(a, i));
+                snprintf(out + used, sizeof what[0] - used, "%s%s", used ? ", " : "", path);
             else if (n[kind] == 5)
                 snprintf(out + used, sizeof what[0] - used, ", ...");
         }
@@ -130,7 +161,9 @@ int watch_poll(watcher *w, foh_game *g, foh_cardset **cs, foh_engine **eng, foh_
     foh_error err;
     foh_cardset *ncs =
         foh_cardset_load_sets(src.sets, src.nsets, src.variants, src.nvariants, src.search, src.nsearch, &err);
-    if (ncs && !cli_ruleset_supported(ncs, &err)) {
+    if (ncs && foh_cardset_ruleset(ncs) != foh_cardset_ruleset(*cs)) {
+        foh_error_set(&err, FOH_ERR_DATA, "the card set is now one of another ruleset, '%s'",
+                      foh_cardset_ruleset(ncs)->name);
         foh_cardset_free(ncs);
         ncs = NULL;
     }
@@ -148,7 +181,11 @@ int watch_poll(watcher *w, foh_game *g, foh_cardset **cs, foh_engine **eng, foh_
         foh_cardset_free(ncs);
         return 0;
     }
-    if (foh_game_rebind(g, neng, &err) != FOH_OK) {
+    const foh_ruleset *rs = foh_cardset_ruleset(ncs);
+    foh_status moved = is_flow(ncs) ? foh_game_rebind(g, neng, &err)
+                       : rs->rebind ? rs->rebind(g, neng, &err)
+                                    : foh_error_set(&err, FOH_ERR_USAGE, "the ruleset '%s' cannot move a game", rs->name);
+    if (moved != FOH_OK) {
         cli_error("play", "watch: kept the old definitions: %s: %s", changed, err.msg);
         foh_engine_free(neng);
         foh_cardset_free(ncs);
@@ -161,6 +198,6 @@ int watch_poll(watcher *w, foh_game *g, foh_cardset **cs, foh_engine **eng, foh_
     /* The files as loaded: a change while loading is seen next time. */
     w->examined = fingerprint(ncs, 1);
     snprintf(line, len, "Reloaded the card set: %s (%d files watched); the game goes on under the new definitions",
-             changed, foh_cardset_source_count(ncs));
+             changed, source_count(ncs));
     return 1;
 }

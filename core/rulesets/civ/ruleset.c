@@ -75,7 +75,8 @@ static int turn(const foh_game *g) { return G->turn; }
 /* Every turn draws a card (base_draws is at least 1) until an age's deck
  * runs out, so a game lasts at most one turn per card, plus the ages. */
 static int turn_limit(const foh_game *g) { return G->set->ncards + 2 * CIV_AGES + 1; }
-static int mid_turn(const foh_game *g) { return G->phase != CIV_PHASE_FATE || G->plays_made > 0; }
+/* Past the turn's first action (its first log line is written then). */
+static int mid_turn(const foh_game *g) { return G->announced; }
 static const foh_choice *choice(const foh_game *g) { return (void)g, NULL; }
 
 static int legal(foh_game *g, foh_action *out, int max, foh_error *err)
