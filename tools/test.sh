@@ -30,6 +30,8 @@ valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definit
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite ./build/tests/test_rules >/dev/null
 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
   ./build/foh play --cards tests/toy/cards --players 3 --seats random,greedy,ismcts >/dev/null
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+  ./build/foh play --cards civ-draft --players 3 --seats random,greedy,ismcts:10 >/dev/null
 echo "valgrind: clean"
 
 echo "== luacheck"
