@@ -7,10 +7,12 @@
  * docs/scenarios.md) are still the default ruleset's; a card set of
  * another ruleset gets these instead, and an option they do not support is
  * refused by name. */
+#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "any/any.h"
 #include "any/any_report.h"
@@ -192,7 +194,10 @@ int any_sim(const cli_options *o)
         if (s == FOH_OK)
             s = any_report_game(rep, g, r, &err);
         if (s != FOH_OK) {
-            cli_error("sim", "game %ld (foh play --seed %llu): %s", i + 1, (unsigned long long)seed, err.msg);
+            cli_sources where;
+            cli_sources_of(o, &where);
+            cli_error("sim", "game %ld (foh play --cards %s --players %d --seats %s --seed %llu): %s", i + 1,
+                      where.sets[0], o->players, o->seats ? o->seats : "random", (unsigned long long)seed, err.msg);
             status = CLI_DATA;
         } else {
             for (int p = 0; p < o->players && s == FOH_OK; p++) {
@@ -297,6 +302,40 @@ static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *s
     return s;
 }
 
+/* The card set's own variants (its folder's variants/NAME/variant.yaml),
+ * each loaded in checking mode over it when no --variant is given: a
+ * variant naming a card, rule or number that does not exist is an error
+ * now, not when a designer first uses it. Returns how many were checked. */
+static int check_own_variants(const cli_sources *src, int *errors)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/variants", src->sets[0]);
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char vdir[1500], probe[1600];
+        snprintf(vdir, sizeof vdir, "%s/%s", dir, e->d_name);
+        snprintf(probe, sizeof probe, "%s/variant.yaml", vdir);
+        if (e->d_name[0] == '.' || access(probe, R_OK) != 0)
+            continue;
+        const char *variants[1] = {vdir};
+        foh_error err;
+        int before = *errors;
+        foh_cardset *cs = foh_cardset_check(src->sets, src->nsets, variants, 1, src->search, src->nsearch, told,
+                                            errors, &err);
+        if (!cs && *errors == before) {
+            (*errors)++;
+            fprintf(stderr, "error: ");
+            cli_line(stderr, err.msg);
+        }
+        foh_cardset_free(cs);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
 int any_check(const cli_options *o)
 {
     if (!any_only(o, "check", (uint64_t)1 << OPT_GAMES | (uint64_t)1 << OPT_SCENARIOS))
@@ -348,6 +387,9 @@ int any_check(const cli_options *o)
     }
     if (eng && o->nscenarios)
         errors += any_check_scenarios(eng, cs, o->scenarios, o->nscenarios, &scenarios, &warnings);
+    int own = cs && src.nvariants == 0 ? check_own_variants(&src, &errors) : 0;
+    if (own)
+        printf("the card set's own variants (variants/): %d checked\n", own);
     printf("foh check: %d error%s, %d warning%s (%s: %d random-bot games played, each twice; %d scenarios run)\n",
            errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
            rs ? rs->name : "the card set does not load", played, scenarios);

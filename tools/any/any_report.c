@@ -255,6 +255,8 @@ void any_report_print(const any_report *r, FILE *out)
             m[w] = t->sum[w] / t->n[w];
             v[w] = (t->sq[w] - t->n[w] * m[w] * m[w]) / (t->n[w] - 1);
         }
+        if (v[0] <= 0 && v[1] <= 0 && m[0] == m[1])
+            continue; /* the same for every player of every game: nothing to compare */
         double se = sqrt((v[0] > 0 ? v[0] : 0) / t->n[0] + (v[1] > 0 ? v[1] : 0) / t->n[1]);
         char label[64];
         cli_escape(t->label, label, sizeof label);
@@ -265,9 +267,11 @@ void any_report_print(const any_report *r, FILE *out)
         return;
     int rows;
     double z, base = overall(r, &rows, &z);
-    fprintf(out, "all cards' players win %.1f%% (a (card, player) pair of the games); * : outside the interval at "
-                 "95%% for all %d rows together (Bonferroni)\n", 100 * base, rows);
-    fprintf(out, "kinds of card: the players who played at least one\n");
+    fprintf(out, "all cards' players win %.1f%%: each card a player played counts once, so players who play more "
+                 "cards (often the winners) weigh more, and most rows fall below it; * : outside the interval at 95%% "
+                 "for all %d rows together (Bonferroni)\n", 100 * base, rows);
+    fprintf(out, "kinds of card: the players who played at least one (/game: plays a game; players: player-games with "
+                 "one or more; vs all: their win rate minus all cards' players', in points)\n");
     fprintf(out, "  %-28s %6s %8s   %-25s %6s\n", "kind", "/game", "players", "their win rate [95%]", "vs all");
     for (int k = 0; k < r->nkinds; k++)
         if (r->kind[k].games > 0) {

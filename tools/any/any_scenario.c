@@ -166,9 +166,16 @@ static int check_scores(run *r, const foh_yaml_node *scores)
             char *end = NULL;
             double v = want->items[i]->kind == FOH_YAML_SCALAR ? strtod(want->items[i]->text, &end) : 0;
             char msg[256];
-            if (line < 0)
-                return scenario_fail(r->file, want->items[i], r->title, "scores: no line '%s'", want->keys[i]);
-            snprintf(msg, sizeof msg, "P%ld's %s is %g", seat, want->keys[i], lines[line].value);
+            if (line < 0) {
+                size_t at = (size_t)snprintf(msg, sizeof msg, "scores: no line '%s' (lines:", want->keys[i]);
+                for (int j = 0; j < n && at < sizeof msg; j++)
+                    at += (size_t)snprintf(msg + at, sizeof msg - at, "%s %s", j ? "," : "", lines[j].label);
+                if (at < sizeof msg)
+                    snprintf(msg + at, sizeof msg - at, ")");
+                return scenario_fail(r->file, want->items[i], r->title, "%s", msg);
+            }
+            snprintf(msg, sizeof msg, "P%ld's %s is %g, not %s", seat, want->keys[i], lines[line].value,
+                     want->items[i]->kind == FOH_YAML_SCALAR ? want->items[i]->text : "a number");
             if (!end || *end || v != lines[line].value)
                 return scenario_fail(r->file, want->items[i], r->title, "%s", msg);
         }

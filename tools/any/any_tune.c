@@ -352,8 +352,16 @@ static int run(tuner *T)
     if (!evaluate(T, ch, 0, T->o.seed, T->o.games, &base))
         return CLI_DATA;
     double best = loss(T, &base);
-    printf("foh tune: %d numbers of the card set may change; %ld games per evaluation, seed %llu, seats %s\n",
-           T->ntun, T->o.games, (unsigned long long)T->o.seed, T->o.seats ? T->o.seats : "random");
+    int chosen = 0;
+    for (int k = 0; k < T->ntun; k++)
+        chosen += wanted(T, k);
+    if (chosen == 0) {
+        cli_error("tune", "--param: no number of the card set's %d starts so (e.g. %s)", T->ntun, T->tun[0].path);
+        release(&base);
+        return CLI_USAGE;
+    }
+    printf("foh tune: %d numbers of the card set's %d may change; %ld games per evaluation, seed %llu, seats %s\n",
+           chosen, T->ntun, T->o.games, (unsigned long long)T->o.seed, T->o.seats ? T->o.seats : "random");
     printf("base loss %.2f\n", best);
     while (n < T->max_changes && best > 0 && (st = search_round(T, ch, n, &best)) == 1) {
         printf("change %d: %s %d -> %d (loss %.2f)\n", n + 1, T->tun[ch[n].tunable].path, T->tun[ch[n].tunable].value,

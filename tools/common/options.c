@@ -435,6 +435,20 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     return 0;
 }
 
+/* Variant NAME in the first card set's own folder (CARDS/variants/NAME):
+ * a card set may ship its variants (cards/civ-draft/variants). */
+static int own_variant(const cli_options *o, const char *name, char *out, size_t len)
+{
+    char set[1100], probe[2400];
+    if (strchr(name, '/') || !o->cards || !cli_find(o, "cards", o->cards, "game.yaml", set, sizeof set))
+        return 0;
+    snprintf(probe, sizeof probe, "%s/variants/%s/variant.yaml", set, name);
+    if (access(probe, R_OK) != 0) /* never opened: a named pipe would block */
+        return 0;
+    snprintf(out, len, "%s/variants/%s", set, name);
+    return 1;
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
 {
     cli_defaults(o);
@@ -474,7 +488,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
     if (o->help)
         return CLI_OK;
     for (int i = 0; i < o->nvariants; i++)
-        if (!cli_find(o, "variants", o->variant[i], "variant.yaml", o->variant_dir[i], sizeof o->variant_dir[i])) {
+        if (!cli_find(o, "variants", o->variant[i], "variant.yaml", o->variant_dir[i], sizeof o->variant_dir[i]) &&
+            !own_variant(o, o->variant[i], o->variant_dir[i], sizeof o->variant_dir[i])) {
             cli_error(cmd->name, "unknown variant '%s' ('foh variants' lists them; --mods DIR and $FOH_MODS add "
                                  "folders to look in)", o->variant[i]);
             return CLI_USAGE;

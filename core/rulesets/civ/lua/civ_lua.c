@@ -50,7 +50,7 @@ static int amount_arg(lua_State *L, int i)
 {
     lua_Integer n = luaL_checkinteger(L, i);
     if (n < 0 || n > 1000000)
-        luaL_error(L, "bad amount %d of VT (0 to 1000000)", (int)n);
+        luaL_error(L, "bad amount %I of VT (0 to 1000000)", (LUAI_UACINT)n);
     return (int)n;
 }
 

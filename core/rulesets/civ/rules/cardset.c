@@ -256,6 +256,39 @@ static int read_game(civ_set *cs, const char *dir, int base, foh_error *err)
 
 /* ---- the card files ---- */
 
+/* foh check's mode (a load request with `report`): each problem of a card
+ * is told and the card skipped, so that one run names them all; the load
+ * fails at the end. Otherwise the first problem stops the load. */
+typedef struct {
+    const foh_load_request *req;
+    int reported;
+} problems;
+
+/* ERR, just set, is told in checking mode: 1 to go on, 0 to stop. */
+static int go_on(problems *pb, foh_error *err)
+{
+    if (!pb->req->report || err->code == FOH_ERR_MEMORY)
+        return 0;
+    pb->req->report(pb->req->report_ctx, 0, err);
+    pb->reported++;
+    return 1;
+}
+
+/* Name card ID in ERR's message when the message does not already
+ * ("FILE:LINE:COL: card 'id': ..."). */
+static void name_card(foh_error *err, const char *id)
+{
+    char card[CIV_NAME + 16], rest[sizeof err->msg];
+    snprintf(card, sizeof card, "card '%s'", id);
+    if (!*id || strstr(err->msg, card))
+        return;
+    const char *at = strstr(err->msg, ": "), *colon = at;
+    /* after "file:line:col: " when the message starts with a position */
+    size_t pre = at && err->msg[0] != ' ' && strchr(err->msg, ':') < at + 1 ? (size_t)(colon - err->msg) + 2 : 0;
+    snprintf(rest, sizeof rest, "%s", err->msg + pre);
+    snprintf(err->msg + pre, sizeof err->msg - pre, "%s: %s", card, rest);
+}
+
 static int read_params(civ_card *c, const foh_yaml_node *v, foh_error *err)
 {
     if (v->kind != FOH_YAML_MAP || v->n > CIV_MAX_PARAMS)
@@ -398,7 +431,8 @@ typedef struct {
     const foh_yaml_node *boon, *join;
 } links;
 
-static int read_file(civ_set *cs, const char *path, links **lk, size_t *cap, size_t *values, foh_error *err)
+static int read_file(civ_set *cs, const char *path, links **lk, size_t *cap, size_t *values, problems *pb,
+                     foh_error *err)
 {
     char yerr[600];
     foh_yaml_node *f = foh_yaml_load_within(path, values, yerr, sizeof yerr);
@@ -450,17 +484,22 @@ static int read_file(civ_set *cs, const char *path, links **lk, size_t *cap, siz
             *cap = ncap;
         }
         civ_card *c = &cs->card[cs->ncards];
-        if (!read_card(c, cards->items[i], a, err)) {
-            free(c->effect);
-            return 0;
-        }
-        (*lk)[cs->ncards] = (links){foh_yaml_get(cards->items[i], "boon"), foh_yaml_get(cards->items[i], "join")};
-        if (civ_card_index(cs, c->id) >= 0) {
+        int read = read_card(c, cards->items[i], a, err);
+        if (!read)
+            name_card(err, c->id);
+        if (read && civ_card_index(cs, c->id) >= 0) {
             foh_error_at(err, FOH_ERR_DATA, c->file, c->line, 0, "card '%s': the id is used twice (also %s:%d)", c->id,
                          cs->card[civ_card_index(cs, c->id)].file, cs->card[civ_card_index(cs, c->id)].line);
-            free(c->effect);
-            return 0;
+            read = 0;
         }
+        if (!read) {
+            free(c->effect);
+            c->effect = NULL;
+            if (!go_on(pb, err))
+                return 0;
+            continue; /* checking: the card is left out, the next one read */
+        }
+        (*lk)[cs->ncards] = (links){foh_yaml_get(cards->items[i], "boon"), foh_yaml_get(cards->items[i], "join")};
         cs->ncards++;
     }
     return 1;
@@ -479,9 +518,16 @@ static int resolve(civ_set *cs, const foh_yaml_node *v, int c, const char *what,
     if (!v)
         return 1;
     int k = v->kind == FOH_YAML_SCALAR ? civ_card_index(cs, v->text) : -1;
-    if (k < 0 || k == c)
-        return foh_error_at(err, FOH_ERR_DATA, v->file, v->line, v->column, "card '%s': %s '%s' is no other card of the set",
-                            cs->card[c].id, what, v->kind == FOH_YAML_SCALAR ? v->text : "") == FOH_OK;
+    if (k < 0 || k == c) {
+        const char *ids[CIV_MAX_CARDS], *near;
+        for (int i = 0; i < cs->ncards; i++)
+            ids[i] = cs->card[i].id;
+        near = v->kind == FOH_YAML_SCALAR ? foh_error_suggest(v->text, ids, cs->ncards) : NULL;
+        return foh_error_at(err, FOH_ERR_DATA, v->file, v->line, v->column,
+                            "card '%s': %s '%s' is no other card of the set%s%s%s", cs->card[c].id, what,
+                            v->kind == FOH_YAML_SCALAR ? v->text : "", near ? " (did you mean '" : "", near ? near : "",
+                            near ? "'?)" : "") == FOH_OK;
+    }
     *out = k;
     return 1;
 }
@@ -512,8 +558,14 @@ static int set_card_field(civ_set *cs, const char *path, const foh_yaml_node *v,
     memcpy(id, path, (size_t)(dot - path));
     id[dot - path] = 0;
     int k = civ_card_index(cs, id);
-    if (k < 0)
-        return foh_error_at(err, FOH_ERR_DATA, v->file, v->line, v->column, "unknown card '%s'", id) == FOH_OK;
+    if (k < 0) {
+        const char *ids[CIV_MAX_CARDS], *near;
+        for (int i = 0; i < cs->ncards; i++)
+            ids[i] = cs->card[i].id;
+        near = foh_error_suggest(id, ids, cs->ncards);
+        return foh_error_at(err, FOH_ERR_DATA, v->file, v->line, v->column, "unknown card '%s'%s%s%s", id,
+                            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "") == FOH_OK;
+    }
     civ_card *c = &cs->card[k];
     const char *f = dot + 1;
     if (!strcmp(f, "prestige"))
@@ -530,7 +582,7 @@ static int set_card_field(civ_set *cs, const char *path, const foh_yaml_node *v,
                         "card '%s' has no number '%s' (prestige, bonus, adds.ATTRIBUTE, params.NAME)", id, f) == FOH_OK;
 }
 
-static int apply_variant(civ_set *cs, const char *dir, foh_error *err)
+static int apply_variant(civ_set *cs, const char *dir, problems *pb, foh_error *err)
 {
     static const char *const keys[] = {"name", "description", "ruleset", "set", NULL};
     char path[1100], yerr[600];
@@ -561,6 +613,8 @@ static int apply_variant(civ_set *cs, const char *dir, foh_error *err)
             ok = foh_error_at(err, FOH_ERR_DATA, path, set->key_lines[i], set->key_columns[i],
                               "unknown path '%s' (rules.NAME, bot.NAME, cards.ID.FIELD, players.min, players.max)", k) ==
                  FOH_OK;
+        if (!ok)
+            ok = go_on(pb, err); /* checking: every entry's problem told */
     }
     if (ok && cs->min_players > cs->max_players)
         ok = foh_error_at(err, FOH_ERR_DATA, path, 1, 1, "players.min is above players.max") == FOH_OK;
@@ -568,7 +622,8 @@ static int apply_variant(civ_set *cs, const char *dir, foh_error *err)
     return ok;
 }
 
-static int read_dir(civ_set *cs, const char *dir, links **lk, size_t *cap, size_t *values, foh_error *err)
+static int read_dir(civ_set *cs, const char *dir, links **lk, size_t *cap, size_t *values, problems *pb,
+                    foh_error *err)
 {
     char names[CIV_MAX_FILES][256], path[1400];
     int n;
@@ -576,7 +631,7 @@ static int read_dir(civ_set *cs, const char *dir, links **lk, size_t *cap, size_
         return 0;
     for (int i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (!read_file(cs, path, lk, cap, values, err))
+        if (!read_file(cs, path, lk, cap, values, pb, err))
             return 0;
     }
     return 1;
@@ -596,13 +651,22 @@ civ_set *civ_set_load(const foh_load_request *req, foh_error *err)
     for (int a = 0; a < CIV_AGES; a++)
         snprintf(cs->age_name[a], CIV_NAME, "%s", ages[a]);
     int ok = 1;
+    problems pb = {req, 0};
     for (int d = 0; ok && d < req->ndirs; d++)
-        ok = read_game(cs, req->dirs[d], d == 0, err) && read_dir(cs, req->dirs[d], &lk, &cap, &values, err);
+        ok = read_game(cs, req->dirs[d], d == 0, err) && read_dir(cs, req->dirs[d], &lk, &cap, &values, &pb, err);
     for (int c = 0; ok && c < cs->ncards; c++)
-        ok = resolve(cs, lk[c].boon, c, "boon", &cs->card[c].boon, err) &&
-             resolve(cs, lk[c].join, c, "join", &cs->card[c].join, err);
+        for (int link = 0; ok && link < 2; link++)
+            if (!resolve(cs, link ? lk[c].join : lk[c].boon, c, link ? "join" : "boon",
+                         link ? &cs->card[c].join : &cs->card[c].boon, err))
+                ok = go_on(&pb, err);
     for (int v = 0; ok && v < req->nvariants; v++)
-        ok = apply_variant(cs, req->variants[v], err);
+        ok = apply_variant(cs, req->variants[v], &pb, err);
+    if (ok && pb.reported) { /* every problem told: the load fails */
+        foh_error_set(err, FOH_ERR_DATA, "%d problem%s in the card set", pb.reported, pb.reported == 1 ? "" : "s");
+        free(lk);
+        civ_set_free(cs);
+        return NULL;
+    }
     int victory = 0;
     for (int c = 0; ok && c < cs->ncards; c++)
         victory += cs->card[c].type == CIV_VICTORY;

@@ -63,6 +63,10 @@ static foh_status cards(civ_game *g, const foh_yaml_node *v, civ_zone z, int p, 
             return bad(err, id, "no card has the id", id->kind == FOH_YAML_SCALAR ? id->text : "(a list)");
         if ((g->set->card[c].type == CIV_VICTORY) != (z == CIV_Z_VICTORY_UP))
             return bad(err, id, "a Victory card goes only in 'victory', and only Victory cards do:", id->text);
+        /* g->fresh marks the cards the set-up placed (civ_start_turn clears it
+         * after): one card in two places would silently take the last. */
+        if (g->fresh[c])
+            return bad(err, id, "the set-up names this card twice (there is one of each):", id->text);
         if (z == CIV_Z_PILE) {
             civ_move(g, c, CIV_Z_BOX, -1);
             if (g->npile[p] >= CIV_MAX_PILE)
@@ -74,6 +78,7 @@ static foh_status cards(civ_game *g, const foh_yaml_node *v, civ_zone z, int p, 
             civ_move(g, c, z, p);
             g->seen[c] = z == CIV_Z_HAND ? (unsigned char)(1u << p) : 0xFF;
         }
+        g->fresh[c] = 1;
     }
     return FOH_OK;
 }
