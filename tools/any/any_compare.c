@@ -297,9 +297,13 @@ static void print_side(char name, const cli_options *o)
 static void print_report(const cmp_run *c, const cmp_row *rows, int n, int tested)
 {
     const cli_options *o = &c->o[0];
-    printf("%s: %ld games on the same seeds (game i has the same deal and bots' seeds under A and B), %d "
-           "players, seed %llu, seats ",
-           foh_cardset_ruleset(c->cs[0])->title, c->games, o->players, (unsigned long long)o->seed);
+    /* The same deal only when both sides shuffle the same cards. */
+    int same_cards = !strcmp(c->o[0].cards, c->o[1].cards);
+    printf("%s: %ld games on the same seeds (%s), %d players, seed %llu, seats ", foh_cardset_ruleset(c->cs[0])->title,
+           c->games,
+           same_cards ? "game i has the same deal and bots' seeds under A and B"
+                      : "A and B deal different card sets: game i has the same seeds, not the same deal",
+           o->players, (unsigned long long)o->seed);
     cli_puts(stdout, o->seats);
     printf("\n");
     print_side('A', &c->o[0]);
