@@ -187,6 +187,37 @@ static int check_market_age(foh_loader *ld, const foh_yaml_node *root)
     return 1;
 }
 
+/* Every card must be able to enter the game: its age is the Market's,
+ * the starting cards', or one setup.deck_ages lists, or the card is one of
+ * setup.deck_bottom. A card of another age would silently never be seen
+ * (a new age added without its place in the deck order): an error at the
+ * card, one for each age. */
+static int check_reachable(foh_loader *ld)
+{
+    const foh_cardset *cs = ld->cs;
+    int told[FOH_MAX_AGES] = {0}, ok = 1;
+    for (int c = 0; c < cs->ncards; c++) {
+        int a = cs->card[c].age, in = a == cs->market_age || a == cs->starting_age;
+        for (int i = 0; !in && i < cs->ndeck_ages; i++)
+            in = cs->deck_ages[i] == a;
+        for (int i = 0; !in && i < cs->ndeck_bottom; i++)
+            in = cs->deck_bottom[i] == c;
+        if (in || told[a])
+            continue;
+        told[a] = 1;
+        foh_error e;
+        foh_error_at(&e, FOH_ERR_DATA, cs->card[c].file, cs->card[c].line, 0,
+                     "card '%s': its age '%s' never enters the game: setup.deck_ages does not list it, and it is "
+                     "neither setup.market_age nor setup.starting_card_age (every card of that age is left out)",
+                     cs->card[c].id, cs->age[a].name);
+        foh_load_report(ld, 0, &e);
+        if (!ld->report)
+            *ld->err = e;
+        ok = 0;
+    }
+    return ok;
+}
+
 /* ---- Cards ---- */
 
 static char *dup_text(const char *s)
@@ -745,6 +776,7 @@ foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *
     int before = ld.reported;
     ok = ok && (read_deck_bottom(&ld, game) || foh_load_go_on(&ld, before));
     ok = ok && (check_market_age(&ld, game) || foh_load_go_on(&ld, before));
+    ok = ok && (check_reachable(&ld) || foh_load_go_on(&ld, before));
     if (ok && ld.report)
         foh_check_scripts(&ld);
     /* Base trees first: they may hold nodes whose file name a variant owns. */
