@@ -981,6 +981,52 @@ static int api_to_box(lua_State *L)
  * the table, which is returned (scripts/API.md, "Events"). CHECK(fields),
  * if given, runs after each reaction, so that a reaction that breaks the
  * table is the one named in the error. */
+static int by_text(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* The check every reaction of a fired event passes: it sets no field the
+ * event's table did not have when fired (a misspelt `ev.defense` would
+ * otherwise be ignored, issue 30), then the firer's own check. Upvalues:
+ * the set of the fields' names, the firer's check or nil. Its error is
+ * reported as the reaction's, naming its card and script line. */
+static int check_fields(lua_State *L)
+{
+    const char *bad = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        int known = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            lua_pushvalue(L, -1);
+            known = lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL;
+            lua_pop(L, 1);
+        }
+        /* the first in byte order: the same message whatever the table's order */
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(not a name)";
+        if (!known && (!bad || strcmp(k, bad) < 0))
+            bad = k;
+    }
+    if (bad) {
+        const char *names[32];
+        int n = 0;
+        lua_pushnil(L);
+        while (lua_next(L, lua_upvalueindex(1)) && n < 32) {
+            lua_pop(L, 1);
+            names[n++] = lua_tostring(L, -1);
+        }
+        qsort(names, (size_t)n, sizeof names[0], by_text);
+        char list[600] = "";
+        for (int i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+        return luaL_error(L, "sets the field '%s', which this event does not have (its fields: %s)", bad, list);
+    }
+    if (!lua_isnil(L, lua_upvalueindex(2))) {
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 0);
+    }
+    return 0;
+}
+
 static int api_fire(lua_State *L)
 {
     foh_game *g = game_of(L);
@@ -1001,8 +1047,18 @@ static int api_fire(lua_State *L)
     lua_pushvalue(L, 1);
     lua_setfield(L, 2, "name");
     if (FOH_EVENT_WANTED(cs, ev)) {
+        lua_newtable(L); /* 4: the fields' names */
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, 4);
+        }
+        lua_pushvalue(L, 3); /* the firer's check, or nil */
+        lua_pushcclosure(L, check_fields, 2);
         foh_error err;
-        raise_status(L, foh_lua_dispatch(g, ev, 2, check ? 3 : 0, &err), &err);
+        raise_status(L, foh_lua_dispatch(g, ev, 2, 4, &err), &err);
     }
     lua_settop(L, 2);
     return 1;
