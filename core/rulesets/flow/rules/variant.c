@@ -152,92 +152,108 @@ static foh_yaml_node *new_map(const foh_yaml_node *at)
     return m;
 }
 
-/* set: {dotted.path: value}: replace that node of game.yaml, or of a card
- * (cards.ID.field...). A list's entry is named by its name (card_types.military). */
+/* Entry I of set: {dotted.path: value}: replace that node of game.yaml,
+ * or of a card (cards.ID.field...). A list's entry is named by its name
+ * (card_types.military). */
+static int apply_entry(foh_yaml_node *set, size_t i, const char *variant, foh_yaml_node *game,
+                       foh_variant_cards *cards, foh_variant_claims *cl, foh_error *err)
+{
+    const char *key = set->keys[i];
+    char path[256], what[300], parent[256] = "";
+    if (strlen(key) >= sizeof path)
+        return fail_key(err, set, i, "the path '%s' is longer than %zu bytes", key, sizeof path - 1);
+    snprintf(path, sizeof path, "%s", key);
+    foh_yaml_node *m = game;
+    char *save = NULL, *seg = strtok_r(path, ".", &save), *next;
+    const char *where = "game.yaml";
+    if (seg && !strcmp(seg, "cards")) {
+        /* cards.ID.field...: a card's field, claimed like cards.override's. */
+        char *id = strtok_r(NULL, ".", &save);
+        int at = id ? find_card(cards, id) : -1;
+        if (at < 0)
+            return unknown_card(err, set->file, set->key_lines[i], set->key_columns[i], "set", id ? id : "",
+                                cards);
+        snprintf(what, sizeof what, "card %s", key + strlen("cards."));
+        m = cards->node[at];
+        snprintf(parent, sizeof parent, "cards.%s", id);
+        seg = strtok_r(NULL, ".", &save);
+        where = "the card";
+    } else {
+        snprintf(what, sizeof what, "%s", key);
+    }
+    if (!claim(cl, variant, what, set, i, err))
+        return 0;
+    for (; seg && (next = strtok_r(NULL, ".", &save)); seg = next) {
+        foh_yaml_node *child = m->kind == FOH_YAML_SEQ ? named_item(m, seg) : foh_yaml_get(m, seg);
+        if (!child && m->kind == FOH_YAML_MAP && listed(known_fields(parent), seg)) {
+            /* A section whose fields have defaults may be absent (rules.harvest). */
+            if (!(child = new_map(set)) || !foh_yaml_set(m, seg, set->key_lines[i], child))
+                return fail_key(err, set, i, "out of memory");
+        }
+        if (!child || (child->kind != FOH_YAML_MAP && child->kind != FOH_YAML_SEQ)) {
+            char hint[600];
+            path_hint(m, seg, NULL, hint, sizeof hint);
+            return fail_key(err, set, i, "'%s': %s has no section '%s'%s", key, where, seg, hint);
+        }
+        m = child;
+        size_t used = strlen(parent);
+        snprintf(parent + used, sizeof parent - used, "%s%s", used ? "." : "", seg);
+    }
+    if (!seg)
+        return fail_key(err, set, i, "'%s' is not a path to a value", key);
+    if (m->kind == FOH_YAML_SEQ) {
+        /* A whole named entry of a list (card_types.military: {...}). */
+        foh_yaml_node *item = named_item(m, seg);
+        if (!item) {
+            char hint[600];
+            path_hint(m, seg, NULL, hint, sizeof hint);
+            return fail_key(err, set, i, "'%s': the list has no entry named '%s'%s", key, seg, hint);
+        }
+        for (size_t k = 0; k < m->n; k++)
+            if (m->items[k] == item) {
+                foh_yaml_free(item);
+                m->items[k] = take(set, i);
+            }
+        return 1;
+    }
+    /* A new key may be added to a section whose fields have defaults, and
+     * to a table keyed by numbers (Market size per player count);
+     * anything else must exist: typos are caught here. A card's params
+     * must exist (the effect reads them by name). */
+    int numeric = m->n > 0;
+    for (size_t k = 0; k < m->n; k++)
+        numeric &= strspn(m->keys[k], "0123456789") == strlen(m->keys[k]);
+    int is_params = strlen(parent) > 7 && !strcmp(parent + strlen(parent) - 7, ".params");
+    int may_add = (numeric && strspn(seg, "0123456789") == strlen(seg)) || listed(known_fields(parent), seg);
+    if (!foh_yaml_get(m, seg) && !may_add) {
+        char hint[600];
+        path_hint(m, seg, known_fields(parent), hint, sizeof hint);
+        if (is_params)
+            return fail_key(err, set, i, "'%s': the card has no param '%s'%s", key, seg, hint);
+        return fail_key(err, set, i, "%s has no '%s' to set%s", where, key, hint);
+    }
+    if (!foh_yaml_set(m, seg, set->key_lines[i], take(set, i)))
+        return fail_key(err, set, i, "out of memory");
+    return 1;
+}
+
+/* set: every entry applied; in checking mode (LD) each entry's problem is
+ * reported and the next one applied, so that one run names every typo. */
 static int apply_set(foh_yaml_node *set, const char *variant, foh_yaml_node *game, foh_variant_cards *cards,
-                     foh_variant_claims *cl, foh_error *err)
+                     foh_variant_claims *cl, foh_loader *ld, foh_error *err)
 {
     if (set->kind != FOH_YAML_MAP)
         return fail_node(err, set, "'set' maps game.yaml paths (like setup.starting_tokens) to values");
+    int ok = 1;
     for (size_t i = 0; i < set->n; i++) {
-        const char *key = set->keys[i];
-        char path[256], what[300], parent[256] = "";
-        if (strlen(key) >= sizeof path)
-            return fail_key(err, set, i, "the path '%s' is longer than %zu bytes", key, sizeof path - 1);
-        snprintf(path, sizeof path, "%s", key);
-        foh_yaml_node *m = game;
-        char *save = NULL, *seg = strtok_r(path, ".", &save), *next;
-        const char *where = "game.yaml";
-        if (seg && !strcmp(seg, "cards")) {
-            /* cards.ID.field...: a card's field, claimed like cards.override's. */
-            char *id = strtok_r(NULL, ".", &save);
-            int at = id ? find_card(cards, id) : -1;
-            if (at < 0)
-                return unknown_card(err, set->file, set->key_lines[i], set->key_columns[i], "set", id ? id : "",
-                                    cards);
-            snprintf(what, sizeof what, "card %s", key + strlen("cards."));
-            m = cards->node[at];
-            snprintf(parent, sizeof parent, "cards.%s", id);
-            seg = strtok_r(NULL, ".", &save);
-            where = "the card";
-        } else {
-            snprintf(what, sizeof what, "%s", key);
+        int before = ld ? ld->reported : 0;
+        if (!apply_entry(set, i, variant, game, cards, cl, err)) {
+            if (!ld || !foh_load_go_on(ld, before))
+                return 0;
+            ok = 0;
         }
-        if (!claim(cl, variant, what, set, i, err))
-            return 0;
-        for (; seg && (next = strtok_r(NULL, ".", &save)); seg = next) {
-            foh_yaml_node *child = m->kind == FOH_YAML_SEQ ? named_item(m, seg) : foh_yaml_get(m, seg);
-            if (!child && m->kind == FOH_YAML_MAP && listed(known_fields(parent), seg)) {
-                /* A section whose fields have defaults may be absent (rules.harvest). */
-                if (!(child = new_map(set)) || !foh_yaml_set(m, seg, set->key_lines[i], child))
-                    return fail_key(err, set, i, "out of memory");
-            }
-            if (!child || (child->kind != FOH_YAML_MAP && child->kind != FOH_YAML_SEQ)) {
-                char hint[600];
-                path_hint(m, seg, NULL, hint, sizeof hint);
-                return fail_key(err, set, i, "'%s': %s has no section '%s'%s", key, where, seg, hint);
-            }
-            m = child;
-            size_t used = strlen(parent);
-            snprintf(parent + used, sizeof parent - used, "%s%s", used ? "." : "", seg);
-        }
-        if (!seg)
-            return fail_key(err, set, i, "'%s' is not a path to a value", key);
-        if (m->kind == FOH_YAML_SEQ) {
-            /* A whole named entry of a list (card_types.military: {...}). */
-            foh_yaml_node *item = named_item(m, seg);
-            if (!item) {
-                char hint[600];
-                path_hint(m, seg, NULL, hint, sizeof hint);
-                return fail_key(err, set, i, "'%s': the list has no entry named '%s'%s", key, seg, hint);
-            }
-            for (size_t k = 0; k < m->n; k++)
-                if (m->items[k] == item) {
-                    foh_yaml_free(item);
-                    m->items[k] = take(set, i);
-                }
-            continue;
-        }
-        /* A new key may be added to a section whose fields have defaults, and
-         * to a table keyed by numbers (Market size per player count);
-         * anything else must exist: typos are caught here. A card's params
-         * must exist (the effect reads them by name). */
-        int numeric = m->n > 0;
-        for (size_t k = 0; k < m->n; k++)
-            numeric &= strspn(m->keys[k], "0123456789") == strlen(m->keys[k]);
-        int is_params = strlen(parent) > 7 && !strcmp(parent + strlen(parent) - 7, ".params");
-        int may_add = (numeric && strspn(seg, "0123456789") == strlen(seg)) || listed(known_fields(parent), seg);
-        if (!foh_yaml_get(m, seg) && !may_add) {
-            char hint[600];
-            path_hint(m, seg, known_fields(parent), hint, sizeof hint);
-            if (is_params)
-                return fail_key(err, set, i, "'%s': the card has no param '%s'%s", key, seg, hint);
-            return fail_key(err, set, i, "%s has no '%s' to set%s", where, key, hint);
-        }
-        if (!foh_yaml_set(m, seg, set->key_lines[i], take(set, i)))
-            return fail_key(err, set, i, "out of memory");
     }
-    return 1;
+    return ok;
 }
 
 static const char *card_id_of(const foh_yaml_node *card)
@@ -502,7 +518,7 @@ int foh_variant_apply(foh_yaml_node *doc, foh_cardset *cs, foh_yaml_node *game, 
     if (params)
         SECTION(foh_params_read(params, owner, &cs->variant_params[me], err));
     if (foh_yaml_get(doc, "set"))
-        SECTION(apply_set(foh_yaml_get(doc, "set"), name->text, game, cards, claims, err));
+        SECTION(apply_set(foh_yaml_get(doc, "set"), name->text, game, cards, claims, ld, err));
     if (foh_yaml_get(doc, "cards"))
         SECTION(apply_cards(foh_yaml_get(doc, "cards"), name->text, cards, claims, err));
     if (foh_yaml_get(doc, "hooks"))
