@@ -196,7 +196,26 @@ int foh_load_icon_value(foh_loader *ld, const foh_yaml_node *v, const char *key)
 int foh_load_age_value(foh_loader *ld, const foh_yaml_node *v, const char *key)
 {
     const char *names[FOH_MAX_AGES];
-    int n = foh_load_name_list(ld->cs->age[0].name, sizeof ld->cs->age[0], ld->cs->nages, names);
+    const foh_cardset *cs = ld->cs;
+    int n = foh_load_name_list(cs->age[0].name, sizeof cs->age[0], cs->nages, names);
+    /* An age written by its value ("6" for VI): say which age has it, not
+     * the name nearest in spelling. */
+    const char *text = v && v->kind == FOH_YAML_SCALAR ? v->text : NULL;
+    char *end = NULL;
+    long value = text ? strtol(text, &end, 10) : 0;
+    int named = 0;
+    for (int i = 0; text && i < n; i++)
+        named |= !strcmp(names[i], text);
+    if (text && !named && end != text && !*end) {
+        char which[200] = "";
+        for (int i = 0; i < cs->nages; i++)
+            if (cs->age[i].value == value)
+                snprintf(which + strlen(which), sizeof which - strlen(which), "%s'%s'", which[0] ? " or " : "",
+                         cs->age[i].name);
+        if (which[0])
+            return foh_load_bad_node(ld, v, "unknown age '%s': ages are named, not numbered (did you mean %s, of "
+                                            "value %ld?)", text, which, value) - 1;
+    }
     return foh_load_named_value(ld, v, key, "ages", names, n);
 }
 
