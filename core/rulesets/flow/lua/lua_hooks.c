@@ -100,8 +100,7 @@ static foh_status run_hooks(foh_game *g, foh_hook_point point, int player, const
             if (!ok) {
                 char who[160];
                 caller_name(e, -1, NULL, h, who, sizeof who);
-                return foh_error_set(err, FOH_ERR_SCRIPT, "%s (%s:%d): %s", who, cs->hook[h].file, cs->hook[h].line,
-                                     why);
+                return foh_error_at(err, FOH_ERR_SCRIPT, cs->hook[h].file, cs->hook[h].line, 0, "%s: %s", who, why);
             }
             *any = 1;
         }
@@ -261,7 +260,7 @@ static foh_status icon_result(foh_game *g, int card, int icons[FOH_MAX_ICONS], f
     int ok = foh_lua_read_icons(L, -1, g->eng->cs, icons, why, sizeof why);
     lua_pop(L, 1);
     if (!ok)
-        return foh_error_set(err, FOH_ERR_SCRIPT, "card '%s' (%s:%d): %s", d->id, d->effect_file, d->effect_line, why);
+        return foh_error_at(err, FOH_ERR_SCRIPT, d->effect_file, d->effect_line, 0, "card '%s': %s", d->id, why);
     return FOH_OK;
 }
 
