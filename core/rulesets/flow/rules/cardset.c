@@ -517,6 +517,32 @@ static int merge_game(foh_loader *ld, foh_yaml_node *base, foh_yaml_node *ext, i
             v->n = 0;
             continue;
         }
+        if (b && b->kind == FOH_YAML_SEQ) {
+            /* Any other inherited list: the extension says whether it adds
+             * to it or replaces it (issue 30: a list replaced silently
+             * stopped Culture scoring). */
+            const foh_yaml_node *add = v->kind == FOH_YAML_MAP && v->n == 1 ? foh_yaml_get(v, "add") : NULL,
+                                *rep = v->kind == FOH_YAML_MAP && v->n == 1 ? foh_yaml_get(v, "replace") : NULL;
+            if ((!add && !rep) || (add ? add : rep)->kind != FOH_YAML_SEQ)
+                return foh_load_bad_node(ld, v,
+                                         "'%s' is a list the extended set defines (%s:%d): write `%s: {add: [...]}` "
+                                         "to add to it or `%s: {replace: [...]}` to replace it",
+                                         key, b->file, b->line, key, key);
+            foh_yaml_node *list = (foh_yaml_node *)(add ? add : rep);
+            if (rep) {
+                if (!foh_yaml_set(base, key, ext->key_lines[i], list))
+                    return foh_load_bad_node(ld, v, "out of memory");
+                v->items[0] = NULL; /* now the base's */
+                continue;
+            }
+            for (size_t k = 0; k < list->n; k++) {
+                if (!foh_yaml_push(b, list->items[k]))
+                    return foh_load_bad_node(ld, list->items[k], "out of memory");
+                list->items[k] = NULL;
+            }
+            list->n = 0;
+            continue;
+        }
         if (!foh_yaml_set(base, key, ext->key_lines[i], v))
             return foh_load_bad_node(ld, v, "out of memory");
         ext->items[i] = NULL;
