@@ -6,6 +6,7 @@
  * may define new globals but never replace one; then the globals are
  * sealed and every helper frozen (read-only, no state); then each card's
  * effect chunk and each variant hook, each frozen in turn. */
+#include <ctype.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdio.h>
@@ -271,6 +272,60 @@ static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, c
     return FOH_ERR_DATA;
 }
 
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Checking (LD): every `game.NAME` of card C's effect text names a
+ * function of the game API; a misspelt one is an error at its line with
+ * "did you mean", found whether or not a game reaches the branch it is in
+ * (issue 30). Text after `--` on a line is a comment and skipped. */
+static void check_api_names(foh_engine *e, foh_loader *ld, const foh_card_def *d)
+{
+    lua_State *L = e->sb.L;
+    const char *names[256];
+    int n = 0;
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
+    lua_getfield(L, -1, "game");
+    foh_lua_push_real(L, -1);
+    int api = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, api) && n < 256) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING)
+            names[n++] = lua_tostring(L, -1); /* anchored: the keys of the API table */
+    }
+    qsort(names, (size_t)n, sizeof names[0], by_name); /* the table's order varies between runs */
+    const char *src = d->effect_src;
+    int line = d->effect_line, comment = 0;
+    for (const char *p = src; *p; p++) {
+        if (*p == '\n') {
+            line++;
+            comment = 0;
+            continue;
+        }
+        if (p[0] == '-' && p[1] == '-')
+            comment = 1;
+        if (comment || strncmp(p, "game.", 5) || (p > src && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            continue;
+        char name[64];
+        size_t k = 0;
+        for (const char *q = p + 5; (isalnum((unsigned char)*q) || *q == '_') && k + 1 < sizeof name; q++)
+            name[k++] = *q;
+        name[k] = '\0';
+        int known = 0;
+        for (int i = 0; i < n && !known; i++)
+            known = !strcmp(names[i], name);
+        if (known || !k)
+            continue;
+        char hint[1200];
+        foh_error_hint(hint, sizeof hint, name, "functions", names, n);
+        foh_error w;
+        foh_error_at(&w, FOH_ERR_DATA, d->effect_file, line, 0, "card '%s': game.%s is not a function of the game API%s",
+                     d->id, name, hint);
+        foh_load_report(ld, 0, &w);
+    }
+    lua_settop(L, api - 3);
+}
+
 /* Card C's effect chunk: compiled, run with the card's params, its table
  * checked (with CHECK) and kept, read-only for scripts. */
 static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld, int c, char *who, char *where,
@@ -284,6 +339,8 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld,
     snprintf(where, WHO_LEN, "%.140s:%d", d->effect_file, d->effect_line);
     if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
         return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
+    if (ld)
+        check_api_names(e, ld, d);
     if (run_chunk(e, &cs->card_params[c], 1, who, err) != FOH_OK)
         return FOH_ERR_DATA;
     if (!lua_istable(L, -1))
