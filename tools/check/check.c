@@ -175,7 +175,7 @@ static void problems_free(problems *ps)
  * the game's part (KEY), as told, and in how many more games it came. */
 typedef struct {
     char key[sizeof(((foh_error *)0)->msg)];
-    char msg[sizeof(((foh_error *)0)->msg) + 100];
+    char msg[sizeof(((foh_error *)0)->msg) + 800]; /* with the command that replays the game */
     long more;
 } seen_error;
 
@@ -393,6 +393,14 @@ static int play_games(const cli_options *o, const foh_cardset *cs, long games, p
             else
                 snprintf(seen[nseen].msg, sizeof seen[0].msg, "random-bot game %ld (%d players, seed %llu): %s", g + 1,
                          opt.players, (unsigned long long)opt.seed, err.msg);
+            /* The command that plays that game alone (issue 30). */
+            cli_options one = *o;
+            char cmd[700];
+            one.players = opt.players;
+            one.seats = "random";
+            cli_play_command(&one, opt.seed, cmd, sizeof cmd);
+            size_t used = strlen(seen[nseen].msg);
+            snprintf(seen[nseen].msg + used, sizeof seen[0].msg - used, " (replay: %s)", cmd);
             snprintf(seen[nseen].key, sizeof seen[0].key, "%s", error_core(err.msg));
             seen[nseen++].more = 0;
         } else if (!ok) {
