@@ -21,7 +21,6 @@
 #include "common/cli.h"
 #include "sim/sim_stats.h"
 
-#define ANY_MAX_KINDS 64
 #define ANY_MAX_LINES 16
 #define ANY_MIN_GAMES 30 /* player-games before a card is shown among the best and worst */
 
@@ -40,9 +39,10 @@ struct any_report {
     const foh_ruleset *rs;
     int players, ncards, nkinds, nlines;
     long games;
-    tally *card, kind[ANY_MAX_KINDS];
+    tally *card, *kind;         /* per card; per kind (at most one kind a card) */
     int *kind_of;
-    const char *kind_name[ANY_MAX_KINDS];
+    const char **kind_name;
+    unsigned char *kind_played; /* scratch of any_report_game: a player played the kind */
     unsigned char *mark; /* [card * players + player]: played in this game */
     line_tally line[ANY_MAX_LINES];
 };
@@ -60,7 +60,10 @@ any_report *any_report_new(const foh_cardset *cs, int players)
     r->card = calloc(n, sizeof *r->card);
     r->kind_of = calloc(n, sizeof *r->kind_of);
     r->mark = calloc(n * (size_t)players, 1);
-    if (!r->card || !r->kind_of || !r->mark) {
+    r->kind = calloc(n, sizeof *r->kind);
+    r->kind_name = calloc(n, sizeof *r->kind_name);
+    r->kind_played = calloc(n, 1);
+    if (!r->card || !r->kind_of || !r->mark || !r->kind || !r->kind_name || !r->kind_played) {
         any_report_free(r);
         return NULL;
     }
@@ -69,9 +72,9 @@ any_report *any_report_new(const foh_cardset *cs, int players)
         int i = 0;
         while (i < r->nkinds && strcmp(r->kind_name[i], k))
             i++;
-        if (i == r->nkinds && r->nkinds < ANY_MAX_KINDS)
+        if (i == r->nkinds)
             r->kind_name[r->nkinds++] = k;
-        r->kind_of[c] = i < r->nkinds ? i : r->nkinds - 1; /* past 64 kinds, the last takes the rest */
+        r->kind_of[c] = i;
     }
     return r;
 }
@@ -83,6 +86,9 @@ void any_report_free(any_report *r)
     free(r->card);
     free(r->kind_of);
     free(r->mark);
+    free(r->kind);
+    free(r->kind_name);
+    free(r->kind_played);
     free(r);
 }
 
@@ -109,7 +115,8 @@ foh_status any_report_game(any_report *r, foh_game *g, const double *results, fo
 {
     r->games++;
     for (int p = 0; p < r->players; p++) {
-        unsigned char kinds[ANY_MAX_KINDS] = {0};
+        unsigned char *kinds = r->kind_played;
+        memset(kinds, 0, (size_t)(r->nkinds > 0 ? r->nkinds : 1));
         for (int c = 0; c < r->ncards; c++)
             if (r->mark[(size_t)c * (size_t)r->players + (size_t)p]) {
                 r->card[c].games++;

@@ -366,27 +366,43 @@ int any_scenario(const cli_options *o)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The scenario files PATH names: itself, or a folder's *.yaml, sorted
- * (at most MAX). */
-static int scenario_files(const char *path, char **out, int max)
+/* The scenario files PATH names: itself, or a folder's *.yaml, sorted,
+ * into *OUT (malloc'd, each path too; the caller frees them). Returns how
+ * many, or -1 when out of memory. */
+static int scenario_files(const char *path, char ***out)
 {
     DIR *d = opendir(path);
-    int n = 0;
+    int n = 0, cap = 0;
+    char **list = NULL;
     if (!d) {
-        out[n++] = strdup(path);
-        return out[0] ? 1 : 0;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml")) {
-            size_t size = strlen(path) + len + 2;
-            if ((out[n] = malloc(size)))
-                snprintf(out[n++], size, "%s/%s", path, e->d_name);
+        if (!(list = malloc(sizeof *list)) || !(list[0] = strdup(path))) {
+            free(list);
+            return -1;
         }
+        *out = list;
+        return 1;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name), size = strlen(path) + len + 2;
+        if (len <= 5 || strcmp(e->d_name + len - 5, ".yaml"))
+            continue;
+        char **grown = n < cap ? list : realloc(list, sizeof *list * (size_t)(cap = cap ? 2 * cap : 16));
+        char *file = grown ? malloc(size) : NULL;
+        if (!file) {
+            closedir(d);
+            for (int k = 0; k < n; k++)
+                free((grown ? grown : list)[k]);
+            free(grown ? grown : list);
+            return -1;
+        }
+        list = grown;
+        snprintf(file, size, "%s/%s", path, e->d_name);
+        list[n++] = file;
     }
     closedir(d);
-    qsort(out, (size_t)n, sizeof *out, by_name);
+    if (n > 0)
+        qsort(list, (size_t)n, sizeof *list, by_name);
+    *out = list;
     return n;
 }
 
@@ -399,12 +415,19 @@ int any_check_scenarios(foh_engine *eng, const foh_cardset *cs, const char *cons
         cv.n = 0;
     int passed = 0, failed = 0;
     for (int i = 0; i < npaths; i++) {
-        char *files[256];
-        int n = scenario_files(paths[i], files, 256);
+        char **files = NULL;
+        int n = scenario_files(paths[i], &files);
+        if (n < 0) {
+            printf("FAIL ");
+            cli_puts(stdout, paths[i]);
+            printf(": out of memory listing the scenario files\n");
+            failed++;
+        }
         for (int k = 0; k < n; k++) {
             run_file(files[k], eng, &cv, 1, &passed, &failed);
             free(files[k]);
         }
+        free(files);
     }
     *run_count = passed + failed;
     int missed = 0;

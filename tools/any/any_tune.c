@@ -34,7 +34,6 @@
 #define TUNE_MAX_TARGETS 16
 #define TUNE_MAX_PARAMS 16
 #define TUNE_MAX_CHANGES 8
-#define TUNE_MAX_TUNABLES 4096
 
 typedef enum { T_SEAT_SPREAD, T_KIND_SPREAD, T_LENGTH, T_CARD, T_LINE } target_kind;
 
@@ -445,9 +444,10 @@ int any_tune(int argc, char **argv)
         foh_error err;
         foh_cardset *cs = any_load(&T->o, &err);
         const foh_ruleset *rs = cs ? foh_cardset_ruleset(cs) : NULL;
-        T->tun = malloc(sizeof *T->tun * TUNE_MAX_TUNABLES);
-        T->ntun = rs && rs->tunables && T->tun ? rs->tunables(cs, T->tun, TUNE_MAX_TUNABLES) : 0;
-        T->ntun = T->ntun > TUNE_MAX_TUNABLES ? TUNE_MAX_TUNABLES : T->ntun;
+        /* As many as the ruleset names: counted first, then listed. */
+        int count = rs && rs->tunables ? rs->tunables(cs, NULL, 0) : 0;
+        T->tun = count > 0 ? malloc(sizeof *T->tun * (size_t)count) : NULL;
+        T->ntun = T->tun ? rs->tunables(cs, T->tun, count) : 0;
         snprintf(T->tmp, sizeof T->tmp, "/tmp/foh-tune-XXXXXX");
         if (!cs) {
             cli_error("tune", "%s", err.msg);

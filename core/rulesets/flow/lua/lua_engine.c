@@ -281,14 +281,23 @@ static int by_name(const void *a, const void *b) { return strcmp(*(const char *c
 static void check_api_names(foh_engine *e, foh_loader *ld, const foh_card_def *d)
 {
     lua_State *L = e->sb.L;
-    const char *names[256];
-    int n = 0;
+    int n = 0, all = 0;
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
     lua_getfield(L, -1, "game");
     foh_lua_push_real(L, -1);
     int api = lua_gettop(L);
+    for (lua_pushnil(L); lua_next(L, api); lua_pop(L, 1))
+        all++;
+    const char **names = malloc(sizeof *names * (size_t)(all > 0 ? all : 1));
+    if (!names) {
+        foh_error w;
+        foh_error_set(&w, FOH_ERR_MEMORY, "card '%s': out of memory checking its game API calls", d->id);
+        foh_load_report(ld, 0, &w);
+        lua_settop(L, api - 3);
+        return;
+    }
     lua_pushnil(L);
-    while (lua_next(L, api) && n < 256) {
+    while (lua_next(L, api)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) == LUA_TSTRING)
             names[n++] = lua_tostring(L, -1); /* anchored: the keys of the API table */
@@ -323,6 +332,7 @@ static void check_api_names(foh_engine *e, foh_loader *ld, const foh_card_def *d
                      d->id, name, hint);
         foh_load_report(ld, 0, &w);
     }
+    free(names);
     lua_settop(L, api - 3);
 }
 
