@@ -527,7 +527,7 @@ static void test_attack_reaction_without_defence(void **state)
     foh_action a = {.kind = FOH_ACT_COMPLETE, .card = -1, .tokens = 0, .option = -1};
     assert_int_equal(foh_game_apply(g, &a, &err), FOH_ERR_SCRIPT);
     /* The reaction that broke the table is named, with its place. */
-    if (!strstr(err.msg, "card 'shield' (on.attack) at ") || !strstr(err.msg, "cards.yaml:") ||
+    if (!strstr(err.msg, "card 'shield' (on.attack): ") || !strstr(err.msg, "cards.yaml:") ||
         !strstr(err.msg, "'attack' and 'defence' must stay numbers (now number and nil)") || strstr(err.msg, "raid"))
         fail_msg("%s", err.msg);
     foh_game_free(g);

@@ -12,7 +12,10 @@
 # Normalised before comparing: the two trees' and scratch folders' absolute
 # paths (written as SRC and OUT), and wall-clock figures ("in 0.15 s",
 # "0.01 / 0.01 / 0.2 ms", "0.1 s in all",
-# "N games/s", "played in N s": they vary from run to run).
+# "N games/s", "played in N s": they vary from run to run), and the effect
+# probes' summary foh check added with issue 30 (its "effect probes: ..."
+# line and the "probes" object of its JSON: an addition the issue asks for,
+# removed from both sides so that every other byte is still compared).
 #
 # Prints "same NAME" or "DIFFERENT NAME" (with the first lines of the diff)
 # per output ("FAILED NAME" when a step of either binary did not exit 0),
@@ -70,7 +73,8 @@ run() {
   find "$out" -type f -print0 | xargs -0 sed -i -E \
     -e "s#$tree#SRC#g" -e "s#$out/files#OUT#g" \
     -e 's/in [0-9]+\.[0-9]+ s\b/in T s/g' -e 's/[0-9]+ games\/s/N games\/s/g' -e 's/played in [0-9.]+ s/played in T s/g' \
-    -e 's/[0-9]+\.[0-9]+( \/ [0-9]+\.[0-9]+)* ms\b/T ms/g' -e 's/^[0-9]+\.[0-9]+ s in all$/T s in all/'
+    -e 's/[0-9]+\.[0-9]+( \/ [0-9]+\.[0-9]+)* ms\b/T ms/g' -e 's/^[0-9]+\.[0-9]+ s in all$/T s in all/' \
+    -e '/^effect probes: /d' -e '/^effects the probes did not run/d' -e '/^  "probes": \{$/,/^  \},$/d'
 }
 
 total=0 same=0

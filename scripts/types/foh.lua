@@ -198,6 +198,35 @@ function game.investments() end
 ---@return foh.investment? investment read-only; nil if P has none
 function game.investment(p) end
 
+---The investment on Market card FROM (its marker, a player's or a neutral
+---one, and the tokens under it) moves to TO, a Market card without investor.
+---@param from foh.card
+---@param to foh.card
+function game.move_investment(from, to) end
+
+---The investment on Market card ID is taken off: its marker comes back to
+---its investor and the tokens under it go TO.
+---@param id foh.card
+---@param to "supply"|"reserve"|foh.player
+---@return foh.tokens moved
+function game.withdraw_investment(id, to) end
+
+---The cards the Cleanup phase fills the Market to now: `setup.market_size`
+---for the player count, plus what scripts changed, plus the `market_size`
+---of every card whose effect is active; never below 0.
+---@return integer cards
+function game.market_size() end
+
+---The Market size changes by N cards (may be negative) for the rest of the
+---game. A Market holding more cards than its size keeps them.
+---@param n integer
+function game.change_market_size(n) end
+
+---The top card of the Civilization deck enters the Market, beyond its size
+---(The Future ends the game as when it is dealt).
+---@return foh.card? id nil if the deck is empty
+function game.deal_to_market() end
+
 ---Neutral investor K's card (variants: setup.neutral_investors).
 ---@param k integer neutral investor, 1 .. setup.neutral_investors
 ---@return foh.card? id nil if K is not invested
@@ -349,6 +378,7 @@ params = {}
 ---@field gives? foh.icon[] with a counting `provides`: the icons it gives (no cycle of reads and gives, checked at load)
 ---@field end_game? fun(player: foh.player, card: foh.card): foh.icons fires `end_game`, read-only: the icons it scores (default ruling 7)
 ---@field on? foh.reactions reactions to events while the effect is active
+---@field market_size? integer cards the Market holds more (negative: fewer) while the effect is active (not 0; -12 to 12)
 ---@field immune_to_attacks? boolean (base helpers) not affected by any Attack or Attack All effect
 ---@field no_own_attacks? boolean (base helpers) own Attack effects are not activated when gained
 ---@field on_attack? fun(player: foh.player, card: foh.card) (base helpers) runs each time the owner activates an attack
@@ -384,7 +414,8 @@ params = {}
 ---@class foh.event
 ---@field name string the event's name
 
----A turn begins, before its action takes effect.
+---A turn begins, before its legal actions are listed (after the variants'
+---`turn_start` hooks): what a reaction gives can be used in this turn.
 ---@class foh.event.turn_start: foh.event
 ---@field player foh.player
 
@@ -401,6 +432,7 @@ params = {}
 ---@field player foh.player
 ---@field card foh.card
 ---@field tokens foh.tokens invested
+---@field fee foh.tokens paid to the Supply besides (invest_cost)
 
 ---After a Complete and the card's gain (before its Instant effect runs).
 ---@class foh.event.complete: foh.event
@@ -455,6 +487,35 @@ params = {}
 ---@field from integer the former Current Age value
 ---@field to integer the new one
 
+---Asked, read-only, whenever a Snipe's price is needed: while the legal
+---actions are listed, when one is checked and when it is taken. A reaction
+---may raise or lower `price` (what the sniper pays the investor, or the
+---Supply for a neutral marker; the tokens under the card still go to the
+---Supply) or set `allowed = false`; it may not change the game.
+---@class foh.event.snipe_cost: foh.event
+---@field player foh.player the sniper
+---@field card foh.card
+---@field investor? foh.player the player who invested
+---@field neutral? integer the neutral investor's number
+---@field price foh.tokens the tokens under the card, as the rulebook says
+---@field allowed boolean
+
+---Asked, read-only, whenever an Invest's price is needed (see snipe_cost):
+---`fee` tokens go to the Supply besides those placed.
+---@class foh.event.invest_cost: foh.event
+---@field player foh.player
+---@field card foh.card the Market card invested in
+---@field fee foh.tokens 0 by the rulebook
+---@field allowed boolean
+
+---Asked, read-only, whenever a Complete's price is needed (see
+---snipe_cost): `fee` tokens go to the Supply before the card is taken.
+---@class foh.event.complete_cost: foh.event
+---@field player foh.player
+---@field card foh.card the card invested in
+---@field fee foh.tokens 0 by the rulebook
+---@field allowed boolean
+
 ---(base set, game.yaml `events`) An Attack or Attack All effect, for each
 ---opponent, before the strengths are compared. A reaction may set
 ---`immune = true` or change `attack` / `defence`; the helper then hits the
@@ -489,6 +550,9 @@ params = {}
 ---@field covered? fun(player: foh.player, card: foh.card, ev: foh.event.covered)
 ---@field revealed? fun(player: foh.player, card: foh.card, ev: foh.event.revealed)
 ---@field age? fun(player: foh.player, card: foh.card, ev: foh.event.age)
+---@field snipe_cost? fun(player: foh.player, card: foh.card, ev: foh.event.snipe_cost)
+---@field invest_cost? fun(player: foh.player, card: foh.card, ev: foh.event.invest_cost)
+---@field complete_cost? fun(player: foh.player, card: foh.card, ev: foh.event.complete_cost)
 ---@field attack? fun(player: foh.player, card: foh.card, ev: foh.event.attack)
 ---@field attacked? fun(player: foh.player, card: foh.card, ev: foh.event.attacked)
 
@@ -507,6 +571,7 @@ params = {}
 ---@field after_replenish? fun(player: foh.player) after the first replenish
 ---@field after_age_check? fun(player: foh.player) after the age check and its replenish
 ---@field cleanup_end? fun(player: foh.player) after the end-of-game check, before the next player
+---@field turn_start? fun(player: foh.player) a turn begins (the first after set-up too), before its legal actions are listed
 ---@field scoring? fun(player: foh.player): foh.icons at final scoring, read-only: icons scored like an End Game effect
 
 ---A variant's reactions, `on`: each is a chunk returning one of these
@@ -525,6 +590,9 @@ params = {}
 ---@field covered? fun(ev: foh.event.covered)
 ---@field revealed? fun(ev: foh.event.revealed)
 ---@field age? fun(ev: foh.event.age)
+---@field snipe_cost? fun(ev: foh.event.snipe_cost)
+---@field invest_cost? fun(ev: foh.event.invest_cost)
+---@field complete_cost? fun(ev: foh.event.complete_cost)
 ---@field attack? fun(ev: foh.event.attack)
 ---@field attacked? fun(ev: foh.event.attacked)
 

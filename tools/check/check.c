@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/probe.h"
 #include "check/scenario_run.h"
 #include "commands.h"
 #include "any/any.h"
@@ -30,7 +31,12 @@ static const cli_command CHECK = {
     "player count allowed) and scores them, to catch script errors at run time (End Game\n"
     "effects included), each also with every card\n"
     "effect run by its Lua functions (the engine runs the helpers' effects in C: both must\n"
-    "give the same game), and runs the scenarios of\n"
+    "give the same game). It runs every card's effect on purpose (effect probes): in\n"
+    "positions built for it (random games stopped early and late for the fewest and most\n"
+    "players, and Nations holding 1, 2 and 3 cards of each type), the card is gained by\n"
+    "Complete, and placed in a Nation while its owner and an opponent take every kind of\n"
+    "turn action, each option of each choice taken in turn; it prints how many effects\n"
+    "ran and which never did. It runs the scenarios of\n"
     "--scenarios, warning of each card of the --cards folders (not of the sets they extend)\n"
     "that no passing scenario exercises.\n"
     "\n"
@@ -163,6 +169,17 @@ static void add(problems *ps, int warning, const char *msg)
 static void on_load_problem(void *ctx, int warning, const foh_error *e) { add(ctx, warning, e->msg); }
 
 static void on_scenario_problem(void *ctx, const char *msg) { add(ctx, 0, msg); }
+/* A probe's error, unless the random games told it already (the same
+ * card, hook and cause). */
+static void on_probe_problem(void *ctx, const char *msg)
+{
+    problems *ps = ctx;
+    const char *core = strstr(msg, "card '");
+    for (int i = 0; core && i < ps->n; i++)
+        if (ps->item[i].message && strstr(ps->item[i].message, core))
+            return;
+    add(ps, 0, msg);
+}
 
 static void problems_free(problems *ps)
 {
@@ -521,9 +538,20 @@ static json_t *text_json(const char *text)
     return j;
 }
 
-static int write_json(const char *path, const problems *ps, int cards, int games, int scenarios)
+static int write_json(const char *path, const problems *ps, int cards, int games, int scenarios,
+                      const probe_stats *probes)
 {
     json_t *doc = json_object(), *list = json_array();
+    if (probes) {
+        json_t *pr = json_object();
+        json_object_set_new(pr, "effects", json_integer(probes->effects));
+        json_object_set_new(pr, "ran", json_integer(probes->ran));
+        json_object_set_new(pr, "positions", json_integer(probes->positions));
+        json_object_set_new(pr, "actions", json_integer(probes->actions));
+        json_object_set_new(pr, "options", json_integer(probes->options));
+        json_object_set_new(pr, "missed", text_json(probes->missed ? probes->missed : ""));
+        json_object_set_new(doc, "probes", pr);
+    }
     json_object_set_new(doc, "errors", json_integer(ps->errors));
     json_object_set_new(doc, "warnings", json_integer(ps->warnings));
     json_object_set_new(doc, "cards", json_integer(cards));
@@ -578,6 +606,8 @@ int cmd_check(int argc, char **argv)
     if (!cs && ps.errors == 0)
         add(&ps, 0, err.msg);
     int played = cs ? play_games(&o, cs, games, &ps) : 0;
+    probe_stats probes = {0};
+    int probed = cs && probe_cards(cs, &o.limits, o.seed, on_probe_problem, &ps, &probes);
     int scenarios = o.nscenarios ? run_scenarios(&o, cs, &src, &ps) : 0;
     if (ps.out_of_memory)
         add(&ps, 0, "out of memory: some problems were not kept");
@@ -585,7 +615,7 @@ int cmd_check(int argc, char **argv)
         qsort(ps.item, (size_t)ps.n, sizeof *ps.item, by_place);
     int ok = 1;
     if (o.json)
-        ok = write_json(o.json, &ps, cs ? foh_cardset_card_count(cs) : 0, played, scenarios);
+        ok = write_json(o.json, &ps, cs ? foh_cardset_card_count(cs) : 0, played, scenarios, probed ? &probes : NULL);
     if (!o.json || strcmp(o.json, "-")) {
         print_text(&ps);
         char what[200];
@@ -597,7 +627,18 @@ int cmd_check(int argc, char **argv)
             snprintf(what, sizeof what, "the card set does not load: no game played");
         printf("foh check: %d error%s, %d warning%s (%s; %d scenario%s run)\n", ps.errors, ps.errors == 1 ? "" : "s",
                ps.warnings, ps.warnings == 1 ? "" : "s", what, scenarios, scenarios == 1 ? "" : "s");
+        if (probed) {
+            printf("effect probes: %d of %d card effects ran in %d built positions (%ld actions, %ld choice options "
+                   "taken)\n", probes.ran, probes.effects, probes.positions, probes.actions, probes.options);
+            if (probes.missed) {
+                char line[4096];
+                snprintf(line, sizeof line, "effects the probes did not run (their conditions never held, or they failed): %s",
+                         probes.missed);
+                cli_line(stdout, line);
+            }
+        }
     }
+    free(probes.missed);
     int errors = ps.errors;
     problems_free(&ps);
     foh_cardset_free(cs);

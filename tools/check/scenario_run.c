@@ -1044,6 +1044,41 @@ static int expect_listed(runner *r, const char *key, const foh_yaml_node *v)
     return 1;
 }
 
+/* legal / illegal: actions as the game describes them ("Snipe Temple",
+ * "Invest 2 tokens in Castle") that the legal-action listing, which bots
+ * and players choose from, must hold / must not hold. */
+static int expect_legal(runner *r, const char *key, const foh_yaml_node *v)
+{
+    if (!want_kind(r, v, FOH_YAML_SEQ, "a list of actions as the game describes them ('Snipe Temple')"))
+        return 0;
+    foh_error err;
+    int n = foh_game_legal_actions(r->g, NULL, 0, &err);
+    foh_action *all = n > 0 ? malloc((size_t)n * sizeof *all) : NULL;
+    if (n < 0 || (n > 0 && (!all || foh_game_legal_actions(r->g, all, n, &err) != n))) {
+        free(all);
+        mismatch(r, "%s: the legal actions could not be listed: %s", key, n < 0 ? err.msg : "out of memory");
+        return 1;
+    }
+    int want = !strcmp(key, "legal");
+    for (size_t k = 0; k < v->n; k++) {
+        const char *t = text_of(r, v->items[k], "an action");
+        if (!t) {
+            free(all);
+            return 0;
+        }
+        int found = 0;
+        for (int i = 0; i < n && !found; i++) {
+            char d[160];
+            foh_game_describe_action(r->g, &all[i], d, sizeof d);
+            found = !strcmp(d, t);
+        }
+        if (found != want)
+            mismatch(r, "%s: '%s' is %s among the %d legal actions", key, t, found ? "listed" : "not", n);
+    }
+    free(all);
+    return 1;
+}
+
 /* Compare the game with the step's expectations X (docs/scenarios.md): a
  * difference is a failure of the step; 0 after saying what is malformed. */
 static int check_expectations(runner *r, const foh_yaml_node *x)
@@ -1051,7 +1086,7 @@ static int check_expectations(runner *r, const foh_yaml_node *x)
     static const char *const keys[] = {"tokens", "supply", "reserve", "substituted", "invested", "investor",
                                        "market", "deck", "deck_size", "nation", "stacks", "zone", "removed",
                                        "icons", "strength", "age", "current", "to_act", "game_over", "choice",
-                                       "scores", "fired", "turn", "bonus", "stalled", NULL};
+                                       "scores", "fired", "turn", "bonus", "stalled", "legal", "illegal", NULL};
     if (!only_keys(r, x, keys, "expect"))
         return 0;
     foh_game *g = r->g;
@@ -1106,6 +1141,9 @@ static int check_expectations(runner *r, const foh_yaml_node *x)
                 return 0;
         } else if (!strcmp(key, "choice")) {
             if (!expect_choice(r, v))
+                return 0;
+        } else if (!strcmp(key, "legal") || !strcmp(key, "illegal")) {
+            if (!expect_legal(r, key, v))
                 return 0;
         } else if (!strcmp(key, "scores")) {
             if (!expect_scores(r, v))

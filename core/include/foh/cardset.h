@@ -121,6 +121,9 @@ typedef struct {
     const char *edition_note;   /* how another printed edition differs, or "same" */
     const char *file;          /* YAML file and line of the card's entry */
     int line;
+    int has_effect;            /* 1 if the card has an effect script (run by its timing, or reactions) */
+    const char *effect_file;   /* where the effect script is (a variant may override it) */
+    int effect_line;
 } foh_card_info;
 
 /* Fill OUT with card CARD's data; FOH_ERR_USAGE for a bad index. */

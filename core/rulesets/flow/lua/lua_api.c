@@ -925,11 +925,7 @@ static int api_market_discard(lua_State *L)
     foh_card_loc *l = &g->st.loc[c];
     if (l->zone != FOH_ZONE_MARKET)
         return luaL_error(L, "game.market_discard: %s is not in the Market", foh_lua_engine_of(L)->cs->card[c].id);
-    int under = l->invested;
-    if (l->investor >= FOH_NEUTRAL_INVESTOR)
-        g->st.neutral[l->investor - FOH_NEUTRAL_INVESTOR] = -1;
-    else if (l->investor >= 0)
-        g->st.investment[l->investor] = -1;
+    int under = foh_market_release(g, c);
     g->st.supply += under;
     foh_market_take(g, c);
     foh_nation_remove(g, c);
@@ -1129,6 +1125,125 @@ static int api_investment(lua_State *L)
     return 1;
 }
 
+/* game.move_investment(from, to): the investment on Market card FROM (its
+ * marker, a player's or a neutral one, and the tokens under it) moves to
+ * TO, a Market card without investor (issue 30: "move your investment to
+ * another Market card"). */
+static int api_move_investment(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int from = card_arg(L, 1), to = card_arg(L, 2);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    foh_card_loc *a = &g->st.loc[from], *b = &g->st.loc[to];
+    if (a->zone != FOH_ZONE_MARKET || a->investor < 0)
+        return luaL_error(L, "game.move_investment: %s is not a Market card with an investor", cs->card[from].id);
+    if (b->zone != FOH_ZONE_MARKET || b->investor >= 0)
+        return luaL_error(L, "game.move_investment: %s is not a non-invested Market card", cs->card[to].id);
+    int q = a->investor;
+    b->investor = a->investor;
+    b->invested = a->invested;
+    a->investor = -1;
+    a->invested = 0;
+    if (q >= FOH_NEUTRAL_INVESTOR)
+        g->st.neutral[q - FOH_NEUTRAL_INVESTOR] = (int16_t)to;
+    else
+        g->st.investment[q] = (int16_t)to;
+    if (q >= FOH_NEUTRAL_INVESTOR)
+        foh_log(g, "  neutral investor %d's investment (%d tokens) moves from %s to %s", q - FOH_NEUTRAL_INVESTOR + 1,
+                b->invested, foh_card_name(g, from), foh_card_name(g, to));
+    else
+        foh_log(g, "  P%d's investment (%d tokens) moves from %s to %s", q + 1, b->invested, foh_card_name(g, from),
+                foh_card_name(g, to));
+    return 0;
+}
+
+/* game.withdraw_investment(card, to): the investment on Market card CARD
+ * is taken off: its marker comes back to its investor and the tokens under
+ * it go TO: "supply", "reserve" or a player (1..players). Returns the
+ * tokens moved. */
+static int api_withdraw_investment(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    int c = card_arg(L, 1);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    if (g->st.loc[c].zone != FOH_ZONE_MARKET || g->st.loc[c].investor < 0)
+        return luaL_error(L, "game.withdraw_investment: %s is not a Market card with an investor", cs->card[c].id);
+    int to = -3; /* -1 the Supply, -2 the Reserve, else a player */
+    if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "supply"))
+        to = -1;
+    else if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "reserve"))
+        to = -2;
+    else if (lua_isinteger(L, 2))
+        to = player_arg(L, 2);
+    else
+        return luaL_error(L, "game.withdraw_investment: where the tokens go must be 'supply', 'reserve' or a "
+                             "player (1 to %d)", g->st.players);
+    int under = foh_market_release(g, c);
+    if (to == -1)
+        g->st.supply += under;
+    else if (to == -2)
+        g->st.reserve += under;
+    else
+        g->st.tokens[to] += under;
+    char where[32];
+    if (to >= 0)
+        snprintf(where, sizeof where, "P%d", to + 1);
+    else
+        snprintf(where, sizeof where, "the %s", to == -1 ? "Supply" : "Reserve");
+    foh_log(g, "  the investment on %s is withdrawn: its %d tokens go to %s", foh_card_name(g, c), under, where);
+    lua_pushinteger(L, under);
+    return 1;
+}
+
+/* game.market_size(): the cards the Cleanup phase fills the Market to now
+ * (setup.market_size, what scripts changed, the active cards' market_size). */
+static int api_market_size(lua_State *L)
+{
+    lua_pushinteger(L, foh_market_capacity(game_of(L)));
+    return 1;
+}
+
+/* game.change_market_size(n): the Market size changes by N cards (may be
+ * negative) for the rest of the game. The rule's number may not go below 0
+ * nor leave less room than the cards' market_size could take. */
+static int api_change_market_size(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    const foh_cardset *cs = foh_lua_engine_of(L)->cs;
+    lua_Integer d = luaL_checkinteger(L, 1);
+    lua_Integer now = cs->market_size[g->st.players] + g->st.market_delta;
+    if (d < -FOH_MAX_MARKET || d > FOH_MAX_MARKET || now + d < 0 || now + d + cs->market_mods_up > FOH_MAX_MARKET)
+        return luaL_error(L, "game.change_market_size: the Market size would be %I%s; it may be 0 to %d "
+                             "(the engine's limit of %d cards%s)", now + d, cs->market_mods_up ? " before the cards' market_size" : "",
+                          FOH_MAX_MARKET - cs->market_mods_up, FOH_MAX_MARKET,
+                          cs->market_mods_up ? ", less what the cards' market_size could add" : "");
+    g->st.market_delta = (int8_t)(g->st.market_delta + d);
+    foh_log(g, "  the Market size is now %d cards", foh_market_capacity(g));
+    return 0;
+}
+
+/* game.deal_to_market(): the top card of the Civilization deck enters the
+ * Market (beyond its size; The Future ends the game as when it is dealt).
+ * Returns its id, or nil if the deck is empty. */
+static int api_deal_to_market(lua_State *L)
+{
+    foh_game *g = game_of(L);
+    writable(L);
+    if (g->st.nmarket >= FOH_MAX_MARKET)
+        return luaL_error(L, "game.deal_to_market: the Market holds %d cards, the engine's limit", FOH_MAX_MARKET);
+    int c = foh_deck_draw(g);
+    if (c < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    foh_market_add(g, c);
+    push_card(L, c);
+    return 1;
+}
+
 static const luaL_Reg game_api[] = {
     {"players", api_players},
     {"current", api_current},
@@ -1167,6 +1282,11 @@ static const luaL_Reg game_api[] = {
     {"reacts", api_reacts},
     {"investments", api_investments},
     {"investment", api_investment},
+    {"move_investment", api_move_investment},
+    {"withdraw_investment", api_withdraw_investment},
+    {"market_size", api_market_size},
+    {"change_market_size", api_change_market_size},
+    {"deal_to_market", api_deal_to_market},
     {NULL, NULL},
 };
 

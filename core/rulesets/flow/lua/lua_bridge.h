@@ -65,5 +65,7 @@ foh_status flow_lua_event(foh_game *g, int event, const foh_event_field *fields,
  * stack index, 0 for none), the function there is called with the table
  * after each reaction: its error is reported as that reaction's. */
 foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error *err);
+/* The effects port's query (effects.h): a cost event asked read-only. */
+foh_status flow_lua_query(foh_game *g, int event, foh_event_field *fields, int n, foh_error *err);
 
 #endif

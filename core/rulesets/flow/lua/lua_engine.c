@@ -94,7 +94,7 @@ static int check_reactions(lua_State *L, foh_cardset *cs, foh_card_def *d, foh_e
             snprintf(msg, sizeof msg, "on.%s must be a function(player, card, event)", cs->event[i]);
             return card_fail(err, d, d->effect_line, msg);
         }
-        d->reacts |= 1u << i;
+        d->reacts |= 1ull << i;
     }
     /* Any other key is an unknown event: name the first in byte order, so
      * that the message does not depend on the table's layout. */
@@ -134,6 +134,26 @@ static int check_table(foh_engine *e, foh_cardset *cs, int c, foh_error *err)
     static const char *const need[] = {NULL, "on_gain", "provides", "activate", "end_game"};
     if (!check_reactions(L, cs, d, err))
         return 0;
+    /* `market_size`: cards the Market holds more (or fewer) while the
+     * effect is active (foh_market_capacity). */
+    d->market_size = 0;
+    int mt = lua_getfield(L, -1, "market_size");
+    if (mt != LUA_TNIL) {
+        int isnum = lua_isinteger(L, -1);
+        lua_Integer v = isnum ? lua_tointeger(L, -1) : 0;
+        lua_pop(L, 1);
+        if (!isnum || v < -FOH_MAX_MARKET || v > FOH_MAX_MARKET || v == 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "market_size must be a whole number of cards, -%d to %d and not 0 (cards the "
+                     "Market holds more while the effect is active)", FOH_MAX_MARKET, FOH_MAX_MARKET);
+            return card_fail(err, d, d->effect_line, msg);
+        }
+        d->market_size = (int)v;
+        cs->market_mods++;
+        if (v > 0)
+            cs->market_mods_up += (int)v;
+    } else
+        lua_pop(L, 1);
     if (fire == FOH_FIRE_NEVER)
         return 1;
     lua_getfield(L, -1, need[fire]);
@@ -473,6 +493,8 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
     if (freeze_helpers(e, who, err) != FOH_OK)
         return FOH_ERR_DATA;
     int failed = 0;
+    if (check)
+        check->market_mods = check->market_mods_up = 0; /* counted again by check_table */
     for (int c = 0; c < cs->ncards; c++) {
         int before = ld ? ld->reported : 0, top = lua_gettop(L);
         if (cs->card[c].effect_src && load_effect(e, check, ld, c, who, where, err) != FOH_OK) {
@@ -483,6 +505,16 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
     }
     e->sb.call_id = -1;
     foh_native_finish(e);
+    if (check && check->market_mods_up) /* the Market has room for FOH_MAX_MARKET cards: refused beyond */
+        for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
+            if ((check->players_allowed >> p & 1) && check->market_size[p] + check->market_mods_up > FOH_MAX_MARKET) {
+                foh_error_set(err, FOH_ERR_DATA, "%s: with %d players the Market holds %d cards, and the cards whose "
+                              "effect has market_size could add %d: more than the engine's limit of %d",
+                              check->dir, p, check->market_size[p], check->market_mods_up, FOH_MAX_MARKET);
+                if (!go_on(L, ld, ld ? ld->reported : 0, lua_gettop(L)))
+                    return FOH_ERR_DATA;
+                break;
+            }
     /* Cycles are looked for once every counting effect is known. */
     if (!failed && check && !check_cycles(check, err) && !go_on(L, ld, ld ? ld->reported : 0, lua_gettop(L)))
         return FOH_ERR_DATA;

@@ -311,8 +311,9 @@ static foh_status check_reaction(foh_game *g, int check, int ev, int card, const
     caller_name(e, card, hook, vhook, who, sizeof who);
     size_t skip = strncmp(err->msg, "check: ", 7) ? 0 : 7;
     snprintf(why, sizeof why, "%s", err->msg + skip);
-    return foh_error_set(err, FOH_ERR_SCRIPT, "%s at %s:%d: after this reaction, the event's table fails the check "
-                         "of the script that fired the event: %s", who, file, line, why);
+    return foh_error_set(err, FOH_ERR_SCRIPT, "%s: %s:%d: after this reaction, the event's table fails the check "
+                         "of %s: %s", who, file, line,
+                         e->query_check ? "the engine, which reads it back" : "the script that fired the event", why);
 }
 
 foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error *err)
@@ -330,6 +331,9 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
     }
     ev = lua_absindex(L, ev);
     check = check ? lua_absindex(L, check) : 0;
+    /* The cost events are asked while legal actions are listed: their
+     * reactions may only read the game (and change the table). */
+    int counting = event == FOH_EV_SNIPE_COST || event == FOH_EV_INVEST_COST || event == FOH_EV_COMPLETE_COST ? -1 : 0;
     int outer_card = e->react_card, outer_hook = e->react_hook;
     e->event_depth++;
     foh_status s = FOH_OK;
@@ -341,7 +345,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
         lua_pushvalue(L, ev);
         e->react_card = -1;
         e->react_hook = h;
-        s = call_pushed(g, top, 1, 0, 0, -1, NULL, h, err);
+        s = call_pushed(g, top, 1, 0, counting, -1, NULL, h, err);
         if (s == FOH_OK && check)
             s = check_reaction(g, check, ev, -1, NULL, h, err);
     }
@@ -364,7 +368,7 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
             lua_pushvalue(L, ev);
             e->react_card = c;
             e->react_hook = -1;
-            s = call_pushed(g, top, 3, 0, 0, c, hook, -1, err);
+            s = call_pushed(g, top, 3, 0, counting, c, hook, -1, err);
             if (s != FOH_ERR_SCRIPT)
                 foh_memo_exercise(e, c);
             if (s == FOH_OK && check)
@@ -400,6 +404,126 @@ foh_status flow_lua_event(foh_game *g, int event, const foh_event_field *fields,
         lua_setfield(L, -2, f->key);
     }
     foh_status s = foh_lua_dispatch(g, event, -1, 0, err);
+    lua_settop(L, top);
+    return s;
+}
+
+/* The check after each reaction to a cost event (flow_lua_query): the
+ * table keeps its fields, the fixed ones unchanged, the whole numbers 0 or
+ * more, the booleans booleans. Upvalue 1: the fields as fired, each with
+ * its kind in upvalue 2 (name -> "fixed", "count" or "boolean"). */
+static int check_query(lua_State *L)
+{
+    const char *bad = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(not a name)";
+        lua_pushvalue(L, -1);
+        int known = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (!known && (!bad || strcmp(k, bad) < 0)) /* the first in byte order: one message whatever the order */
+            bad = k;
+    }
+    if (bad) {
+        lua_pushliteral(L, "");
+        const char *names[FOH_EV_FIELDS];
+        int n = 0;
+        lua_pushnil(L);
+        while (lua_next(L, lua_upvalueindex(2)) && n < FOH_EV_FIELDS) {
+            lua_pop(L, 1);
+            names[n++] = lua_tostring(L, -1);
+        }
+        for (int i = 1; i < n; i++) /* sorted: the registry table's order varies */
+            for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+                const char *t = names[j];
+                names[j] = names[j - 1];
+                names[j - 1] = t;
+            }
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                luaL_addstring(&b, ", ");
+            luaL_addstring(&b, names[i]);
+        }
+        luaL_pushresult(&b);
+        return luaL_error(L, "sets the field '%s', which this event does not have (its fields: %s)", bad,
+                          lua_tostring(L, -1));
+    }
+    lua_pushnil(L);
+    while (lua_next(L, lua_upvalueindex(2))) {
+        const char *k = lua_tostring(L, -2), *kind = lua_tostring(L, -1);
+        lua_getfield(L, 1, k);
+        if (!strcmp(kind, "count") && (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
+                                       lua_tointeger(L, -1) > FOH_MAX_TOKENS))
+            return luaL_error(L, "'%s' must be a whole number of tokens, 0 to %d", k, FOH_MAX_TOKENS);
+        if (!strcmp(kind, "boolean") && !lua_isboolean(L, -1))
+            return luaL_error(L, "'%s' must be true or false", k);
+        if (!strcmp(kind, "fixed")) {
+            lua_getfield(L, lua_upvalueindex(1), k);
+            int same = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+            if (!same)
+                return luaL_error(L, "'%s' says what is asked about and may not be changed", k);
+        }
+        lua_pop(L, 2);
+    }
+    return 0;
+}
+
+foh_status flow_lua_query(foh_game *g, int event, foh_event_field *fields, int n, foh_error *err)
+{
+    foh_engine *e = g->eng;
+    const foh_cardset *cs = e->cs;
+    if (!FOH_EVENT_WANTED(cs, event))
+        return FOH_OK;
+    lua_State *L = e->sb.L;
+    int top = lua_gettop(L);
+    lua_createtable(L, 0, n + 1); /* top + 1: the table the reactions see */
+    lua_createtable(L, 0, n + 1); /* top + 2: the fields as fired */
+    lua_createtable(L, 0, n + 1); /* top + 3: their kinds */
+    lua_pushstring(L, cs->event[event]);
+    lua_setfield(L, top + 2, "name");
+    lua_pushliteral(L, "fixed");
+    lua_setfield(L, top + 3, "name");
+    for (int i = 0; i < n; i++) {
+        const foh_event_field *f = &fields[i];
+        if ((f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_CARD) && f->value < 0)
+            continue;
+        if (f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_INT)
+            lua_pushinteger(L, f->value + (f->kind == FOH_EVF_PLAYER));
+        else if (f->kind == FOH_EVF_CARD)
+            lua_rawgeti(L, LUA_REGISTRYINDEX, e->card_id_ref[f->value]);
+        else if (f->kind == FOH_EVF_BOOL)
+            lua_pushboolean(L, f->value);
+        else
+            lua_pushstring(L, f->text);
+        lua_setfield(L, top + 2, f->key);
+        lua_pushstring(L, f->kind == FOH_EVF_BOOL ? "boolean" : f->kind == FOH_EVF_INT ? "count" : "fixed");
+        lua_setfield(L, top + 3, f->key);
+    }
+    lua_pushnil(L); /* the table the reactions see: a copy of the fields as fired */
+    while (lua_next(L, top + 2)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, top + 1);
+    }
+    lua_pushvalue(L, top + 2);
+    lua_pushvalue(L, top + 3);
+    lua_pushcclosure(L, check_query, 2); /* top + 4 */
+    int was = e->query_check;
+    e->query_check = 1;
+    foh_status s = foh_lua_dispatch(g, event, top + 1, top + 4, err);
+    e->query_check = was;
+    for (int i = 0; i < n && s == FOH_OK; i++) {
+        foh_event_field *f = &fields[i];
+        if (f->kind != FOH_EVF_INT && f->kind != FOH_EVF_BOOL)
+            continue;
+        lua_getfield(L, top + 1, f->key); /* checked after every reaction */
+        f->value = f->kind == FOH_EVF_BOOL ? lua_toboolean(L, -1) : (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
     lua_settop(L, top);
     return s;
 }
@@ -452,4 +576,5 @@ const flow_effects flow_lua_effects = {
     .action_can = flow_lua_action_can,
     .action_run = flow_lua_action_run,
     .event = flow_lua_event,
+    .query = flow_lua_query,
 };

@@ -19,6 +19,67 @@ static int in_market(const foh_game *g, int card)
     return card >= 0 && card < cs_of(g)->ncards && g->st.loc[card].zone == FOH_ZONE_MARKET;
 }
 
+/* ---- Prices (scripts/API.md "Events": snipe_cost, invest_cost,
+ * complete_cost). Each is the printed rule's price, which the cost events'
+ * reactions, asked read-only, may change or forbid for this player; the
+ * listing, the check and the action itself ask the same question of the
+ * same position, so bots, humans and scenarios see the price paid. ---- */
+
+/* The cost events asked (out of line: most card sets have no reaction to
+ * them, and the inline callers below stay small on the hot path). */
+static foh_status ask_snipe_cost(foh_game *g, int p, int card, int *price, int *allowed, foh_error *err)
+    __attribute__((noinline, cold));
+static foh_status ask_snipe_cost(foh_game *g, int p, int card, int *price, int *allowed, foh_error *err)
+{
+    int q = g->st.loc[card].investor;
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
+                           {"card", FOH_EVF_CARD, card, NULL},
+                           {"price", FOH_EVF_INT, *price, NULL},
+                           {"allowed", FOH_EVF_BOOL, 1, NULL},
+                           /* a neutral marker's number, 1-based like a player's (and as fixed) */
+                           q >= FOH_NEUTRAL_INVESTOR
+                               ? (foh_event_field){"neutral", FOH_EVF_PLAYER, q - FOH_NEUTRAL_INVESTOR, NULL}
+                               : (foh_event_field){"investor", FOH_EVF_PLAYER, q, NULL}};
+    foh_status s = foh_lua_query(g, FOH_EV_SNIPE_COST, f, 5, err);
+    *price = f[2].value;
+    *allowed = f[3].value;
+    return s;
+}
+
+static foh_status ask_fee(foh_game *g, int event, int p, int card, int *fee, int *allowed, foh_error *err)
+    __attribute__((noinline, cold));
+static foh_status ask_fee(foh_game *g, int event, int p, int card, int *fee, int *allowed, foh_error *err)
+{
+    foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
+                           {"card", FOH_EVF_CARD, card, NULL},
+                           {"fee", FOH_EVF_INT, 0, NULL},
+                           {"allowed", FOH_EVF_BOOL, 1, NULL}};
+    foh_status s = foh_lua_query(g, event, f, 4, err);
+    *fee = f[2].value;
+    *allowed = f[3].value;
+    return s;
+}
+
+/* What P pays the investor of Market card CARD to Snipe it (*PRICE; the
+ * rulebook: as many tokens as are under it) and whether P may (*ALLOWED). */
+static inline foh_status snipe_price(foh_game *g, int p, int card, int *price, int *allowed, foh_error *err)
+{
+    *price = g->st.loc[card].invested;
+    *allowed = 1;
+    return FOH_EVENT_WANTED(cs_of(g), FOH_EV_SNIPE_COST) ? ask_snipe_cost(g, p, card, price, allowed, err) : FOH_OK;
+}
+
+/* The tokens P pays to the Supply besides those placed, to Invest in CARD
+ * (EVENT FOH_EV_INVEST_COST) or to Complete their investment CARD
+ * (FOH_EV_COMPLETE_COST): *FEE, 0 by the rulebook; whether P may
+ * (*ALLOWED). */
+static inline foh_status fee_of(foh_game *g, int event, int p, int card, int *fee, int *allowed, foh_error *err)
+{
+    *fee = 0;
+    *allowed = 1;
+    return FOH_EVENT_WANTED(cs_of(g), event) ? ask_fee(g, event, p, card, fee, allowed, err) : FOH_OK;
+}
+
 foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
 {
     const foh_state *st = &g->st;
@@ -33,7 +94,7 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
                              st->bonus_mask >> FOH_ACT_INVEST & 1 ? "Invest " : "",
                              st->bonus_mask >> FOH_ACT_SNIPE & 1 ? "Snipe " : "");
     switch (a->kind) {
-    case FOH_ACT_INVEST:
+    case FOH_ACT_INVEST: {
         if (st->investment[p] >= 0)
             return foh_error_set(err, FOH_ERR_ILLEGAL,
                                  "Invest: P%d has already invested in %s (one investment at a time)", p + 1,
@@ -46,14 +107,37 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
         if (st->loc[a->card].investor >= 0)
             return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: %s already has an investor",
                                  foh_card_name(g, a->card));
-        if (a->tokens < 1 || a->tokens > st->tokens[p])
-            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: must place 1 to %d tokens (P%d has %d), not %d",
-                                 st->tokens[p], p + 1, st->tokens[p], a->tokens);
+        int fee, allowed;
+        foh_status s = fee_of(g, FOH_EV_INVEST_COST, p, a->card, &fee, &allowed, err);
+        if (s != FOH_OK)
+            return s;
+        if (!allowed)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: P%d may not invest in %s now (an invest_cost "
+                                 "reaction forbids it)", p + 1, foh_card_name(g, a->card));
+        if (fee && st->tokens[p] - fee < 1)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: %s costs a fee of %d token%s besides those placed; "
+                                 "P%d has %d", foh_card_name(g, a->card), fee, fee == 1 ? "" : "s", p + 1,
+                                 st->tokens[p]);
+        if (a->tokens < 1 || a->tokens > st->tokens[p] - fee)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: must place 1 to %d tokens (P%d has %d%s), not %d",
+                                 st->tokens[p] - fee, p + 1, st->tokens[p], fee ? ", less the fee" : "", a->tokens);
         return FOH_OK;
-    case FOH_ACT_COMPLETE:
+    }
+    case FOH_ACT_COMPLETE: {
         if (st->investment[p] < 0)
             return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: P%d has not invested in a Market card", p + 1);
+        int fee, allowed;
+        foh_status s = fee_of(g, FOH_EV_COMPLETE_COST, p, st->investment[p], &fee, &allowed, err);
+        if (s != FOH_OK)
+            return s;
+        if (!allowed)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: P%d may not complete %s now (a complete_cost "
+                                 "reaction forbids it)", p + 1, foh_card_name(g, st->investment[p]));
+        if (st->tokens[p] < fee)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: %s costs a fee of %d token%s; P%d has %d",
+                                 foh_card_name(g, st->investment[p]), fee, fee == 1 ? "" : "s", p + 1, st->tokens[p]);
         return FOH_OK;
+    }
     case FOH_ACT_SNIPE: {
         if (!in_market(g, a->card) || st->loc[a->card].investor < 0)
             return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: %s is not a Market card with an investor",
@@ -61,10 +145,17 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
         int q = st->loc[a->card].investor;
         if (q == p)
             return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: P%d cannot snipe their own investment", p + 1);
-        if (st->tokens[p] < st->loc[a->card].invested)
+        int price, allowed;
+        foh_status s = snipe_price(g, p, a->card, &price, &allowed, err);
+        if (s != FOH_OK)
+            return s;
+        if (!allowed)
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: P%d may not snipe %s now (a snipe_cost reaction "
+                                 "forbids it)", p + 1, foh_card_name(g, a->card));
+        if (st->tokens[p] < price)
             return foh_error_set(err, FOH_ERR_ILLEGAL,
                                  "Snipe: %s needs %d tokens to pay the investor; P%d has %d",
-                                 foh_card_name(g, a->card), st->loc[a->card].invested, p + 1, st->tokens[p]);
+                                 foh_card_name(g, a->card), price, p + 1, st->tokens[p]);
         return FOH_OK;
     }
     case FOH_ACT_ACTIVATE: {
@@ -147,7 +238,31 @@ static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *o
             return -1;
         }
     }
-    if (grouped && may_invest) {
+    if (may_invest && FOH_EVENT_WANTED(cs, FOH_EV_INVEST_COST)) {
+        /* Priced by invest_cost reactions: each card's amounts are 1 to the
+         * tokens its fee leaves (none if forbidden). */
+        for (int i = 0; i < st->nmarket; i++) {
+            int c = st->market[i], fee, ok;
+            if (st->loc[c].investor >= 0)
+                continue;
+            if (fee_of(g, FOH_EV_INVEST_COST, p, c, &fee, &ok, err) != FOH_OK)
+                return -1;
+            int amounts = ok ? st->tokens[p] - fee : 0;
+            if (amounts < 1)
+                continue;
+            if (grouped) {
+                if (n < max)
+                    out[n] = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = amounts, .option = -1};
+                n++;
+                extra += amounts - 1;
+                continue;
+            }
+            int fit = n >= max ? 0 : amounts < max - n ? amounts : max - n;
+            for (int t = 0; t < fit; t++)
+                out[n + t] = (foh_action){.kind = FOH_ACT_INVEST, .card = c, .tokens = t + 1, .option = -1};
+            n += amounts;
+        }
+    } else if (grouped && may_invest) {
         /* One entry per Market card without investor, for the amounts 1 to
          * TOKENS: written whatever the card, kept (N advanced) if it has
          * none, which a random Market makes unpredictable to branch on. */
@@ -176,9 +291,28 @@ static inline __attribute__((always_inline)) int list(foh_game *g, foh_action *o
                 memcpy(out + n + t, &a, sizeof a);
             n += tokens;
         }
-    if (st->investment[p] >= 0)
-        PUSH(.kind = FOH_ACT_COMPLETE, .card = st->investment[p], .tokens = 0, .option = -1);
-    if (allowed >> FOH_ACT_SNIPE & 1)
+    if (st->investment[p] >= 0) {
+        int fee = 0, ok = 1;
+        if (FOH_EVENT_WANTED(cs, FOH_EV_COMPLETE_COST) && (allowed >> FOH_ACT_COMPLETE & 1) &&
+            fee_of(g, FOH_EV_COMPLETE_COST, p, st->investment[p], &fee, &ok, err) != FOH_OK)
+            return -1;
+        if (ok && st->tokens[p] >= fee)
+            PUSH(.kind = FOH_ACT_COMPLETE, .card = st->investment[p], .tokens = 0, .option = -1);
+    }
+    if ((allowed >> FOH_ACT_SNIPE & 1) && FOH_EVENT_WANTED(cs, FOH_EV_SNIPE_COST))
+        for (int i = 0; i < st->nmarket; i++) { /* priced by snipe_cost reactions */
+            int c = st->market[i], q = st->loc[c].investor, price, ok;
+            if (q < 0 || q == p)
+                continue;
+            if (snipe_price(g, p, c, &price, &ok, err) != FOH_OK)
+                return -1;
+            if (ok && st->tokens[p] >= price) {
+                if (n < max)
+                    out[n] = (foh_action){.kind = FOH_ACT_SNIPE, .card = c, .tokens = 0, .option = -1};
+                n++;
+            }
+        }
+    else if (allowed >> FOH_ACT_SNIPE & 1)
         for (int i = 0; i < st->nmarket; i++) { /* written, kept if it may be sniped (as above) */
             int c = st->market[i], q = st->loc[c].investor;
             if (n < max)
@@ -227,7 +361,18 @@ static foh_status complete(foh_game *g, int p, foh_error *err)
 {
     foh_state *st = &g->st;
     const foh_cardset *cs = cs_of(g);
-    int card = st->investment[p];
+    int card = st->investment[p], fee, allowed;
+    foh_status s = fee_of(g, FOH_EV_COMPLETE_COST, p, card, &fee, &allowed, err);
+    if (s != FOH_OK)
+        return s;
+    if (!allowed || st->tokens[p] < fee) /* a before_action hook changed the position since the check */
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: P%d can no longer complete %s (fee %d, %d tokens)",
+                             p + 1, foh_card_name(g, card), fee, st->tokens[p]);
+    if (fee) {
+        foh_tokens_to_supply(st, p, fee);
+        foh_log(g, "P%d pays a fee of %d token%s to the Supply to complete %s", p + 1, fee, fee == 1 ? "" : "s",
+                foh_card_name(g, card));
+    }
     int under = st->loc[card].invested;
     st->supply += under;
     st->loc[card].invested = 0;
@@ -235,7 +380,7 @@ static foh_status complete(foh_game *g, int p, foh_error *err)
     int bonus = 0, icon = cs->type[cs->card[card].type].bonus_icon;
     if (icon >= 0) {
         int icons[FOH_MAX_ICONS];
-        foh_status s = foh_nation_icons(g, p, icons, err);
+        s = foh_nation_icons(g, p, icons, err);
         if (s != FOH_OK)
             return s;
         /* rules.investor_bonus: tokens per icon, from the Supply (or Reserve). */
@@ -249,7 +394,7 @@ static foh_status complete(foh_game *g, int p, foh_error *err)
             foh_card_name(g, card), under, bonus, icon >= 0 ? cs->icon[icon] : "none",
             cs->bonus_from_reserve ? "Reserve" : "Supply");
     foh_market_take(g, card);
-    foh_status s = foh_nation_gain(g, p, card, "complete", err);
+    s = foh_nation_gain(g, p, card, "complete", err);
     if (s != FOH_OK)
         return s;
     if (!FOH_EVENT_WANTED(cs, FOH_EV_COMPLETE))
@@ -265,17 +410,23 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
 {
     foh_state *st = &g->st;
     const foh_cardset *cs = cs_of(g);
-    int q = st->loc[card].investor, price = st->loc[card].invested;
+    int q = st->loc[card].investor, under = st->loc[card].invested, price, allowed;
+    foh_status s = snipe_price(g, p, card, &price, &allowed, err);
+    if (s != FOH_OK)
+        return s;
+    if (!allowed || st->tokens[p] < price) /* a before_action hook changed the position since the check */
+        return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: P%d can no longer snipe %s (price %d, %d tokens)", p + 1,
+                             foh_card_name(g, card), price, st->tokens[p]);
     if (q >= FOH_NEUTRAL_INVESTOR) {
         /* A neutral marker has no Nation: the price and
          * the tokens under the card go to the Supply, with no compensation. */
         foh_tokens_to_supply(st, p, price);
-        st->supply += price;
+        st->supply += under;
         st->neutral[q - FOH_NEUTRAL_INVESTOR] = -1;
         foh_log(g, "P%d snipes %s from neutral investor %d: pays %d tokens to the Supply, %d more go there", p + 1,
-                foh_card_name(g, card), q - FOH_NEUTRAL_INVESTOR + 1, price, price);
+                foh_card_name(g, card), q - FOH_NEUTRAL_INVESTOR + 1, price, under);
         foh_market_take(g, card);
-        foh_status s = foh_nation_gain(g, p, card, "snipe", err);
+        s = foh_nation_gain(g, p, card, "snipe", err);
         if (s != FOH_OK || !FOH_EVENT_WANTED(cs, FOH_EV_SNIPE))
             return s;
         foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
@@ -285,18 +436,18 @@ static foh_status snipe(foh_game *g, int p, int card, foh_error *err)
         return foh_lua_event(g, FOH_EV_SNIPE, f, 4, err);
     }
     foh_tokens_transfer(st, p, q, price);
-    st->supply += price;
+    st->supply += under;
     st->loc[card].invested = 0;
     st->investment[q] = -1;
     int icons[FOH_MAX_ICONS];
-    foh_status s = foh_nation_icons(g, q, icons, err);
+    s = foh_nation_icons(g, q, icons, err);
     if (s != FOH_OK)
         return s;
     /* rules.snipe: the Trade step, then a share of the Supply. */
     int first = cs->snipe_icon >= 0 ? foh_tokens_from_supply(st, q, icons[cs->snipe_icon] * cs->snipe_per_icon) : 0;
     int half = foh_tokens_from_supply(st, q, foh_share_of(cs->snipe_share, st->supply));
     foh_log(g, "P%d snipes %s from P%d: pays %d tokens, %d to the Supply; P%d takes %d (%s) then %d (%s)",
-            p + 1, foh_card_name(g, card), q + 1, price, price, q + 1, first,
+            p + 1, foh_card_name(g, card), q + 1, price, under, q + 1, first,
             cs->snipe_icon >= 0 ? cs->icon[cs->snipe_icon] : "no Trade step", half, cs->snipe_share_text);
     foh_market_take(g, card);
     if ((s = foh_nation_gain(g, p, card, "snipe", err)) != FOH_OK || !FOH_EVENT_WANTED(cs, FOH_EV_SNIPE))
@@ -346,12 +497,24 @@ static foh_status harvest(foh_game *g, int p, foh_error *err)
     return foh_lua_event(g, FOH_EV_HARVEST, f, 4, err);
 }
 
-foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
+__attribute__((always_inline)) inline foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
 {
     foh_state *st = &g->st;
     int p = st->current;
     switch (a->kind) {
-    case FOH_ACT_INVEST:
+    case FOH_ACT_INVEST: {
+        int fee, allowed;
+        foh_status s = fee_of(g, FOH_EV_INVEST_COST, p, a->card, &fee, &allowed, err);
+        if (s != FOH_OK)
+            return s;
+        if (!allowed || st->tokens[p] - fee < a->tokens) /* a before_action hook changed the position */
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: P%d can no longer invest %d tokens in %s (fee %d, "
+                                 "%d tokens)", p + 1, a->tokens, foh_card_name(g, a->card), fee, st->tokens[p]);
+        if (fee) {
+            foh_tokens_to_supply(st, p, fee);
+            foh_log(g, "P%d pays a fee of %d token%s to the Supply to invest in %s", p + 1, fee, fee == 1 ? "" : "s",
+                    foh_card_name(g, a->card));
+        }
         st->tokens[p] -= a->tokens;
         st->loc[a->card].investor = (int8_t)p;
         st->loc[a->card].invested = a->tokens;
@@ -360,10 +523,12 @@ foh_status foh_action_perform(foh_game *g, const foh_action *a, foh_error *err)
         if (FOH_EVENT_WANTED(cs_of(g), FOH_EV_INVEST)) {
             foh_event_field f[] = {{"player", FOH_EVF_PLAYER, p, NULL},
                                    {"card", FOH_EVF_CARD, a->card, NULL},
-                                   {"tokens", FOH_EVF_INT, a->tokens, NULL}};
-            return foh_lua_event(g, FOH_EV_INVEST, f, 3, err);
+                                   {"tokens", FOH_EVF_INT, a->tokens, NULL},
+                                   {"fee", FOH_EVF_INT, fee, NULL}};
+            return foh_lua_event(g, FOH_EV_INVEST, f, 4, err);
         }
         return FOH_OK;
+    }
     case FOH_ACT_COMPLETE:
         return complete(g, p, err);
     case FOH_ACT_SNIPE:

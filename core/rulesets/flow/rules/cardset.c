@@ -749,7 +749,7 @@ foh_cardset *flow_cardset_check(const char *const *dirs, int ndirs, const char *
             ok = ok || foh_load_go_on(&ld, before);
         } else {
             cs->hook[h].event = ev;
-            cs->event_mask |= 1u << ev;
+            cs->event_mask |= 1ull << ev;
         }
     }
     /* Checking: after a script that cannot be read the cards are still
@@ -899,6 +899,9 @@ foh_status foh_cardset_card(const foh_cardset *cs, int card, foh_card_info *out)
     out->edition_note = c->edition_note;
     out->file = c->file;
     out->line = c->line;
+    out->has_effect = c->effect_src != NULL;
+    out->effect_file = c->effect_file;
+    out->effect_line = c->effect_line;
     return FOH_OK;
 }
 

@@ -18,8 +18,8 @@ struct foh_loader;
 
 /* One field of an event's table: KEY = a player (0-based, given 1-based;
  * < 0: absent), a card (index, given as its id; < 0: absent), a whole
- * number, or a string. */
-typedef enum { FOH_EVF_PLAYER, FOH_EVF_CARD, FOH_EVF_INT, FOH_EVF_TEXT } foh_event_field_kind;
+ * number, a string, or a boolean (VALUE 0 or 1). */
+typedef enum { FOH_EVF_PLAYER, FOH_EVF_CARD, FOH_EVF_INT, FOH_EVF_TEXT, FOH_EVF_BOOL } foh_event_field_kind;
 typedef struct {
     const char *key;
     foh_event_field_kind kind;
@@ -58,6 +58,13 @@ struct flow_effects {
     /* Fire EVENT with the N FIELDS to every reaction (scripts/API.md,
      * "Events"); nothing, at no cost, when nothing reacts. */
     foh_status (*event)(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err);
+    /* Ask EVENT, one of the cost events (FOH_EV_SNIPE_COST...), with the N
+     * FIELDS: every reaction runs read-only and may change the whole-number
+     * fields (to a number 0 or more) and the boolean ones, which are read
+     * back into FIELDS; a reaction that sets another field, or one of them
+     * to a value of the wrong kind, is an error naming it. Nothing, at no
+     * cost, when nothing reacts. */
+    foh_status (*query)(foh_game *g, int event, foh_event_field *fields, int n, foh_error *err);
 };
 
 /* The rules' calls, through the engine's port. */
@@ -103,6 +110,11 @@ static inline foh_status foh_lua_action_run(foh_game *g, int action, int player,
 static inline foh_status foh_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
 {
     return g->eng->fx->event(g, event, fields, n, err);
+}
+
+static inline foh_status foh_lua_query(foh_game *g, int event, foh_event_field *fields, int n, foh_error *err)
+{
+    return g->eng->fx->query(g, event, fields, n, err);
 }
 
 /* Whether any variant has a hook at POINT (known when the engine is made):

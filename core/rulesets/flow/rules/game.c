@@ -161,9 +161,11 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     g->eng = eng;
     setup(g, opt);
     foh_log_discard(g);
-    /* Set-up hooks run like an action, so that their choices (keep one of
-     * two starting cards) are decision points before the first turn. */
-    if (foh_lua_has_hooks(eng, FOH_HOOK_SETUP)) {
+    /* Set-up hooks, and the first turn's start, run like an action, so
+     * that their choices (keep one of two starting cards) are decision
+     * points before the first turn. */
+    if (foh_lua_has_hooks(eng, FOH_HOOK_SETUP) || foh_lua_has_hooks(eng, FOH_HOOK_TURN_START) ||
+        FOH_EVENT_WANTED(cs, FOH_EV_TURN_START)) {
         copy_state(&g->base, &g->st, cs->ncards);
         g->action = (foh_action){.kind = FOH_ACT_SETUP_RUN, .card = -1, .tokens = 0, .option = -1};
         g->nanswers = 0;
@@ -285,8 +287,33 @@ static foh_status age_event(foh_game *g, int *age, int *head, foh_error *err)
     return s == FOH_OK ? drain(g, head, err) : s;
 }
 
+/* A turn begins (scripts/API.md "Events", docs/variants.md "Hooks"): the
+ * variants' turn_start hooks, then the turn_start event, for the player
+ * whose turn it is, before their legal actions are listed, so that what
+ * they give (tokens, a card) can be used in this very turn (issue 30). With
+ * AGE, the age event follows if they changed the Current Age. */
+static foh_status run_turn_start(foh_game *g, int *head, int *age, foh_error *err)
+{
+    int p = g->st.current;
+    foh_status s = hooks(g, FOH_HOOK_TURN_START, p, NULL, head, err);
+    if (s == FOH_OK)
+        s = player_event(g, FOH_EV_TURN_START, p, head, err);
+    if (s == FOH_OK && age)
+        s = age_event(g, age, head, err);
+    return s;
+}
+
+/* run_turn_start, inline for the common case of nothing at that point (then
+ * nothing can have changed the Current Age either). */
+static inline foh_status turn_start(foh_game *g, int *head, int *age, foh_error *err)
+{
+    if (!foh_lua_has_hooks(g->eng, FOH_HOOK_TURN_START) && !FOH_EVENT_WANTED(g->eng->cs, FOH_EV_TURN_START))
+        return FOH_OK;
+    return run_turn_start(g, head, age, err);
+}
+
 /* Rulebook "Phase II: Cleanup Phase", with the variant hooks of each step
- * and the cleanup and turn_end events. */
+ * and the cleanup and turn_end events; then the next turn begins. */
 static foh_status cleanup(foh_game *g, int *head, int *age, foh_error *err)
 {
     foh_state *st = &g->st;
@@ -319,9 +346,10 @@ static foh_status cleanup(foh_game *g, int *head, int *age, foh_error *err)
     if ((s = hooks(g, FOH_HOOK_CLEANUP_END, p, NULL, head, err)) != FOH_OK ||
         (s = age_event(g, age, head, err)) != FOH_OK || (s = player_event(g, FOH_EV_TURN_END, p, head, err)) != FOH_OK)
         return s;
-    if (!st->over)
-        st->current = (uint8_t)((st->current + 1) % st->players);
-    return FOH_OK;
+    if (st->over)
+        return FOH_OK;
+    st->current = (uint8_t)((st->current + 1) % st->players);
+    return turn_start(g, head, age, err);
 }
 
 static const char *const KIND_NAMES[] = {"invest", "complete", "snipe",  "activate", "harvest",
@@ -350,15 +378,15 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     g->used_answers = 0;
     g->nqueue = 0;
     foh_log_discard(g);
-    if (a->kind == FOH_ACT_SETUP_RUN)
-        return hooks(g, FOH_HOOK_SETUP, p, NULL, &head, err);
+    int age = FOH_EVENT_WANTED(g->eng->cs, FOH_EV_AGE) ? foh_market_current_age(g) : 0;
+    if (a->kind == FOH_ACT_SETUP_RUN) { /* the set-up, then the first turn begins */
+        foh_status s = hooks(g, FOH_HOOK_SETUP, p, NULL, &head, err);
+        return s == FOH_OK ? turn_start(g, &head, &age, err) : s;
+    }
     st->in_bonus = st->bonus_mask != 0;
     st->bonus_mask = 0;
     const char *kind = KIND_NAMES[a->kind];
-    int age = FOH_EVENT_WANTED(g->eng->cs, FOH_EV_AGE) ? foh_market_current_age(g) : 0;
-    foh_status s = st->in_bonus ? FOH_OK : player_event(g, FOH_EV_TURN_START, p, &head, err);
-    if (s == FOH_OK)
-        s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);
+    foh_status s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);
     if (s == FOH_OK && a->kind == FOH_ACT_PASS)
         foh_log(g, "P%d passes the bonus action", p + 1);
     else if (s == FOH_OK)

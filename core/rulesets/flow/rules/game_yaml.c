@@ -48,6 +48,7 @@ const char *const *foh_game_yaml_fields(const char *section)
 const char *const foh_event_names[FOH_EV_BUILTIN] = {
     "turn_start", "cleanup", "turn_end", "invest", "complete", "snipe",
     "harvest",    "gain",    "leave",    "covered", "revealed", "age",
+    "snipe_cost", "invest_cost", "complete_cost",
 };
 
 /* ---- game.yaml ---- */

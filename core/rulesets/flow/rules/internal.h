@@ -59,6 +59,7 @@ typedef enum {
     FOH_HOOK_AFTER_REPLENISH, /* after the first replenish */
     FOH_HOOK_AFTER_AGE_CHECK, /* after the age check and its replenish */
     FOH_HOOK_CLEANUP_END,     /* after the end check */
+    FOH_HOOK_TURN_START,      /* a turn begins, before its legal actions are listed: (player) */
     FOH_HOOK_SCORING,         /* final scoring: (player) -> icon table */
     FOH_HOOK_COUNT
 } foh_hook_point;
@@ -72,7 +73,7 @@ extern const char *const foh_hook_names[FOH_HOOK_COUNT];
  * active and variants react to them. The engine fires these; game.yaml's
  * `events` declares more, fired by scripts (game.fire). */
 typedef enum {
-    FOH_EV_TURN_START, /* {player}: a turn begins, before its action takes effect */
+    FOH_EV_TURN_START, /* {player}: a turn begins, before its legal actions are listed */
     FOH_EV_CLEANUP,    /* {player}: the Cleanup phase begins */
     FOH_EV_TURN_END,   /* {player}: after Cleanup, before the next player */
     FOH_EV_INVEST,     /* {player, card, tokens} */
@@ -84,9 +85,15 @@ typedef enum {
     FOH_EV_COVERED,    /* {player, card, by} */
     FOH_EV_REVEALED,   /* {player, card} */
     FOH_EV_AGE,        /* {from, to}: the Current Age changed */
+    /* Asked, read-only, whenever an action's price and legality are needed
+     * (listing, checking, taking it); reactions change the table: */
+    FOH_EV_SNIPE_COST,    /* {player, card, investor | neutral, price, allowed} */
+    FOH_EV_INVEST_COST,   /* {player, card, fee, allowed} */
+    FOH_EV_COMPLETE_COST, /* {player, card, fee, allowed} */
     FOH_EV_BUILTIN
 } foh_event;
-#define FOH_MAX_EVENTS 32
+#define FOH_MAX_EVENTS 35 /* the engine's 15 and 20 declared (bit masks of 64) */
+#define FOH_EV_FIELDS 8 /* fields of a cost event's table, its name included */
 #define FOH_MAX_EVENT_DEPTH 8 /* reactions firing events inside reactions (refused beyond) */
 extern const char *const foh_event_names[FOH_EV_BUILTIN];
 /* Whether a card or variant reacts to EVENT (cs->event_mask): firing the
@@ -153,7 +160,8 @@ typedef struct {
     int counting;      /* Permanent effect is a function of the Nation */
     uint32_t reads;    /* icon kinds a counting effect reads (bit mask) */
     uint32_t gives;    /* icon kinds a counting effect provides (bit mask) */
-    uint32_t reacts;   /* events its effect table's `on` reacts to (bit mask) */
+    uint64_t reacts;   /* events its effect table's `on` reacts to (bit mask) */
+    int market_size;   /* its effect table's `market_size`: Market cards added while it is active */
 } foh_card_def;
 
 struct foh_cardset {
@@ -219,7 +227,9 @@ struct foh_cardset {
     foh_params variant_params[FOH_MAX_VARIANTS]; /* each variant's `params` (its hooks' `params`) */
     int nevents;         /* the engine's events, then game.yaml's `events` */
     char event[FOH_MAX_EVENTS][FOH_NAME];
-    uint32_t event_mask; /* events some card or variant reacts to: the others cost nothing */
+    uint64_t event_mask; /* events some card or variant reacts to: the others cost nothing */
+    int market_mods;     /* cards whose effect changes the Market size while active (market_size) */
+    int market_mods_up;  /* the most those cards can add together */
     int nhooks;
     struct {
         foh_hook_point point; /* or FOH_HOOK_REACTION */
@@ -325,6 +335,7 @@ typedef struct {
     int16_t neutral[FOH_MAX_NEUTRAL];    /* card a neutral marker invested in, or -1 */
     uint8_t bonus_mask;  /* action kinds a granted bonus action may be (bits) */
     uint8_t in_bonus;    /* the action in progress is a bonus action */
+    int8_t market_delta; /* change scripts made to the Market size (game.change_market_size) */
     uint16_t ndeck, nmarket;
     uint16_t market[FOH_MAX_MARKET];
     uint16_t nation_age[FOH_MAX_AGES]; /* cards in all Nations, per age (index): the Nations' index */
@@ -467,6 +478,7 @@ struct foh_engine {
     foh_sandbox sb;
     int event_depth;              /* reactions in progress, nested (FOH_MAX_EVENT_DEPTH) */
     int react_card, react_hook;   /* the innermost reaction running (a card, or a variant's hook; -1: none) */
+    int query_check;              /* a cost event is being asked (its check is the engine's) */
     foh_error nested_error;       /* a nested reaction's error on its way to the outermost call */
     foh_game *g;                  /* the game a script is acting on */
     int need_choice;              /* a script asked a question with no answer yet */

@@ -2,6 +2,7 @@
 #include "log.h"
 #include "market.h"
 #include "memo.h"
+#include "nation.h"
 
 int foh_deck_draw(foh_game *g)
 {
@@ -12,7 +13,29 @@ int foh_deck_draw(foh_game *g)
     return card;
 }
 
-int foh_market_capacity(const foh_game *g) { return g->eng->cs->market_size[g->st.players]; }
+int foh_market_capacity_of_cards(const foh_game *g)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int n = 0;
+    for (int c = 0; c < cs->ncards; c++)
+        if (cs->card[c].market_size && foh_nation_visible(g, c))
+            n += cs->card[c].market_size;
+    return n;
+}
+
+int foh_market_release(foh_game *g, int card)
+{
+    foh_state *st = &g->st;
+    foh_card_loc *l = &st->loc[card];
+    int under = l->invested;
+    if (l->investor >= FOH_NEUTRAL_INVESTOR)
+        st->neutral[l->investor - FOH_NEUTRAL_INVESTOR] = -1;
+    else if (l->investor >= 0)
+        st->investment[l->investor] = -1;
+    l->investor = -1;
+    l->invested = 0;
+    return under;
+}
 
 void foh_market_add(foh_game *g, int card)
 {

@@ -21,7 +21,27 @@ void foh_market_age_check(foh_game *g);
 /* Current Age (default ruling 2): highest age value among Market cards and
  * every card in a Nation, covered cards included. */
 int foh_market_current_age(const foh_game *g);
-/* Market size for the game's player count. */
-int foh_market_capacity(const foh_game *g);
+/* The Market size now: setup.market_size for the game's player count, plus
+ * what scripts changed (game.change_market_size), plus the `market_size`
+ * of every card whose effect is active (scripts/API.md); never below 0.
+ * The Cleanup phase refills the Market up to it; a Market holding more
+ * keeps its cards. */
+static inline int foh_market_capacity(const foh_game *g);
+/* What the active cards' market_size add to it (the slow part). */
+int foh_market_capacity_of_cards(const foh_game *g);
+static inline int foh_market_capacity(const foh_game *g)
+{
+    const foh_cardset *cs = g->eng->cs;
+    int n = cs->market_size[g->st.players] + g->st.market_delta;
+    if (cs->market_mods) /* only card sets with such cards pay for the scan */
+        n += foh_market_capacity_of_cards(g);
+    /* Above FOH_MAX_MARKET cannot happen: the loader and
+     * game.change_market_size refuse what could reach it. */
+    return n < 0 ? 0 : n;
+}
+/* Take CARD's investment off it (a Market card): its investor's marker (a
+ * player's or a neutral one) comes back; returns the tokens that were under
+ * it, now in nobody's hands (the caller puts them somewhere). */
+int foh_market_release(foh_game *g, int card);
 
 #endif

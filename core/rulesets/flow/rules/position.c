@@ -273,6 +273,8 @@ static void mix_state(uint64_t *h, const foh_state *st, int ncards)
         mix(h, (uint64_t)st->neutral[k]);
     mix(h, st->bonus_mask);
     mix(h, st->in_bonus);
+    if (st->market_delta) /* mixed only when a script changed it: other positions keep their digests */
+        mix(h, (uint64_t)(256 + st->market_delta));
     mix(h, (uint64_t)st->supply);
     mix(h, (uint64_t)st->reserve);
     mix(h, (uint64_t)st->substituted);

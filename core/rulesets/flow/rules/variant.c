@@ -13,7 +13,7 @@
 
 const char *const foh_hook_names[FOH_HOOK_COUNT] = {
     "setup", "before_action", "after_action", "cleanup_start", "after_replenish", "after_age_check",
-    "cleanup_end", "scoring",
+    "cleanup_end", "turn_start", "scoring",
 };
 
 /* A variant error at FILE:LINE:COLUMN; returns 0. */
