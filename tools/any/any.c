@@ -7,12 +7,10 @@
  * docs/scenarios.md) are still the default ruleset's; a card set of
  * another ruleset gets these instead, and an option they do not support is
  * refused by name. */
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "any/any.h"
 #include "any/any_report.h"
@@ -305,35 +303,32 @@ static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *s
 /* The card set's own variants (its folder's variants/NAME/variant.yaml),
  * each loaded in checking mode over it when no --variant is given: a
  * variant naming a card, rule or number that does not exist is an error
- * now, not when a designer first uses it. Returns how many were checked. */
+ * now, not when a designer first uses it. */
+typedef struct {
+    const cli_sources *src;
+    int *errors;
+} own_variants;
+
+static void check_own_variant(void *ctx, const char *vdir)
+{
+    own_variants *ov = ctx;
+    const char *variants[1] = {vdir};
+    foh_error err;
+    int before = *ov->errors;
+    foh_cardset *cs = foh_cardset_check(ov->src->sets, ov->src->nsets, variants, 1, ov->src->search,
+                                        ov->src->nsearch, told, ov->errors, &err);
+    if (!cs && *ov->errors == before) {
+        (*ov->errors)++;
+        fprintf(stderr, "error: ");
+        cli_line(stderr, err.msg);
+    }
+    foh_cardset_free(cs);
+}
+
 static int check_own_variants(const cli_sources *src, int *errors)
 {
-    char dir[1200];
-    snprintf(dir, sizeof dir, "%s/variants", src->sets[0]);
-    DIR *d = opendir(dir);
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char vdir[1500], probe[1600];
-        snprintf(vdir, sizeof vdir, "%s/%s", dir, e->d_name);
-        snprintf(probe, sizeof probe, "%s/variant.yaml", vdir);
-        if (e->d_name[0] == '.' || access(probe, R_OK) != 0)
-            continue;
-        const char *variants[1] = {vdir};
-        foh_error err;
-        int before = *errors;
-        foh_cardset *cs = foh_cardset_check(src->sets, src->nsets, variants, 1, src->search, src->nsearch, told,
-                                            errors, &err);
-        if (!cs && *errors == before) {
-            (*errors)++;
-            fprintf(stderr, "error: ");
-            cli_line(stderr, err.msg);
-        }
-        foh_cardset_free(cs);
-        n++;
-    }
-    if (d)
-        closedir(d);
-    return n;
+    own_variants ov = {src, errors};
+    return cli_each_own_variant(src, check_own_variant, &ov);
 }
 
 int any_check(const cli_options *o)

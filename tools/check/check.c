@@ -170,12 +170,11 @@ static void on_load_problem(void *ctx, int warning, const foh_error *e) { add(ct
 
 static void on_scenario_problem(void *ctx, const char *msg) { add(ctx, 0, msg); }
 /* A probe's error, unless the random games told it already (the same
- * card, hook and cause). */
-static void on_probe_problem(void *ctx, const char *msg)
+ * card or hook, and cause: CORE). */
+static void on_probe_problem(void *ctx, const char *msg, const char *core)
 {
     problems *ps = ctx;
-    const char *core = strstr(msg, "card '");
-    for (int i = 0; core && i < ps->n; i++)
+    for (int i = 0; core[0] && i < ps->n; i++)
         if (ps->item[i].message && strstr(ps->item[i].message, core))
             return;
     add(ps, 0, msg);
@@ -577,6 +576,24 @@ static int write_json(const char *path, const problems *ps, int cards, int games
     return ok;
 }
 
+typedef struct {
+    const cli_sources *src;
+    problems *ps;
+} own_variants;
+
+static void check_own_variant(void *ctx, const char *vdir)
+{
+    own_variants *ov = ctx;
+    const char *variants[1] = {vdir};
+    foh_error err;
+    int before = ov->ps->errors;
+    foh_cardset *cs = foh_cardset_check(ov->src->sets, ov->src->nsets, variants, 1, ov->src->search,
+                                        ov->src->nsearch, on_load_problem, ov->ps, &err);
+    if (!cs && ov->ps->errors == before)
+        add(ov->ps, 0, err.msg);
+    foh_cardset_free(cs);
+}
+
 int cmd_check(int argc, char **argv)
 {
     cli_options o;
@@ -605,6 +622,14 @@ int cmd_check(int argc, char **argv)
     }
     if (!cs && ps.errors == 0)
         add(&ps, 0, err.msg);
+    /* The card set's own variants (variants/NAME), each loaded over it,
+     * when no --variant is given: a variant naming what does not exist is
+     * an error now, not when a designer first uses it. */
+    int own = 0;
+    if (!o.nvariants) {
+        own_variants ov = {&src, &ps};
+        own = cli_each_own_variant(&src, check_own_variant, &ov);
+    }
     int played = cs ? play_games(&o, cs, games, &ps) : 0;
     probe_stats probes = {0};
     int probed = cs && probe_cards(cs, &o.limits, o.seed, on_probe_problem, &ps, &probes);
@@ -618,6 +643,8 @@ int cmd_check(int argc, char **argv)
         ok = write_json(o.json, &ps, cs ? foh_cardset_card_count(cs) : 0, played, scenarios, probed ? &probes : NULL);
     if (!o.json || strcmp(o.json, "-")) {
         print_text(&ps);
+        if (own)
+            printf("the card set's own variants (variants/): %d checked\n", own);
         char what[200];
         if (cs)
             snprintf(what, sizeof what, "%d cards, %d variant%s; %d of %ld random-bot game%s played to the end",

@@ -20,7 +20,7 @@ enum {
 typedef struct {
     const foh_cardset *cs;
     foh_engine *eng;
-    void (*report)(void *, const char *);
+    void (*report)(void *, const char *, const char *);
     void *ctx;
     foh_game *pos[MAX_POSITIONS];
     char what[MAX_POSITIONS][96]; /* how each position was made, for messages */
@@ -83,14 +83,17 @@ static void tell(prober *p, int card, int pos, const char *step, const foh_error
     const char *start = at, *end = at ? strstr(at, ": ") : NULL;
     while (start && start > err->msg && start[-1] != ' ')
         start--;
-    char msg[sizeof err->msg + 400];
-    if (start && end)
-        snprintf(msg, sizeof msg, "%.*s: effect probe (%s, %s): %.*s%s", (int)(end - start), start,
-                 pos >= 0 ? p->what[pos] : "making a position", step, (int)(start - err->msg), err->msg, end + 2);
-    else
+    char msg[sizeof err->msg + 400], core[sizeof err->msg];
+    if (start && end) {
+        snprintf(core, sizeof core, "%.*s%s", (int)(start - err->msg), err->msg, end + 2);
+        snprintf(msg, sizeof msg, "%.*s: effect probe (%s, %s): %s", (int)(end - start), start,
+                 pos >= 0 ? p->what[pos] : "making a position", step, core);
+    } else {
+        snprintf(core, sizeof core, "%s", err->msg);
         snprintf(msg, sizeof msg, "effect probe (%s, %s): %s", pos >= 0 ? p->what[pos] : "making a position", step,
                  err->msg);
-    p->report(p->ctx, msg);
+    }
+    p->report(p->ctx, msg, core);
 }
 
 /* After an action on G: every option of the pending choice, depth first,
@@ -320,7 +323,7 @@ static void probe_in_play(prober *p, int card, int pos, int opponent)
 }
 
 int probe_cards(const foh_cardset *cs, const foh_script_limits *limits, uint64_t seed,
-                void (*report)(void *ctx, const char *msg), void *ctx, probe_stats *out)
+                void (*report)(void *ctx, const char *msg, const char *core), void *ctx, probe_stats *out)
 {
     memset(out, 0, sizeof *out);
     foh_error err;
@@ -328,7 +331,7 @@ int probe_cards(const foh_cardset *cs, const foh_script_limits *limits, uint64_t
     int ncards = foh_cardset_card_count(cs);
     p.eng = foh_engine_new_limited(cs, limits, &err);
     if (!p.eng) {
-        report(ctx, err.msg);
+        report(ctx, err.msg, err.msg);
         return 0;
     }
     make_positions(&p, seed);

@@ -24,10 +24,11 @@ typedef struct {
 
 /* Probe every card of CS with an effect, on an engine made with LIMITS;
  * SEED varies the positions. Each error met (a script failing, a limit) is
- * told once per card through REPORT(CTX, message), its message starting
- * with the script's file:line, saying where it was met. 0 if the engine or
- * memory failed (told through REPORT too). */
+ * told once through REPORT(CTX, message, core): the message starts with
+ * the script's file:line and says where it was met; CORE is the engine's
+ * message without its file:line (what another report of the same error
+ * holds). 0 if the engine failed (told through REPORT too). */
 int probe_cards(const foh_cardset *cs, const foh_script_limits *limits, uint64_t seed,
-                void (*report)(void *ctx, const char *msg), void *ctx, probe_stats *out);
+                void (*report)(void *ctx, const char *msg, const char *core), void *ctx, probe_stats *out);
 
 #endif

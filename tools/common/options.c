@@ -1,6 +1,7 @@
 /* options: each command's options from one table (see options.h): parsing
  * with getopt_long, --help, the search path of card sets and variants, the
  * seats, loading the card set. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -606,6 +607,44 @@ void cli_sources_of(const cli_options *o, cli_sources *out)
         out->sets[out->nsets++] = dir;
     }
     out->nsearch = cli_search_path(o, "cards", out->search, CLI_MAX_SEARCH);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int cli_each_own_variant(const cli_sources *src, void (*fn)(void *ctx, const char *dir), void *ctx)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/variants", src->sets[0]);
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    int n = 0, cap = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char probe[1600];
+        snprintf(probe, sizeof probe, "%s/%s/variant.yaml", dir, e->d_name);
+        if (e->d_name[0] == '.' || access(probe, R_OK) != 0)
+            continue;
+        if (n == cap) {
+            int grown_cap = cap ? 2 * cap : 16;
+            char **grown = realloc(names, (size_t)grown_cap * sizeof *grown);
+            if (!grown)
+                break;
+            names = grown;
+            cap = grown_cap;
+        }
+        if ((names[n] = strdup(e->d_name)) != NULL)
+            n++;
+    }
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name); /* readdir's order varies from disk to disk */
+    for (int i = 0; i < n; i++) {
+        char vdir[1500];
+        snprintf(vdir, sizeof vdir, "%s/%s", dir, names[i]);
+        fn(ctx, vdir);
+        free(names[i]);
+    }
+    free(names);
+    return n;
 }
 
 const char *cli_option_name(cli_option_id id) { return id >= 0 && id < OPT_COUNT ? OPTIONS[id].name : NULL; }

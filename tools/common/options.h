@@ -142,6 +142,10 @@ typedef struct {
     int nsets, nvariants, nsearch;
 } cli_sources;
 void cli_sources_of(const cli_options *o, cli_sources *out);
+/* Call FN(CTX, dir) for each variant folder of the first card set's own
+ * variants/ (a folder NAME holding a variant.yaml), in name order; returns
+ * how many. */
+int cli_each_own_variant(const cli_sources *src, void (*fn)(void *ctx, const char *dir), void *ctx);
 
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
 /* The name of option ID ("players" for OPT_PLAYERS), or NULL. */

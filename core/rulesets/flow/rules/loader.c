@@ -215,6 +215,13 @@ int foh_load_age_value(foh_loader *ld, const foh_yaml_node *v, const char *key)
         if (which[0])
             return foh_load_bad_node(ld, v, "unknown age '%s': ages are named, not numbered (did you mean %s, of "
                                             "value %ld?)", text, which, value) - 1;
+        /* No age has that value: a name near in spelling ('S' for '6')
+         * would mislead. */
+        char list[FOH_MAX_AGES * (FOH_NAME + 2)] = "";
+        for (int i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+        return foh_load_bad_node(ld, v, "unknown age '%s': ages are named, not numbered, and no age has the value "
+                                        "%ld (ages: %s)", text, value, list) - 1;
     }
     return foh_load_named_value(ld, v, key, "ages", names, n);
 }
