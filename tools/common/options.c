@@ -636,7 +636,8 @@ int cli_each_own_variant(const cli_sources *src, void (*fn)(void *ctx, const cha
     }
     if (d)
         closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_name); /* readdir's order varies from disk to disk */
+    if (n > 1) /* (qsort takes no null array, even empty) */
+        qsort(names, (size_t)n, sizeof *names, by_name); /* readdir's order varies from disk to disk */
     for (int i = 0; i < n; i++) {
         char vdir[1500];
         snprintf(vdir, sizeof vdir, "%s/%s", dir, names[i]);

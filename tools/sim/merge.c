@@ -149,12 +149,12 @@ int cmd_merge(int argc, char **argv)
     }
     if (status == CLI_OK) {
         sim_print_header(stdout, total->games, &o, cs);
-        sim_stats_print(stdout, total, cs, o.players, o.seats);
+        sim_stats_print(stdout, total, NULL, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
         /* The same `impact` field as foh sim --impact --json. */
         json_t *extra = impact && (json || html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
-        if (!sim_stats_write_reports("merge", json, html, total, cs, o.players, o.seats, o.seed, extra))
+        if (!sim_stats_write_reports("merge", json, html, total, NULL, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
         foh_cardset_free(cs);
     }

@@ -50,6 +50,7 @@ typedef struct {
     long from, to;
     sim_stats *stats; /* where its games are added: its own (freed with it) or the caller's total */
     int own_stats;
+    sim_labels *labels; /* the text answers to choices by label: its own, or NULL (not kept) */
     impact_stats *impact; /* --impact: this worker's sums, or NULL */
     const sim_game_hook *hook; /* foh tune: each game handed to it, or NULL */
     sim_outcome *outcomes; /* each game's outcome (game i at i - outcome_from), or NULL */
@@ -105,6 +106,11 @@ static void record_choice(game_watch *gw, const foh_game *g, const foh_decision 
         if (!strcmp(gw->w->card_name[c], label))
             pick = c;
     int row = ch->card >= 0 && ch->card < FOH_MAX_CARDS ? ch->card : FOH_MAX_CARDS;
+    if (pick == PICK_OTHER && r->ntext < MAX_GAME_TEXT) { /* a text option: kept by its label */
+        r->text[r->ntext].row = (short)row;
+        snprintf(r->text[r->ntext].label, sizeof r->text[0].label, "%s", label);
+        r->ntext++;
+    }
     r->choice[r->nchoices].row = (short)row;
     r->choice[r->nchoices].pick = (short)pick;
     r->choice[r->nchoices].options = (short)ch->n;
@@ -205,7 +211,7 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     }
     memset(r->fired, 0, sizeof r->fired);
     r->first = 0;
-    r->nchoices = r->choices_lost = 0;
+    r->nchoices = r->choices_lost = r->ntext = 0;
     for (int p = 0; p < FOH_MAX_PLAYERS; p++)
         r->start_card[p] = -1;
     foh_error err;
@@ -321,6 +327,8 @@ static void *work(void *arg)
             continue;
         }
         sim_stats_add(w->stats, w->cs, &r);
+        for (int k = 0; w->labels && k < r.ntext; k++)
+            sim_labels_add(w->labels, r.text[k].row, r.text[k].label, 1);
         if (w->outcomes) {
             sim_outcome *out = &w->outcomes[i - w->outcome_from];
             *out = (sim_outcome){.played = 1, .turns = r.turns, .stalled = r.stalled};
@@ -442,6 +450,12 @@ int sim_run_impact(const cli_options *o, const foh_cardset *cs, sim_stats *total
 int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *total, impact_stats *impact,
                      sim_outcome *outcomes)
 {
+    return sim_run_labels(o, cs, total, NULL, impact, outcomes);
+}
+
+int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total, sim_labels *labels,
+                   impact_stats *impact, sim_outcome *outcomes)
+{
     int nthreads = o->threads;
     /* This shard's games: [first, last) of 0..G-1. */
     long first = o->games * (o->shard - 1) / o->shards, last = o->games * o->shard / o->shards;
@@ -477,6 +491,15 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
             cli_error("sim", "out of memory");
             status = CLI_DATA;
             stop_before(&stop_at, -1);
+            nthreads = t;
+            break;
+        }
+        if (labels && !(w[t].labels = calloc(1, sizeof *w[t].labels))) {
+            cli_error("sim", "out of memory");
+            status = CLI_DATA;
+            stop_before(&stop_at, -1);
+            if (w[t].own_stats)
+                free(w[t].stats);
             nthreads = t;
             break;
         }
@@ -524,6 +547,8 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
             first_failed = &w[t];
         if (w[t].own_stats)
             sim_stats_merge(total, w[t].stats, foh_cardset_card_count(cs));
+        if (labels && w[t].labels)
+            sim_labels_merge(labels, w[t].labels);
         if (impact)
             impact_merge(impact, w[t].impact);
     }
@@ -566,6 +591,9 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
         status = CLI_DATA;
     for (int t = 0; t < nthreads; t++) {
         free(w[t].impact);
+        if (w[t].labels)
+            sim_labels_free(w[t].labels);
+        free(w[t].labels);
         if (w[t].own_stats)
             free(w[t].stats);
         if (w[t].csv)
@@ -669,18 +697,20 @@ int cmd_sim(int argc, char **argv)
     }
     sim_stats *total = calloc(1, sizeof *total);
     impact_stats *impact = o.impact ? calloc(1, sizeof *impact) : NULL;
-    int status = total && (impact || !o.impact) ? sim_run_impact(&o, cs, total, impact) : CLI_DATA;
+    sim_labels labels = {0};
+    int status = total && (impact || !o.impact) ? sim_run_labels(&o, cs, total, &labels, impact, NULL) : CLI_DATA;
     if (status == CLI_OK && total) {
         sim_print_header(stdout, total->games, &o, cs);
-        sim_stats_print(stdout, total, cs, o.players, o.seats);
+        sim_stats_print(stdout, total, &labels, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
         if (o.save_shard && !save_shard(&o, cs, total, impact))
             status = CLI_DATA;
         json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
-        if (!sim_stats_write_reports("sim", o.json, o.html, total, cs, o.players, o.seats, o.seed, extra))
+        if (!sim_stats_write_reports("sim", o.json, o.html, total, &labels, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
     }
+    sim_labels_free(&labels);
     free(total);
     free(impact);
     foh_cardset_free(cs);

@@ -4,6 +4,7 @@
 #ifndef FOH_SIM_H
 #define FOH_SIM_H
 
+#include "sim/sim_labels.h"
 #include <stdio.h>
 
 #include "common/cli.h"
@@ -32,6 +33,10 @@ typedef struct {
  * shard, in game order) with each game's outcome. */
 int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total,
                      struct impact_stats_s *impact, sim_outcome *outcomes);
+/* sim_run_outcomes, also counting the text answers to choices by label
+ * into LABELS (unless NULL): foh sim's report names them. */
+int sim_run_labels(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total, sim_labels *labels,
+                   struct impact_stats_s *impact, sim_outcome *outcomes);
 
 /* Called by sim_play_range for each game it finishes, in the playing
  * thread: game I (0-based, of O's seed), its result R and, when IMPACT was

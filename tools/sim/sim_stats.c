@@ -250,7 +250,7 @@ static void pick_label(const foh_cardset *cs, int k, char *buf, size_t len)
     else if (k < PICK_OTHER)
         snprintf(buf, len, "%s", seat[k - PICK_PLAYER]);
     else
-        snprintf(buf, len, "other label");
+        snprintf(buf, len, "other labels");
 }
 
 /* The most picked answer of choice ROW not yet DONE (ties: by kind, a
@@ -272,7 +272,8 @@ static void choice_row_name(const foh_cardset *cs, int row, char *buf, size_t le
 }
 
 /* Print the added sections (after the original report, so its lines stay). */
-static void print_additions(FILE *out, const sim_stats *s, const foh_cardset *cs, int players)
+static void print_additions(FILE *out, const sim_stats *s, const sim_labels *labels, const foh_cardset *cs,
+                            int players)
 {
     long g = s->games;
     estimate f = rate_ci(g, s->first_win_units);
@@ -322,15 +323,32 @@ static void print_additions(FILE *out, const sim_stats *s, const foh_cardset *cs
         choice_row_name(cs, row, name, sizeof name);
         fprintf(out, "%s: %.2f per game, %.1f options;", name, (double)s->choices[row] / g,
                 (double)s->choice_options[row] / s->choices[row]);
-        /* Most picked first, then by kind: a stable order. */
+        /* Most picked first, then by kind: a stable order; the text
+         * answers by their labels (those not known: "other labels"). */
         int done[PICK_KINDS] = {0};
-        for (int shown = 0; shown < 8; shown++) {
+        for (int shown = 0; shown < 8;) {
             int best = next_pick(s, row, done);
             if (best < 0)
                 break;
+            if (best == PICK_OTHER) {
+                const sim_label *top[8];
+                int n = sim_labels_of_row(labels, row, top, 8 - shown);
+                long named = 0;
+                for (int i = 0; i < n; i++, shown++) {
+                    fprintf(out, "%s ", shown ? "," : "");
+                    cli_puts(out, top[i]->label); /* a script's text: shown escaped */
+                    fprintf(out, " %.1f%%", 100.0 * top[i]->count / s->choices[row]);
+                    named += top[i]->count;
+                }
+                if (s->picks[row][PICK_OTHER] > named && shown < 8)
+                    fprintf(out, "%s other labels %.1f%%", shown++ ? "," : "",
+                            100.0 * (s->picks[row][PICK_OTHER] - named) / s->choices[row]);
+                continue;
+            }
             char label[96];
             pick_label(cs, best, label, sizeof label);
             fprintf(out, "%s %s %.1f%%", shown ? "," : "", label, 100.0 * s->picks[row][best] / s->choices[row]);
+            shown++;
         }
         fprintf(out, "\n");
         any = 1;
@@ -426,7 +444,8 @@ void sim_print_variants(FILE *out, const foh_cardset *cs)
     json_decref(arr);
 }
 
-void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats)
+void sim_stats_print(FILE *out, const sim_stats *s, const sim_labels *labels, const foh_cardset *cs, int players,
+                     const char *seats)
 {
     long g = s->games;
     if (s->skipped)
@@ -510,7 +529,7 @@ void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int p
             fprintf(out, " %d-%d: %.1f%%", b, b + 9, 100.0 * n / pg);
     }
     fprintf(out, "\n");
-    print_additions(out, s, cs, players);
+    print_additions(out, s, labels, cs, players);
 }
 
 static json_t *estimate_json(estimate e)
@@ -541,19 +560,37 @@ static json_t *hist_json(const long *h, int n, int width)
     return json_pack("{s:i,s:i,s:o}", "bin", width, "open_from", (n - 1) * width, "counts", counts);
 }
 
-static json_t *choices_json(const sim_stats *s, const foh_cardset *cs, int row)
+#define SIM_TEXT_SHOWN 32 /* text answers of a choice row the JSON names (the rest: "other") */
+static json_t *choices_json(const sim_stats *s, const sim_labels *labels, const foh_cardset *cs, int row)
 {
     if (!s->choices[row])
         return json_null();
     json_t *picks = json_array();
     int done[PICK_KINDS] = {0};
     for (int best; (best = next_pick(s, row, done)) >= 0;) {
+        long named = 0;
+        if (best == PICK_OTHER) { /* the text answers by label, then those not known */
+            const sim_label *top[SIM_TEXT_SHOWN];
+            int n = sim_labels_of_row(labels, row, top, SIM_TEXT_SHOWN);
+            for (int i = 0; i < n; i++) {
+                named += top[i]->count;
+                json_t *label = json_string(top[i]->label);
+                if (!label) /* not UTF-8: the escaped form */
+                    continue;
+                json_array_append_new(picks, json_pack("{s:o,s:s,s:I,s:o}", "label", label, "kind", "text",
+                                                       "count", (json_int_t)top[i]->count, "share",
+                                                       estimate_json(rate_ci(s->choices[row],
+                                                                             top[i]->count * WIN_UNITS))));
+            }
+            if (s->picks[row][PICK_OTHER] <= named)
+                continue;
+        }
         char label[96];
         pick_label(cs, best, label, sizeof label);
+        long count = s->picks[row][best] - named;
         json_t *pk = json_pack("{s:s,s:s,s:I,s:o}", "label", label, "kind",
                                best < FOH_MAX_CARDS ? "card" : best < PICK_OTHER ? "player" : "other", "count",
-                               (json_int_t)s->picks[row][best], "share",
-                               estimate_json(rate_ci(s->choices[row], s->picks[row][best] * WIN_UNITS)));
+                               (json_int_t)count, "share", estimate_json(rate_ci(s->choices[row], count * WIN_UNITS)));
         if (best < FOH_MAX_CARDS)
             json_object_set_new(pk, "card", json_string(card_id(cs, best)));
         else if (best < PICK_OTHER)
@@ -565,7 +602,7 @@ static json_t *choices_json(const sim_stats *s, const foh_cardset *cs, int row)
                      (double)s->choice_options[row] / s->choices[row], "picks", picks);
 }
 
-static void add_card_json(json_t *card, const sim_stats *s, const foh_cardset *cs, int c)
+static void add_card_json(json_t *card, const sim_stats *s, const sim_labels *labels, const foh_cardset *cs, int c)
 {
     long g = s->games;
     json_object_set_new(card, "effect_fired_share",
@@ -580,10 +617,11 @@ static void add_card_json(json_t *card, const sim_stats *s, const foh_cardset *c
     json_object_set_new(turn, "quartiles", quartiles_json(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN));
     json_object_set_new(turn, "histogram", hist_json(s->gain_turn_hist[c], GAIN_BINS, GAIN_BIN));
     json_object_set_new(card, "gain_turn", turn);
-    json_object_set_new(card, "choices", choices_json(s, cs, c));
+    json_object_set_new(card, "choices", choices_json(s, labels, cs, c));
 }
 
-static void add_report_json(json_t *root, const sim_stats *s, const foh_cardset *cs, int players)
+static void add_report_json(json_t *root, const sim_stats *s, const sim_labels *labels, const foh_cardset *cs,
+                            int players)
 {
     long g = s->games;
     json_object_set_new(root, "variant_details", sim_variants_json(cs));
@@ -597,11 +635,12 @@ static void add_report_json(json_t *root, const sim_stats *s, const foh_cardset 
     json_t *len = hist_json(s->len_hist, LEN_BINS, LEN_BIN);
     json_object_set_new(len, "quartiles", quartiles_json(s->len_hist, LEN_BINS, LEN_BIN));
     json_object_set_new(root, "game_length_histogram", len);
-    json_object_set_new(root, "variant_rule_choices", choices_json(s, cs, FOH_MAX_CARDS));
+    json_object_set_new(root, "variant_rule_choices", choices_json(s, labels, cs, FOH_MAX_CARDS));
     json_object_set_new(root, "choices_not_counted", json_integer(s->choices_lost));
 }
 
-json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players, const char *seats, uint64_t seed)
+json_t *sim_stats_report(const sim_stats *s, const sim_labels *labels, const foh_cardset *cs, int players,
+                         const char *seats, uint64_t seed)
 {
     long g = s->games;
     json_t *root = json_object(), *seat_arr = json_array(), *start = json_array(), *cards = json_array();
@@ -652,11 +691,11 @@ json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players,
             s->price_n[c] ? (double)s->price_sum[c] / s->price_n[c] : 0.0, "owner_win_rate",
             estimate_json(rate_ci(s->owned_n[c], s->owned_win_units[c])), "non_owner_win_rate",
             estimate_json(rate_ci(s->total_player_games - s->owned_n[c], s->total_win_units - s->owned_win_units[c])));
-        add_card_json(card, s, cs, c);
+        add_card_json(card, s, labels, cs, c);
         json_array_append_new(cards, card);
     }
     json_object_set_new(root, "cards", cards);
-    add_report_json(root, s, cs, players);
+    add_report_json(root, s, labels, cs, players);
     json_t *hist = json_array();
     for (int b = 0; b < SCORE_BINS; b++)
         json_array_append_new(hist, json_integer(s->hist[b]));
@@ -665,13 +704,14 @@ json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players,
 }
 
 int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
-                            const foh_cardset *cs, int players, const char *seats, uint64_t seed, json_t *extra)
+                            const sim_labels *labels, const foh_cardset *cs, int players, const char *seats,
+                            uint64_t seed, json_t *extra)
 {
     if (!json_path && !html_path) {
         json_decref(extra);
         return 1;
     }
-    json_t *root = sim_stats_report(s, cs, players, seats, seed);
+    json_t *root = sim_stats_report(s, labels, cs, players, seats, seed);
     if (root && extra)
         json_object_update(root, extra);
     json_decref(extra);

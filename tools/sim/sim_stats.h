@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "common/origin.h"
+#include "sim/sim_labels.h"
 #include "foh/foh.h"
 
 #define WIN_UNITS 60
@@ -32,6 +33,7 @@
 #define CHOICE_ROWS (FOH_MAX_CARDS + 1)
 /* Choice answers a game result can hold (more are counted as lost). */
 #define MAX_GAME_CHOICES 4096
+#define MAX_GAME_TEXT 256 /* of them, text answers kept by label (sim_labels.h) */
 
 /* How a card came into a Nation. */
 enum { GAIN_COMPLETE, GAIN_SNIPE, GAIN_EFFECT, GAIN_KINDS };
@@ -89,6 +91,13 @@ typedef struct game_result_s {
     struct {
         short row, pick, options;
     } choice[MAX_GAME_CHOICES];
+    /* The text answers (PICK_OTHER) by label, the first MAX_GAME_TEXT of
+     * the game (more are shown as "other labels"). */
+    int ntext;
+    struct {
+        short row;
+        char label[SIM_LABEL_BYTES];
+    } text[MAX_GAME_TEXT];
 } game_result;
 
 void sim_stats_add(sim_stats *s, const foh_cardset *cs, const game_result *r);
@@ -104,14 +113,16 @@ struct json_t *sim_variants_json(const foh_cardset *cs);
 /* One line per variant: "variant NAME: description; set k=v, ...; params k=v". */
 void sim_print_variants(FILE *out, const foh_cardset *cs);
 
-/* The readable summary. SEATS names the players. */
-void sim_stats_print(FILE *out, const sim_stats *s, const foh_cardset *cs, int players, const char *seats);
+/* The readable summary. SEATS names the players; LABELS the text answers
+ * to choices by label (NULL: not known, as for merged shards). */
+void sim_stats_print(FILE *out, const sim_stats *s, const sim_labels *labels, const foh_cardset *cs, int players,
+                     const char *seats);
 
 /* The whole report as a jansson object (the caller json_decref's it), the
  * document `--json` writes and `--html` embeds. */
 struct json_t;
-struct json_t *sim_stats_report(const sim_stats *s, const foh_cardset *cs, int players, const char *seats,
-                                uint64_t seed);
+struct json_t *sim_stats_report(const sim_stats *s, const sim_labels *labels, const foh_cardset *cs, int players,
+                                const char *seats, uint64_t seed);
 
 /* The 95% Wilson interval [*LO, *HI] of a proportion P of N (> 0) trials,
  * within [0, 1]: the interval of every rate the reports show. */
@@ -123,7 +134,8 @@ void sim_wilson(double p, double n, double *lo, double *hi);
  * `impact`); prints "foh COMMAND: cannot write ..." and returns 0 if a
  * file cannot be written. */
 int sim_stats_write_reports(const char *command, const char *json_path, const char *html_path, const sim_stats *s,
-                            const foh_cardset *cs, int players, const char *seats, uint64_t seed, json_t *extra);
+                            const sim_labels *labels, const foh_cardset *cs, int players, const char *seats,
+                            uint64_t seed, json_t *extra);
 
 /* The rows a shard's sums have for the cards and for the players (and
  * whether it is of version 7, which names them). */
