@@ -33,6 +33,7 @@ int cmd_merge(int argc, char **argv)
     }
     const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
+    sim_labels labels = {0}; /* the shards' text answers by label */
     impact_stats *impact = NULL, *part_impact = NULL; /* --impact's sums: the total, one shard's */
     json_t *meta = NULL;
     int ok = total != NULL, shards = 0;
@@ -42,7 +43,8 @@ int cmd_merge(int argc, char **argv)
         json_t *isums;
         long games_before = total->games;
         sim_shard_layout layout;
-        ok = sim_stats_load_shard(opts.args[i], total, (void **)&meta, opts.args[0], &part, &parts, &isums, &layout);
+        ok = sim_stats_load_shard(opts.args[i], total, &labels, (void **)&meta, opts.args[0], &part, &parts, &isums,
+                                  &layout);
         long games = total->games - games_before; /* checked against the part's share of the run's games */
         if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
                                       !(part_impact = malloc(sizeof *part_impact)))) {
@@ -100,6 +102,7 @@ int cmd_merge(int argc, char **argv)
         free(seen);
         free(impact);
         free(total);
+        sim_labels_free(&labels);
         json_decref(meta);
         return CLI_DATA;
     }
@@ -149,18 +152,19 @@ int cmd_merge(int argc, char **argv)
     }
     if (status == CLI_OK) {
         sim_print_header(stdout, total->games, &o, cs);
-        sim_stats_print(stdout, total, NULL, cs, o.players, o.seats);
+        sim_stats_print(stdout, total, &labels, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
         /* The same `impact` field as foh sim --impact --json. */
         json_t *extra = impact && (json || html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
-        if (!sim_stats_write_reports("merge", json, html, total, NULL, cs, o.players, o.seats, o.seed, extra))
+        if (!sim_stats_write_reports("merge", json, html, total, &labels, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
         foh_cardset_free(cs);
     }
     free(og);
     free(impact);
     free(total);
+    sim_labels_free(&labels);
     json_decref(meta);
     return status;
 }

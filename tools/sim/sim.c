@@ -609,7 +609,8 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
 /* Write the raw sums of the run O to --save-shard's file (with --impact's
  * IMPACT, or NULL), with where its card set CS comes from and the hashes of
  * its sources; 0 after saying why not. */
-static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_stats *total, const impact_stats *impact)
+static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_stats *total, const sim_labels *labels,
+                      const impact_stats *impact)
 {
     origin *og = malloc(sizeof *og);
     char why[ORIGIN_PATH + 64];
@@ -619,7 +620,7 @@ static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_sta
     if (!ok) {
         cli_error("sim", "%s: %s", o->save_shard, og && (isums || !impact) ? why : "out of memory");
         json_decref(isums);
-    } else if (!(ok = sim_stats_save_shard(o->save_shard, total, og, cs, o->players, o->seats, o->seed, o->games,
+    } else if (!(ok = sim_stats_save_shard(o->save_shard, total, labels, og, cs, o->players, o->seats, o->seed, o->games,
                                            o->shard, o->shards, isums)))
         cli_error("sim", "cannot write %s: %s", o->save_shard, strerror(errno));
     free(og);
@@ -704,7 +705,7 @@ int cmd_sim(int argc, char **argv)
         sim_stats_print(stdout, total, &labels, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
-        if (o.save_shard && !save_shard(&o, cs, total, impact))
+        if (o.save_shard && !save_shard(&o, cs, total, &labels, impact))
             status = CLI_DATA;
         json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
         if (!sim_stats_write_reports("sim", o.json, o.html, total, &labels, cs, o.players, o.seats, o.seed, extra))

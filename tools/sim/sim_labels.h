@@ -1,8 +1,8 @@
 /* sim_labels: the answers to choices inside effects that name no card and
  * no player (text options: game.choose(p, {'left', 'right'})), counted by
  * label for each choice row, beside sim_stats (which holds only sums and
- * counts them all under "other labels"). Shards do not carry them: a
- * merged report shows them as "other labels", and says so. */
+ * counts them all under "other labels"). Shards carry them as
+ * `text_answers` (sim_stats_save_shard), so foh merge names them too. */
 #ifndef FOH_SIM_LABELS_H
 #define FOH_SIM_LABELS_H
 

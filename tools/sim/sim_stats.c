@@ -1063,8 +1063,9 @@ static int sums_lawful(const sim_shard_layout *L, const sim_stats *s, int player
     return 1;
 }
 
-int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, const foh_cardset *cs, int players,
-                         const char *seats, uint64_t seed, long total_games, int shard, int shards, json_t *impact)
+int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
+                         const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
+                         int shard, int shards, json_t *impact)
 {
     sim_shard_layout L = sim_shard_layout_of(foh_cardset_card_count(cs), players);
     size_t n = layout_size(&L), *map = malloc(n * sizeof *map);
@@ -1092,6 +1093,13 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
     json_object_set_new(root, "seed", json_integer((json_int_t)seed));
     json_object_set_new(root, "total_games", json_integer(total_games));
     json_object_set_new(root, "sums", sums);
+    if (labels && labels->n) { /* only when there are some: other shards stay as they were */
+        json_t *text = json_array();
+        for (int i = 0; i < labels->n; i++)
+            json_array_append_new(text, json_pack("[i,s,I]", labels->item[i].row, labels->item[i].label,
+                                                  (json_int_t)labels->item[i].count));
+        json_object_set_new(root, "text_answers", text);
+    }
     int ok = cli_write_json(root, path, JSON_COMPACT);
     json_decref(root);
     return ok;
@@ -1129,12 +1137,55 @@ static const char *bad_description(json_t *root, char *why, size_t len)
     return NULL;
 }
 
+/* The shard's `text_answers` ([[row, label, count], ...], or absent) into
+ * a new table *OUT, checked against the shard's sums PART: each count at
+ * most the row's text answers, which they may not pass in all. 0 with WHY. */
+static int read_text_answers(json_t *list, const sim_stats *part, sim_labels *out, char *why, size_t len)
+{
+    *out = (sim_labels){0};
+    if (!list)
+        return 1;
+    if (!json_is_array(list)) {
+        snprintf(why, len, "'text_answers' must be a list of [row, label, count]");
+        return 0;
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e) {
+        json_t *row = json_array_get(e, 0), *label = json_array_get(e, 1), *count = json_array_get(e, 2);
+        const char *text = json_string_value(label);
+        if (json_array_size(e) != 3 || !json_is_integer(row) || json_integer_value(row) < 0 ||
+            json_integer_value(row) >= CHOICE_ROWS || !text || strlen(text) >= SIM_LABEL_BYTES ||
+            !json_is_integer(count) || json_integer_value(count) < 0 ||
+            json_integer_value(count) > part->picks[json_integer_value(row)][PICK_OTHER]) {
+            snprintf(why, len, "'text_answers' entry %zu must be [row 0 to %d, a label of at most %d bytes, a count "
+                               "no more than the row's text answers in 'sums']", i, CHOICE_ROWS - 1,
+                     SIM_LABEL_BYTES - 1);
+            sim_labels_free(out);
+            return 0;
+        }
+        sim_labels_add(out, (int)json_integer_value(row), text, (long)json_integer_value(count));
+    }
+    for (int k = 0; k < out->n; k++) {
+        long sum = 0;
+        for (int j = 0; j < out->n; j++)
+            sum += out->item[j].row == out->item[k].row ? out->item[j].count : 0;
+        if (sum > part->picks[out->item[k].row][PICK_OTHER]) {
+            snprintf(why, len, "'text_answers' of row %d count %ld answers, more than its %ld text answers in 'sums'",
+                     out->item[k].row, sum, part->picks[out->item[k].row][PICK_OTHER]);
+            sim_labels_free(out);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* See sim_stats.h. Long because: it reads a shard in the order of its
  * fields (the file, its format and rows, the first shard's settings, the
  * sources, then the sums, all or nothing), each check needing the ones
  * before it and sharing their cleanup. */
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char *first, int *shard, int *shards,
-                         json_t **impact, sim_shard_layout *layout)
+int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, void **meta, const char *first,
+                         int *shard, int *shards, json_t **impact, sim_shard_layout *layout)
 {
     *impact = NULL;
     json_error_t jerr;
@@ -1269,6 +1320,9 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
                   *shard, *shards, run, share);
     if (ok && !(ok = sums_lawful(&L, part, players, law, sizeof law)))
         cli_error("merge", "%s: %s: the shard was edited or damaged", path, law);
+    sim_labels answers = {0}; /* the text answers by label, checked against this part's sums */
+    if (ok && !(ok = read_text_answers(json_object_get(root, "text_answers"), part, &answers, law, sizeof law)))
+        cli_error("merge", "%s: %s: the shard was edited or damaged", path, law);
     for (size_t i = 0; ok && i < n; i++)
         if (__builtin_add_overflow(x[i], y[i], &y[i])) {
             broken(&L, s, x + i, law, sizeof law, "and adding this shard's overflows 64 bits (merge fewer games)");
@@ -1277,6 +1331,9 @@ int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char
         }
     if (ok)
         memcpy(x, y, n * sizeof *y);
+    if (ok && labels)
+        sim_labels_merge(labels, &answers);
+    sim_labels_free(&answers);
     free(part);
     if (!ok) {
         json_decref(root);

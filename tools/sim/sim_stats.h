@@ -150,11 +150,13 @@ sim_shard_layout sim_shard_layout_of(int ncards, int players);
  * be merged exactly, from any working directory; IMPACT (or NULL; its
  * reference is taken): foh sim --impact's sums, kept as the file's
  * `impact`; the hashes of CS's sources (origin_sources), so that merge can
- * tell shards of different card contents apart. Format foh-sim-shard/6
+ * tell shards of different card contents apart; LABELS (or NULL): the text
+ * answers by label, as `text_answers` [[row, label, count]] when any. Format foh-sim-shard/6
  * (the rows of 128 cards and 6 players), or /7 for a run beyond them,
  * with the rows of its cards and players (sim_shard_layout_of). */
-int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og, const foh_cardset *cs, int players,
-                         const char *seats, uint64_t seed, long total_games, int shard, int shards, json_t *impact);
+int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
+                         const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
+                         int shard, int shards, json_t *impact);
 /* Add the shard file PATH into S; on the first file fill the description
  * (strings owned by *META, a jansson object to json_decref); later files
  * must match it, sources (their hashes) included, FIRST naming the file
@@ -166,9 +168,10 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const origin *og,
  * to S must not overflow (the caller checks `impact`): prints the problem,
  * naming PATH and the field, leaves S unchanged and returns 0 on error; a
  * shard of another format version is refused, naming its version. *LAYOUT:
- * the rows of the file's sums (its `impact` has them too). */
-int sim_stats_load_shard(const char *path, sim_stats *s, void **meta, const char *first, int *shard, int *shards,
-                         json_t **impact, sim_shard_layout *layout);
+ * the rows of the file's sums (its `impact` has them too). Its
+ * `text_answers` are added into LABELS (unless NULL). */
+int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, void **meta, const char *first,
+                         int *shard, int *shards, json_t **impact, sim_shard_layout *layout);
 
 /* The A/B report of foh compare: for each figure A, B, B - A with its 95%
  * interval and p-value (normal approximation), a '*' on those that survive
