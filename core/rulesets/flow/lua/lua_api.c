@@ -943,6 +943,9 @@ static int api_grant_action(lua_State *L)
         return luaL_error(L, "game.grant_action: only the player whose turn it is may get a bonus action");
     if (g->st.in_bonus)
         return luaL_error(L, "game.grant_action: a bonus action cannot grant another");
+    if (g->turn_starting)
+        return luaL_error(L, "game.grant_action: not at the start of a turn: the bonus action follows an action, "
+                             "and the turn's own action has not been taken yet");
     static const char *const kinds[] = {"invest", "complete", "snipe", "activate", "harvest", NULL};
     unsigned mask = 0;
     lua_Integer n = luaL_len(L, 2);

@@ -295,9 +295,11 @@ static foh_status age_event(foh_game *g, int *age, int *head, foh_error *err)
 static foh_status run_turn_start(foh_game *g, int *head, int *age, foh_error *err)
 {
     int p = g->st.current;
+    g->turn_starting = 1; /* game.grant_action refuses: no action of P's is in progress */
     foh_status s = hooks(g, FOH_HOOK_TURN_START, p, NULL, head, err);
     if (s == FOH_OK)
         s = player_event(g, FOH_EV_TURN_START, p, head, err);
+    g->turn_starting = 0;
     if (s == FOH_OK && age)
         s = age_event(g, age, head, err);
     return s;
