@@ -595,11 +595,6 @@ static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
         (foh_yaml_get(s, "seed") && !int_of(r, foh_yaml_get(s, "seed"), "seed", &seed)) ||
         (foh_yaml_get(s, "current") && !int_of(r, foh_yaml_get(s, "current"), "current", &current)))
         return 0;
-    foh_options opt = {.players = players, .seed = (uint64_t)seed};
-    foh_error e;
-    r->g = foh_game_new(r->eng, &opt, &e);
-    if (!r->g)
-        return malformed(r, foh_yaml_get(s, "players"), "%s", e.msg);
     /* start: setup keeps the real set-up of the seed (and its choices). */
     const foh_yaml_node *start = foh_yaml_get(s, "start");
     const char *st = start ? text_of(r, start, "start") : "position";
@@ -607,6 +602,14 @@ static int setup(runner *r, const foh_yaml_node *s, const char *file_dir)
         return 0;
     if (strcmp(st, "setup") && strcmp(st, "position"))
         return malformed(r, start, "start: 'setup' (the game's own set-up) or 'position' (the default)");
+    /* A position replaces the dealt one: the set-up's scripts do not run
+     * on it (a turn_start hook failing for the dealt first player would
+     * refuse a scenario that never plays that turn). */
+    foh_options opt = {.players = players, .seed = (uint64_t)seed, .position_only = strcmp(st, "setup") != 0};
+    foh_error e;
+    r->g = foh_game_new(r->eng, &opt, &e);
+    if (!r->g)
+        return malformed(r, foh_yaml_get(s, "players"), "%s", e.msg);
     if (!strcmp(st, "setup")) {
         static const char *const placed[] = {"current", "nations", "market", "supply", "reserve", "deck",
                                              "deck_rest", "removed", "not_fired", NULL};
@@ -1072,8 +1075,17 @@ static int expect_legal(runner *r, const char *key, const foh_yaml_node *v)
             foh_game_describe_action(r->g, &all[i], d, sizeof d);
             found = !strcmp(d, t);
         }
-        if (found != want)
-            mismatch(r, "%s: '%s' is %s among the %d legal actions", key, t, found ? "listed" : "not", n);
+        if (found != want) {
+            char list[1200] = "";
+            int shown = 0;
+            for (; shown < n && strlen(list) < sizeof list - 200; shown++) {
+                char d[160];
+                foh_game_describe_action(r->g, &all[shown], d, sizeof d);
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", shown ? "; " : "", d);
+            }
+            mismatch(r, "%s: '%s' is %s among the %d legal actions (%s%s)", key, t, found ? "listed" : "not", n, list,
+                     shown < n ? "; ..." : "");
+        }
     }
     free(all);
     return 1;

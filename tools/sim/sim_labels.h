@@ -17,7 +17,9 @@ typedef struct {
 typedef struct {
     sim_label *item;
     int n, cap;
-    long lost; /* answers not kept: out of memory (shown as "other labels") */
+    int *slot;  /* open-addressing index of ITEM by (row, label): -1 empty; NSLOTS a power of 2 */
+    int nslots;
+    long lost;  /* answers not kept: out of memory (shown as "other labels") */
 } sim_labels;
 
 /* COUNT more answers LABEL in choice ROW. */

@@ -1164,19 +1164,32 @@ static int read_text_answers(json_t *list, const sim_stats *part, sim_labels *ou
             sim_labels_free(out);
             return 0;
         }
+        int n = out->n;
         sim_labels_add(out, (int)json_integer_value(row), text, (long)json_integer_value(count));
-    }
-    for (int k = 0; k < out->n; k++) {
-        long sum = 0;
-        for (int j = 0; j < out->n; j++)
-            sum += out->item[j].row == out->item[k].row ? out->item[j].count : 0;
-        if (sum > part->picks[out->item[k].row][PICK_OTHER]) {
-            snprintf(why, len, "'text_answers' of row %d count %ld answers, more than its %ld text answers in 'sums'",
-                     out->item[k].row, sum, part->picks[out->item[k].row][PICK_OTHER]);
+        if (out->n == n || json_integer_value(count) == 0) { /* foh sim writes each once, and none of 0 */
+            snprintf(why, len, "'text_answers' entry %zu: %s", i,
+                     json_integer_value(count) == 0 ? "a count of 0" : "the row and label of an earlier entry");
             sim_labels_free(out);
             return 0;
         }
     }
+    long *sum = calloc(CHOICE_ROWS, sizeof *sum); /* each row's answers by label, against its text answers */
+    if (!sum) {
+        snprintf(why, len, "out of memory");
+        sim_labels_free(out);
+        return 0;
+    }
+    for (int k = 0; k < out->n; k++)
+        sum[out->item[k].row] += out->item[k].count; /* no overflow: under 16 MiB of entries, each at most a row sum */
+    for (int r = 0; r < CHOICE_ROWS; r++)
+        if (sum[r] > part->picks[r][PICK_OTHER]) {
+            snprintf(why, len, "'text_answers' of row %d count %ld answers, more than its %ld text answers in 'sums'",
+                     r, sum[r], part->picks[r][PICK_OTHER]);
+            free(sum);
+            sim_labels_free(out);
+            return 0;
+        }
+    free(sum);
     return 1;
 }
 

@@ -66,6 +66,10 @@ typedef struct foh_game foh_game;
 typedef struct {
     int players;   /* within the card set's min..max players */
     uint64_t seed; /* seeds the game's only random number generator */
+    /* 1: the caller replaces the position at once (foh/position.h, as the
+     * scenario runner does): the scripts of the set-up (variant set-up
+     * hooks, the first turn's start) are not run on the one dealt. */
+    int position_only;
 } foh_options;
 
 /* Set up a new game (rulebook "Game Setup"): Market, Civilization deck,

@@ -646,7 +646,9 @@ static int api_choose(lua_State *L)
 {
     foh_game *g = game_of(L);
     foh_engine *e = foh_lua_engine_of(L);
-    writable(L);
+    if (e->counting != 0) /* a read-only hook: asked while actions are listed or icons counted, not during one */
+        return luaL_error(L, "game.choose: this hook may only read the game and ask no question (it runs while "
+                             "legal actions are listed or icons counted, not as part of an action)");
     int p = player_arg(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     const char *prompt = luaL_optstring(L, 3, "choose");
@@ -946,6 +948,9 @@ static int api_grant_action(lua_State *L)
     if (g->turn_starting)
         return luaL_error(L, "game.grant_action: not at the start of a turn: the bonus action follows an action, "
                              "and the turn's own action has not been taken yet");
+    if (g->in_cleanup)
+        return luaL_error(L, "game.grant_action: not in the Cleanup phase: the turn's action is over (grant it "
+                             "during the action, or in a before_action or after_action hook)");
     static const char *const kinds[] = {"invest", "complete", "snipe", "activate", "harvest", NULL};
     unsigned mask = 0;
     lua_Integer n = luaL_len(L, 2);
@@ -1016,6 +1021,10 @@ static int check_fields(lua_State *L)
         char list[600] = "";
         for (int i = 0; i < n; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+        const char *meant = foh_error_suggest(bad, names, n);
+        if (meant)
+            return luaL_error(L, "sets the field '%s', which this event does not have (did you mean '%s'? its "
+                                 "fields: %s)", bad, meant, list);
         return luaL_error(L, "sets the field '%s', which this event does not have (its fields: %s)", bad, list);
     }
     if (!lua_isnil(L, lua_upvalueindex(2))) {

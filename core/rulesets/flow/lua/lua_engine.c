@@ -356,6 +356,162 @@ static void check_api_names(foh_engine *e, foh_loader *ld, const foh_card_def *d
     lua_settop(L, api - 3);
 }
 
+static int word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Whether WORD (LEN bytes) is in the list of NAMES. */
+static int in_words(const char *word, size_t len, char (*names)[64], int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == len && !strncmp(names[i], word, len))
+            return 1;
+    return 0;
+}
+
+/* Checking (LD): a function called by name in card C's effect text (`f(`,
+ * `f{`, `f'`) that is neither a global of the scripts (a helper of the
+ * scripts' Lua files, a Lua library function) nor declared in the text (local,
+ * function, parameter, for) but is close to a global's name is an error at
+ * its line with "did you mean" (a misspelt helper, issue 30), found whether
+ * or not a game reaches it. A look at the text, not a parse: strings and
+ * comments are skipped; a name with no global near it is left to the games
+ * and the effect probes. */
+static void check_global_calls(foh_engine *e, foh_loader *ld, const foh_card_def *d)
+{
+    static const char *const KEYWORDS[] = {"and", "break", "do", "else", "elseif", "end", "false", "for",
+                                           "function", "goto", "if", "in", "local", "nil", "not", "or",
+                                           "repeat", "return", "then", "true", "until", "while"};
+    lua_State *L = e->sb.L;
+    int top = lua_gettop(L), n = 0, all = 0;
+    /* The scripts' _ENV is empty and reads through its metatable's
+     * __index: the globals (libraries, the API, the helpers). */
+    lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
+    if (!lua_getmetatable(L, -1) || lua_getfield(L, -1, "__index") != LUA_TTABLE) {
+        lua_settop(L, top);
+        return;
+    }
+    int env = lua_gettop(L);
+    for (lua_pushnil(L); lua_next(L, env); lua_pop(L, 1))
+        all++;
+    const char **globals = malloc(sizeof *globals * (size_t)(all > 0 ? all : 1));
+    char(*declared)[64] = malloc(sizeof *declared * 512);
+    if (!globals || !declared) {
+        free(globals);
+        free(declared);
+        lua_settop(L, top);
+        return; /* out of memory: the games and probes still run the effect */
+    }
+    for (lua_pushnil(L); lua_next(L, env); lua_pop(L, 1))
+        if (lua_type(L, -2) == LUA_TSTRING)
+            globals[n++] = lua_tostring(L, -2); /* anchored: the keys of the table */
+    qsort(globals, (size_t)n, sizeof globals[0], by_name); /* the table's order varies between runs */
+    /* The text without strings and comments (each byte of them a space, so
+     * that lines keep their numbers). */
+    const char *src = d->effect_src;
+    size_t len = strlen(src);
+    char *t = malloc(len + 1);
+    if (!t) {
+        free(globals);
+        free(declared);
+        lua_settop(L, top);
+        return;
+    }
+    for (size_t i = 0; i < len;) {
+        if (src[i] == '-' && src[i + 1] == '-') {
+            while (i < len && src[i] != '\n')
+                t[i++] = ' ';
+        } else if (src[i] == '\'' || src[i] == '"' || (src[i] == '[' && src[i + 1] == '[')) {
+            int long_string = src[i] == '[';
+            char q = src[i];
+            t[i++] = ' ';
+            if (long_string)
+                t[i++] = ' ';
+            while (i < len && (long_string ? !(src[i] == ']' && src[i + 1] == ']') : src[i] != q)) {
+                if (!long_string && src[i] == '\\' && i + 1 < len)
+                    t[i++] = ' ';
+                t[i] = src[i] == '\n' ? '\n' : ' ';
+                i++;
+            }
+            for (int k = long_string ? 2 : 1; k > 0 && i < len; k--)
+                t[i++] = ' ';
+        } else {
+            t[i] = src[i];
+            i++;
+        }
+    }
+    t[len] = '\0';
+    /* The names the text declares: after local, function, for, and in a
+     * function's parameters. */
+    int nd = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!word_char(t[i]) || (i > 0 && word_char(t[i - 1])))
+            continue;
+        size_t w = i;
+        while (w < len && word_char(t[w]))
+            w++;
+        int decl = (w - i == 5 && !strncmp(t + i, "local", 5)) || (w - i == 8 && !strncmp(t + i, "function", 8)) ||
+                   (w - i == 3 && !strncmp(t + i, "for", 3));
+        if (!decl)
+            continue;
+        /* The names up to the first character that is neither a name, a
+         * comma, a space nor an opening parenthesis (a function's own name
+         * and its parameters, a local list, a for list). */
+        for (size_t k = w; k < len && nd < 512; k++) {
+            if (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == ',' || t[k] == '(' || t[k] == '.' || t[k] == ':')
+                continue;
+            if (!word_char(t[k]))
+                break;
+            size_t b = k;
+            while (k < len && word_char(t[k]))
+                k++;
+            if (k - b < 64) {
+                memcpy(declared[nd], t + b, k - b);
+                declared[nd++][k - b] = '\0';
+            }
+            k--;
+        }
+    }
+    int line = d->effect_line;
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] == '\n')
+            line++;
+        if (!word_char(t[i]) || isdigit((unsigned char)t[i]) || (i > 0 && (word_char(t[i - 1]) || t[i - 1] == '.' || t[i - 1] == ':')))
+            continue;
+        size_t w = i;
+        while (w < len && word_char(t[w]))
+            w++;
+        size_t k = w;
+        while (k < len && (t[k] == ' ' || t[k] == '\t'))
+            k++;
+        int call = k < len && (t[k] == '(' || t[k] == '{' || src[k] == '\'' || src[k] == '"');
+        char name[64];
+        if (!call || w - i >= sizeof name) {
+            i = w - 1;
+            continue;
+        }
+        memcpy(name, t + i, w - i);
+        name[w - i] = '\0';
+        int skip = in_words(name, w - i, declared, nd);
+        for (size_t kw = 0; !skip && kw < sizeof KEYWORDS / sizeof KEYWORDS[0]; kw++)
+            skip = !strcmp(name, KEYWORDS[kw]);
+        for (int g = 0; !skip && g < n; g++)
+            skip = !strcmp(globals[g], name);
+        const char *meant = skip ? NULL : foh_error_suggest(name, globals, n);
+        if (meant) {
+            foh_error f;
+            foh_error_at(&f, FOH_ERR_DATA, d->effect_file, line, 0,
+                         "card '%s': %s is not a function of the scripts (a helper of their Lua files or a Lua "
+                         "library function) nor declared in the effect (did you mean '%s'?)",
+                         d->id, name, meant);
+            foh_load_report(ld, 0, &f);
+        }
+        i = w - 1;
+    }
+    free(t);
+    free(globals);
+    free(declared);
+    lua_settop(L, top);
+}
+
 /* Card C's effect chunk: compiled, run with the card's params, its table
  * checked (with CHECK) and kept, read-only for scripts. */
 static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld, int c, char *who, char *where,
@@ -370,7 +526,7 @@ static foh_status load_effect(foh_engine *e, foh_cardset *check, foh_loader *ld,
     if (!foh_lua_load_chunk(L, d->effect_src, d->effect_file, d->effect_line))
         return foh_error_set(err, FOH_ERR_DATA, "%s: %s", who, lua_tostring(L, -1));
     if (ld)
-        check_api_names(e, ld, d);
+        check_api_names(e, ld, d), check_global_calls(e, ld, d);
     if (run_chunk(e, &cs->card_params[c], 1, who, err) != FOH_OK)
         return FOH_ERR_DATA;
     if (!lua_istable(L, -1))
@@ -508,9 +664,19 @@ static foh_status load_scripts(foh_engine *e, foh_cardset *check, foh_loader *ld
     if (check && check->market_mods_up) /* the Market has room for FOH_MAX_MARKET cards: refused beyond */
         for (int p = 1; p <= FOH_MAX_PLAYERS; p++)
             if ((check->players_allowed >> p & 1) && check->market_size[p] + check->market_mods_up > FOH_MAX_MARKET) {
-                foh_error_set(err, FOH_ERR_DATA, "%s: with %d players the Market holds %d cards, and the cards whose "
-                              "effect has market_size could add %d: more than the engine's limit of %d",
-                              check->dir, p, check->market_size[p], check->market_mods_up, FOH_MAX_MARKET);
+                /* Named at the first such card, listing them all. */
+                char cards[600] = "";
+                const foh_card_def *at = NULL;
+                for (int c = 0; c < check->ncards; c++)
+                    if (check->card[c].market_size > 0) {
+                        at = at ? at : &check->card[c];
+                        snprintf(cards + strlen(cards), sizeof cards - strlen(cards), "%s%s +%d",
+                                 cards[0] ? ", " : "", check->card[c].id, check->card[c].market_size);
+                    }
+                foh_error_at(err, FOH_ERR_DATA, at ? at->effect_file : check->dir, at ? at->effect_line : 0, 0,
+                             "with %d players the Market holds %d cards, and the cards whose effect has market_size "
+                             "could add %d (%s): more than the engine's limit of %d",
+                             p, check->market_size[p], check->market_mods_up, cards, FOH_MAX_MARKET);
                 if (!go_on(L, ld, ld ? ld->reported : 0, lua_gettop(L)))
                     return FOH_ERR_DATA;
                 break;

@@ -448,6 +448,10 @@ static int check_query(lua_State *L)
             luaL_addstring(&b, names[i]);
         }
         luaL_pushresult(&b);
+        const char *meant = foh_error_suggest(bad, names, n);
+        if (meant)
+            return luaL_error(L, "sets the field '%s', which this event does not have (did you mean '%s'? its "
+                                 "fields: %s)", bad, meant, lua_tostring(L, -1));
         return luaL_error(L, "sets the field '%s', which this event does not have (its fields: %s)", bad,
                           lua_tostring(L, -1));
     }
@@ -457,9 +461,10 @@ static int check_query(lua_State *L)
         lua_getfield(L, 1, k);
         if (!strcmp(kind, "count") && (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
                                        lua_tointeger(L, -1) > FOH_MAX_TOKENS))
-            return luaL_error(L, "'%s' must be a whole number of tokens, 0 to %d", k, FOH_MAX_TOKENS);
+            return luaL_error(L, "'%s' must be a whole number of tokens, 0 to %d, not %s", k, FOH_MAX_TOKENS,
+                              luaL_tolstring(L, -1, NULL));
         if (!strcmp(kind, "boolean") && !lua_isboolean(L, -1))
-            return luaL_error(L, "'%s' must be true or false", k);
+            return luaL_error(L, "'%s' must be true or false, not %s", k, luaL_tolstring(L, -1, NULL));
         if (!strcmp(kind, "fixed")) {
             lua_getfield(L, lua_upvalueindex(1), k);
             int same = lua_rawequal(L, -1, -2);

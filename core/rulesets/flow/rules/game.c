@@ -164,8 +164,8 @@ foh_game *flow_game_new(foh_engine *eng, const foh_options *opt, foh_error *err)
     /* Set-up hooks, and the first turn's start, run like an action, so
      * that their choices (keep one of two starting cards) are decision
      * points before the first turn. */
-    if (foh_lua_has_hooks(eng, FOH_HOOK_SETUP) || foh_lua_has_hooks(eng, FOH_HOOK_TURN_START) ||
-        FOH_EVENT_WANTED(cs, FOH_EV_TURN_START)) {
+    if (!opt->position_only && (foh_lua_has_hooks(eng, FOH_HOOK_SETUP) || foh_lua_has_hooks(eng, FOH_HOOK_TURN_START) ||
+                                FOH_EVENT_WANTED(cs, FOH_EV_TURN_START))) {
         copy_state(&g->base, &g->st, cs->ncards);
         g->action = (foh_action){.kind = FOH_ACT_SETUP_RUN, .card = -1, .tokens = 0, .option = -1};
         g->nanswers = 0;
@@ -316,7 +316,7 @@ static inline foh_status turn_start(foh_game *g, int *head, int *age, foh_error 
 
 /* Rulebook "Phase II: Cleanup Phase", with the variant hooks of each step
  * and the cleanup and turn_end events; then the next turn begins. */
-static foh_status cleanup(foh_game *g, int *head, int *age, foh_error *err)
+static foh_status cleanup_steps(foh_game *g, int *head, int *age, foh_error *err)
 {
     foh_state *st = &g->st;
     int p = st->current;
@@ -354,6 +354,16 @@ static foh_status cleanup(foh_game *g, int *head, int *age, foh_error *err)
     return turn_start(g, head, age, err);
 }
 
+/* cleanup_steps, marked as running: game.grant_action refuses there (the
+ * turn's action is over; a bonus action would go to the next player). */
+static foh_status cleanup(foh_game *g, int *head, int *age, foh_error *err)
+{
+    g->in_cleanup = 1;
+    foh_status s = cleanup_steps(g, head, age, err);
+    g->in_cleanup = 0;
+    return s;
+}
+
 static const char *const KIND_NAMES[] = {"invest", "complete", "snipe",  "activate", "harvest",
                                          "choose", "pass",     "action", "setup"};
 
@@ -389,6 +399,15 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     st->bonus_mask = 0;
     const char *kind = KIND_NAMES[a->kind];
     foh_status s = hooks(g, FOH_HOOK_BEFORE_ACTION, p, kind, &head, err);
+    /* A before_action hook may have changed what the action needs (taken
+     * the investment it completes, the card it snipes): checked again, so
+     * that it is taken whole or refused, never half (issue 30). */
+    if (s == FOH_OK && a->kind != FOH_ACT_PASS && foh_lua_has_hooks(g->eng, FOH_HOOK_BEFORE_ACTION) &&
+        (s = foh_action_check(g, a, err)) == FOH_ERR_ILLEGAL && err) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        foh_error_set(err, FOH_ERR_ILLEGAL, "after the variants' before_action hooks: %s", why);
+    }
     if (s == FOH_OK && a->kind == FOH_ACT_PASS)
         foh_log(g, "P%d passes the bonus action", p + 1);
     else if (s == FOH_OK)

@@ -378,6 +378,7 @@ struct foh_game {
     uint16_t used_answers;
     uint8_t scoring;    /* icon counts are for final scoring: obsolete off */
     uint8_t turn_starting; /* the turn_start hooks and reactions are running (no action to follow yet) */
+    uint8_t in_cleanup;    /* the Cleanup phase is running (the turn's action is over) */
     foh_log_fn log;
     void *log_ud;
     /* Gained cards whose on-gain effects still have to run, in order (a
