@@ -872,6 +872,8 @@ static int api_random(lua_State *L)
     if (n < 1 || n > 1000000)
         return luaL_error(L, "game.random: bad range 1..%d", (int)n);
     lua_pushinteger(L, (lua_Integer)foh_rng_below(g->st.rng, (uint32_t)n) + 1);
+    if (++g->random_calls == g->random_fork_at && g->random_fork_on) /* a bot's sample from here on */
+        memcpy(g->st.rng, g->random_fork, sizeof g->st.rng);
     return 1;
 }
 

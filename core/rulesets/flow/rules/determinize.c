@@ -50,10 +50,20 @@ void flow_game_determinize(foh_game *g, uint64_t seed)
     foh_rng_seed(st->rng, foh_rng_next(rng));
     if (g->pending) {
         /* The action in progress re-runs from base: the unseen part of its
-         * deck is the same cards, so it takes the same sample. */
+         * deck is the same cards, so it takes the same sample. Its chance
+         * before the pause was seen (the choice may depend on it): the
+         * re-run draws it again from base's generator, and takes the sample
+         * from there on (game.random, lua_api.c). */
         for (int k = 0; k < st->ndeck && k < g->base.ndeck; k++)
             FOH_DECK(&g->base)[k] = FOH_DECK(st)[k];
-        for (int i = 0; i < 4; i++)
-            g->base.rng[i] = st->rng[i];
+        if (g->random_calls == 0) {
+            for (int i = 0; i < 4; i++)
+                g->base.rng[i] = st->rng[i];
+        } else {
+            g->random_fork_on = 1;
+            g->random_fork_at = g->random_calls;
+            for (int i = 0; i < 4; i++)
+                g->random_fork[i] = st->rng[i];
+        }
     }
 }

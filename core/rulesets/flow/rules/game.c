@@ -388,6 +388,7 @@ static foh_status run(foh_game *g, const foh_action *a, foh_error *err)
     foh_state *st = &g->st;
     int head = 0, p = st->current;
     g->used_answers = 0;
+    g->random_calls = 0;
     g->nqueue = 0;
     foh_log_discard(g);
     int age = FOH_EVENT_WANTED(g->eng->cs, FOH_EV_AGE) ? foh_market_current_age(g) : 0;
@@ -454,6 +455,7 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
         copy_state(&g->base, &g->st, g->eng->cs->ncards);
         g->action = *a;
         g->nanswers = 0;
+        g->random_fork_on = 0;
         s = run(g, a, err);
     }
     if (s == FOH_NEED_CHOICE) {
@@ -475,6 +477,7 @@ static foh_status apply(foh_game *g, const foh_action *a, foh_error *err)
     }
     g->pending = 0;
     g->nanswers = 0;
+    g->random_fork_on = 0; /* the action is over: the generator goes on from where it is */
     foh_log_flush(g);
 #ifdef FOH_CHECK_INVARIANTS
     /* Test builds: a broken invariant is an engine bug; stop at once. */

@@ -379,6 +379,15 @@ struct foh_game {
     uint8_t scoring;    /* icon counts are for final scoring: obsolete off */
     uint8_t turn_starting; /* the turn_start hooks and reactions are running (no action to follow yet) */
     uint8_t in_cleanup;    /* the Cleanup phase is running (the turn's action is over) */
+    /* game.random during the action in progress: the calls so far (from its
+     * start: an action re-run with its answers makes them again); when a
+     * bot's sample replaced the unknown future (determinize.c) while the
+     * action was paused, the generator becomes random_fork after the
+     * random_fork_at calls made before the pause, which the re-run repeats
+     * as they were. */
+    uint64_t random_calls, random_fork_at;
+    uint8_t random_fork_on;
+    uint64_t random_fork[4];
     foh_log_fn log;
     void *log_ud;
     /* Gained cards whose on-gain effects still have to run, in order (a

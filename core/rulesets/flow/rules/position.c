@@ -308,6 +308,11 @@ uint64_t flow_game_digest(const foh_game *g)
         mix(&h, g->nanswers);
         for (int i = 0; i < g->nanswers; i++)
             mix(&h, g->answers[i]);
+        if (g->random_fork_on) { /* a bot's sample of the chance after the pause (determinize.c) */
+            mix(&h, g->random_fork_at);
+            for (int i = 0; i < 4; i++)
+                mix(&h, g->random_fork[i]);
+        }
     }
     return h;
 }
