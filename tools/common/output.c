@@ -8,7 +8,9 @@
 
 /* How many bytes at P a terminal may be given as they are: one printable
  * ASCII character, or one well-formed UTF-8 sequence that is not a C1
- * control (U+0080 to U+009F); 0 for a byte to write as "\xNN". */
+ * control (U+0080 to U+009F) nor a bidirectional control (U+200E, U+200F,
+ * U+202A to U+202E, U+2066 to U+2069: they reorder the text around them on
+ * the screen); 0 for a byte to write as "\xNN". */
 static int shown_bytes(const unsigned char *p)
 {
     if (p[0] >= 0x20 && p[0] < 0x7f)
@@ -23,6 +25,9 @@ static int shown_bytes(const unsigned char *p)
     for (int i = 2; i < n; i++)
         if (p[i] < 0x80 || p[i] > 0xbf)
             return 0;
+    if (p[0] == 0xe2 && ((p[1] == 0x80 && ((p[2] >= 0xaa && p[2] <= 0xae) || p[2] == 0x8e || p[2] == 0x8f)) ||
+                         (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+        return 0;
     return n;
 }
 
