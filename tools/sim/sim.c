@@ -195,13 +195,15 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     const cli_options *o = w->o;
     const foh_cardset *cs = w->cs;
     int ncards = foh_cardset_card_count(cs);
-    /* Only what is read: not the choices past the first nchoices, the
-     * scores (foh_game_score fills them, and they are read only then) nor
-     * the rows of cards past the card set's (sized for the largest card set,
-     * these arrays are most of the result's size). */
+    /* Only what is read: not the choices and text answers past the first
+     * nchoices and ntext, the scores (foh_game_score fills them, and they
+     * are read only then) nor the rows of cards past the card set's (sized
+     * for the largest card set, these arrays are most of the result's size). */
     size_t choices_end = offsetof(game_result, choice) + sizeof r->choice;
+    _Static_assert(offsetof(game_result, text) + sizeof(((game_result *)0)->text) == sizeof(game_result),
+                   "the text answers are last: only the first ntext of them are read");
     memset(r, 0, offsetof(game_result, score));
-    memset((char *)r + choices_end, 0, sizeof *r - choices_end);
+    memset((char *)r + choices_end, 0, offsetof(game_result, text) - choices_end);
     r->seed = foh_seed_for(o->seed, (uint64_t)i);
     r->players = o->players;
     for (int c = 0; c < ncards; c++) {

@@ -832,6 +832,9 @@ static int api_log(lua_State *L)
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     foh_engine *e = foh_lua_engine_of(L);
+    if (e->query_check) /* asked while actions are listed, again and again: not part of what happens */
+        return luaL_error(L, "game.log: a cost reaction (snipe_cost, invest_cost, complete_cost) is asked whenever "
+                             "the legal actions are listed, not when something happens: it may not write the log");
     int nargs = lua_gettop(L) - 1;
     char line[LOG_LINE_MAX + 1];
     log_line t = {.buf = e->g && e->g->log ? line : NULL, .len = len};
