@@ -300,37 +300,6 @@ static foh_status play_once(foh_engine *eng, int players, uint64_t seed, long *s
     return s;
 }
 
-/* The card set's own variants (its folder's variants/NAME/variant.yaml),
- * each loaded in checking mode over it when no --variant is given: a
- * variant naming a card, rule or number that does not exist is an error
- * now, not when a designer first uses it. */
-typedef struct {
-    const cli_sources *src;
-    int *errors;
-} own_variants;
-
-static void check_own_variant(void *ctx, const char *vdir)
-{
-    own_variants *ov = ctx;
-    const char *variants[1] = {vdir};
-    foh_error err;
-    int before = *ov->errors;
-    foh_cardset *cs = foh_cardset_check(ov->src->sets, ov->src->nsets, variants, 1, ov->src->search,
-                                        ov->src->nsearch, told, ov->errors, &err);
-    if (!cs && *ov->errors == before) {
-        (*ov->errors)++;
-        fprintf(stderr, "error: ");
-        cli_line(stderr, err.msg);
-    }
-    foh_cardset_free(cs);
-}
-
-static int check_own_variants(const cli_sources *src, int *errors)
-{
-    own_variants ov = {src, errors};
-    return cli_each_own_variant(src, check_own_variant, &ov);
-}
-
 int any_check(const cli_options *o)
 {
     if (!any_only(o, "check", (uint64_t)1 << OPT_GAMES | (uint64_t)1 << OPT_SCENARIOS))
@@ -382,7 +351,7 @@ int any_check(const cli_options *o)
     }
     if (eng && o->nscenarios)
         errors += any_check_scenarios(eng, cs, o->scenarios, o->nscenarios, &scenarios, &warnings);
-    int own = cs && src.nvariants == 0 ? check_own_variants(&src, &errors) : 0;
+    int own = cs && src.nvariants == 0 ? cli_check_own_variants(&src, told, &errors) : 0;
     if (own)
         printf("the card set's own variants (variants/): %d checked\n", own);
     printf("foh check: %d error%s, %d warning%s (%s: %d random-bot games played, each twice; %d scenarios run)\n",

@@ -576,24 +576,6 @@ static int write_json(const char *path, const problems *ps, int cards, int games
     return ok;
 }
 
-typedef struct {
-    const cli_sources *src;
-    problems *ps;
-} own_variants;
-
-static void check_own_variant(void *ctx, const char *vdir)
-{
-    own_variants *ov = ctx;
-    const char *variants[1] = {vdir};
-    foh_error err;
-    int before = ov->ps->errors;
-    foh_cardset *cs = foh_cardset_check(ov->src->sets, ov->src->nsets, variants, 1, ov->src->search,
-                                        ov->src->nsearch, on_load_problem, ov->ps, &err);
-    if (!cs && ov->ps->errors == before)
-        add(ov->ps, 0, err.msg);
-    foh_cardset_free(cs);
-}
-
 int cmd_check(int argc, char **argv)
 {
     cli_options o;
@@ -625,11 +607,7 @@ int cmd_check(int argc, char **argv)
     /* The card set's own variants (variants/NAME), each loaded over it,
      * when no --variant is given: a variant naming what does not exist is
      * an error now, not when a designer first uses it. */
-    int own = 0;
-    if (!o.nvariants) {
-        own_variants ov = {&src, &ps};
-        own = cli_each_own_variant(&src, check_own_variant, &ov);
-    }
+    int own = o.nvariants ? 0 : cli_check_own_variants(&src, on_load_problem, &ps);
     int played = cs ? play_games(&o, cs, games, &ps) : 0;
     probe_stats probes = {0};
     int probed = cs && probe_cards(cs, &o.limits, o.seed, on_probe_problem, &ps, &probes);

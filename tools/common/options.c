@@ -648,6 +648,39 @@ int cli_each_own_variant(const cli_sources *src, void (*fn)(void *ctx, const cha
     return n;
 }
 
+typedef struct {
+    const cli_sources *src;
+    foh_problem_fn report;
+    void *ctx;
+    int told; /* errors told for the variant being checked */
+} own_check;
+
+static void own_told(void *ctx, int warning, const foh_error *problem)
+{
+    own_check *oc = ctx;
+    oc->told += !warning;
+    oc->report(oc->ctx, warning, problem);
+}
+
+static void own_one(void *ctx, const char *vdir)
+{
+    own_check *oc = ctx;
+    const char *variants[1] = {vdir};
+    foh_error err;
+    oc->told = 0;
+    foh_cardset *cs = foh_cardset_check(oc->src->sets, oc->src->nsets, variants, 1, oc->src->search,
+                                        oc->src->nsearch, own_told, oc, &err);
+    if (!cs && !oc->told)
+        oc->report(oc->ctx, 0, &err);
+    foh_cardset_free(cs);
+}
+
+int cli_check_own_variants(const cli_sources *src, foh_problem_fn report, void *ctx)
+{
+    own_check oc = {src, report, ctx, 0};
+    return cli_each_own_variant(src, own_one, &oc);
+}
+
 const char *cli_option_name(cli_option_id id) { return id >= 0 && id < OPT_COUNT ? OPTIONS[id].name : NULL; }
 
 int cli_ruleset_supported(const foh_cardset *cs, foh_error *err)

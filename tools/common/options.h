@@ -146,6 +146,12 @@ void cli_sources_of(const cli_options *o, cli_sources *out);
  * variants/ (a folder NAME holding a variant.yaml), in name order; returns
  * how many. */
 int cli_each_own_variant(const cli_sources *src, void (*fn)(void *ctx, const char *dir), void *ctx);
+/* Each of them loaded over the card sets of SRC in checking mode
+ * (foh_cardset_check), its problems told to REPORT(CTX, ...), a variant
+ * that does not load with none told reported with the loader's error: a
+ * variant naming what does not exist is an error now, not when a designer
+ * first uses it. Returns how many were checked. */
+int cli_check_own_variants(const cli_sources *src, foh_problem_fn report, void *ctx);
 
 /* Load the card set and an engine; prints the error and returns 0 on failure. */
 /* The name of option ID ("players" for OPT_PLAYERS), or NULL. */

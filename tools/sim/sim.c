@@ -496,21 +496,15 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
             nthreads = t;
             break;
         }
-        if (labels && !(w[t].labels = calloc(1, sizeof *w[t].labels))) {
+        if ((labels && !(w[t].labels = calloc(1, sizeof *w[t].labels))) ||
+            (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact)))) {
             cli_error("sim", "out of memory");
             status = CLI_DATA;
             stop_before(&stop_at, -1);
             if (w[t].own_stats)
                 free(w[t].stats);
-            nthreads = t;
-            break;
-        }
-        if (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) {
-            cli_error("sim", "out of memory");
-            status = CLI_DATA;
-            stop_before(&stop_at, -1);
-            if (w[t].own_stats)
-                free(w[t].stats);
+            free(w[t].labels);
+            w[t].labels = NULL;
             nthreads = t;
             break;
         }

@@ -381,6 +381,24 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
     return s;
 }
 
+/* Push the value of event field F (a player 1-based, a card's id, a whole
+ * number, a boolean, a string); 0 (nothing pushed) for an absent player or
+ * card. */
+static int push_field(lua_State *L, const foh_engine *e, const foh_event_field *f)
+{
+    if ((f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_CARD) && f->value < 0)
+        return 0;
+    if (f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_INT)
+        lua_pushinteger(L, f->value + (f->kind == FOH_EVF_PLAYER));
+    else if (f->kind == FOH_EVF_CARD)
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->card_id_ref[f->value]);
+    else if (f->kind == FOH_EVF_BOOL)
+        lua_pushboolean(L, f->value);
+    else
+        lua_pushstring(L, f->text);
+    return 1;
+}
+
 foh_status flow_lua_event(foh_game *g, int event, const foh_event_field *fields, int n, foh_error *err)
 {
     const foh_cardset *cs = g->eng->cs;
@@ -391,18 +409,9 @@ foh_status flow_lua_event(foh_game *g, int event, const foh_event_field *fields,
     lua_createtable(L, 0, n + 1);
     lua_pushstring(L, cs->event[event]);
     lua_setfield(L, -2, "name");
-    for (int i = 0; i < n; i++) {
-        const foh_event_field *f = &fields[i];
-        if ((f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_CARD) && f->value < 0)
-            continue;
-        if (f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_INT)
-            lua_pushinteger(L, f->value + (f->kind == FOH_EVF_PLAYER));
-        else if (f->kind == FOH_EVF_CARD)
-            lua_rawgeti(L, LUA_REGISTRYINDEX, g->eng->card_id_ref[f->value]);
-        else
-            lua_pushstring(L, f->text);
-        lua_setfield(L, -2, f->key);
-    }
+    for (int i = 0; i < n; i++)
+        if (push_field(L, g->eng, &fields[i]))
+            lua_setfield(L, -2, fields[i].key);
     foh_status s = foh_lua_dispatch(g, event, -1, 0, err);
     lua_settop(L, top);
     return s;
@@ -494,16 +503,8 @@ foh_status flow_lua_query(foh_game *g, int event, foh_event_field *fields, int n
     lua_setfield(L, top + 3, "name");
     for (int i = 0; i < n; i++) {
         const foh_event_field *f = &fields[i];
-        if ((f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_CARD) && f->value < 0)
+        if (!push_field(L, e, f))
             continue;
-        if (f->kind == FOH_EVF_PLAYER || f->kind == FOH_EVF_INT)
-            lua_pushinteger(L, f->value + (f->kind == FOH_EVF_PLAYER));
-        else if (f->kind == FOH_EVF_CARD)
-            lua_rawgeti(L, LUA_REGISTRYINDEX, e->card_id_ref[f->value]);
-        else if (f->kind == FOH_EVF_BOOL)
-            lua_pushboolean(L, f->value);
-        else
-            lua_pushstring(L, f->text);
         lua_setfield(L, top + 2, f->key);
         lua_pushstring(L, f->kind == FOH_EVF_BOOL ? "boolean" : f->kind == FOH_EVF_INT ? "count" : "fixed");
         lua_setfield(L, top + 3, f->key);
