@@ -316,6 +316,15 @@ static foh_status check_reaction(foh_game *g, int check, int ev, int card, const
                          e->query_check ? "the engine, which reads it back" : "the script that fired the event", why);
 }
 
+/* Whether the cost event's table at EV says allowed = false now. */
+static int forbidden(lua_State *L, int ev)
+{
+    int t = lua_getfield(L, ev, "allowed");
+    int no = t == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return no;
+}
+
 foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error *err)
 {
     foh_engine *e = g->eng;
@@ -348,6 +357,8 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
         s = call_pushed(g, top, 1, 0, counting, -1, NULL, h, err);
         if (s == FOH_OK && check)
             s = check_reaction(g, check, ev, -1, NULL, h, err);
+        if (s == FOH_OK && counting && !e->forbidder[0] && forbidden(L, ev))
+            snprintf(e->forbidder, sizeof e->forbidder, "variant '%s'", cs->variant[cs->hook[h].variant]);
     }
     char hook[FOH_NAME + 8];
     snprintf(hook, sizeof hook, "on.%s", cs->event[event]);
@@ -373,6 +384,8 @@ foh_status foh_lua_dispatch(foh_game *g, int event, int ev, int check, foh_error
                 foh_memo_exercise(e, c);
             if (s == FOH_OK && check)
                 s = check_reaction(g, check, ev, c, hook, -1, err);
+            if (s == FOH_OK && counting && !e->forbidder[0] && forbidden(L, ev))
+                snprintf(e->forbidder, sizeof e->forbidder, "card '%s'", cs->card[c].id);
         }
     }
     e->event_depth--;
@@ -520,6 +533,7 @@ foh_status flow_lua_query(foh_game *g, int event, foh_event_field *fields, int n
     lua_pushcclosure(L, check_query, 2); /* top + 4 */
     int was = e->query_check;
     e->query_check = 1;
+    e->forbidder[0] = '\0';
     foh_status s = foh_lua_dispatch(g, event, top + 1, top + 4, err);
     e->query_check = was;
     for (int i = 0; i < n && s == FOH_OK; i++) {

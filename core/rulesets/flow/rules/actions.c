@@ -80,6 +80,9 @@ static inline foh_status fee_of(foh_game *g, int event, int p, int card, int *fe
     return FOH_EVENT_WANTED(cs_of(g), event) ? ask_fee(g, event, p, card, fee, allowed, err) : FOH_OK;
 }
 
+/* Who forbade the action the cost event just asked about, for messages. */
+static const char *forbidder(const foh_game *g) { return g->eng->forbidder[0] ? g->eng->forbidder : "a reaction"; }
+
 foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
 {
     const foh_state *st = &g->st;
@@ -112,8 +115,8 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
         if (s != FOH_OK)
             return s;
         if (!allowed)
-            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: P%d may not invest in %s now (an invest_cost "
-                                 "reaction forbids it)", p + 1, foh_card_name(g, a->card));
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: P%d may not invest in %s now (%s forbids it: its "
+                                 "invest_cost reaction)", p + 1, foh_card_name(g, a->card), forbidder(g));
         if (fee && st->tokens[p] - fee < 1)
             return foh_error_set(err, FOH_ERR_ILLEGAL, "Invest: %s costs a fee of %d token%s besides those placed; "
                                  "P%d has %d", foh_card_name(g, a->card), fee, fee == 1 ? "" : "s", p + 1,
@@ -131,8 +134,8 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
         if (s != FOH_OK)
             return s;
         if (!allowed)
-            return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: P%d may not complete %s now (a complete_cost "
-                                 "reaction forbids it)", p + 1, foh_card_name(g, st->investment[p]));
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: P%d may not complete %s now (%s forbids it: its "
+                                 "complete_cost reaction)", p + 1, foh_card_name(g, st->investment[p]), forbidder(g));
         if (st->tokens[p] < fee)
             return foh_error_set(err, FOH_ERR_ILLEGAL, "Complete: %s costs a fee of %d token%s; P%d has %d",
                                  foh_card_name(g, st->investment[p]), fee, fee == 1 ? "" : "s", p + 1, st->tokens[p]);
@@ -150,8 +153,8 @@ foh_status foh_action_check(foh_game *g, const foh_action *a, foh_error *err)
         if (s != FOH_OK)
             return s;
         if (!allowed)
-            return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: P%d may not snipe %s now (a snipe_cost reaction "
-                                 "forbids it)", p + 1, foh_card_name(g, a->card));
+            return foh_error_set(err, FOH_ERR_ILLEGAL, "Snipe: P%d may not snipe %s now (%s forbids it: its "
+                                 "snipe_cost reaction)", p + 1, foh_card_name(g, a->card), forbidder(g));
         if (st->tokens[p] < price)
             return foh_error_set(err, FOH_ERR_ILLEGAL,
                                  "Snipe: %s needs %d tokens to pay the investor; P%d has %d",

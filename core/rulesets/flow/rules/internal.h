@@ -490,6 +490,7 @@ struct foh_engine {
     int event_depth;              /* reactions in progress, nested (FOH_MAX_EVENT_DEPTH) */
     int react_card, react_hook;   /* the innermost reaction running (a card, or a variant's hook; -1: none) */
     int query_check;              /* a cost event is being asked (its check is the engine's) */
+    char forbidder[FOH_NAME + 16]; /* the last cost event asked: who set allowed = false first ("" none) */
     foh_error nested_error;       /* a nested reaction's error on its way to the outermost call */
     foh_game *g;                  /* the game a script is acting on */
     int need_choice;              /* a script asked a question with no answer yet */
