@@ -41,22 +41,9 @@ static uint32_t next_random(prober *p)
     return (uint32_t)(p->rng >> 32);
 }
 
-/* The legal actions of G into P's buffer; -1 on an error (in ERR). */
-static int legal(prober *p, foh_game *g, foh_error *err)
-{
-    int n = foh_game_legal_actions(g, p->buf, p->cap, err);
-    if (n > p->cap) {
-        foh_action *grown = realloc(p->buf, (size_t)n * sizeof *grown);
-        if (!grown) {
-            foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
-            return -1;
-        }
-        p->buf = grown;
-        p->cap = n;
-        n = foh_game_legal_actions(g, p->buf, p->cap, err);
-    }
-    return n;
-}
+/* The legal actions of G into P's buffer (foh_match_legal); -1 on an
+ * error (in ERR). */
+static int legal(prober *p, foh_game *g, foh_error *err) { return foh_match_legal(g, &p->buf, &p->cap, err); }
 
 /* Tell ERR, met while probing CARD (-1: making a position) in position
  * POS after STEP, once (the first place it was met); its file:line first,

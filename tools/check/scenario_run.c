@@ -1055,11 +1055,11 @@ static int expect_legal(runner *r, const char *key, const foh_yaml_node *v)
     if (!want_kind(r, v, FOH_YAML_SEQ, "a list of actions as the game describes them ('Snipe Temple')"))
         return 0;
     foh_error err;
-    int n = foh_game_legal_actions(r->g, NULL, 0, &err);
-    foh_action *all = n > 0 ? malloc((size_t)n * sizeof *all) : NULL;
-    if (n < 0 || (n > 0 && (!all || foh_game_legal_actions(r->g, all, n, &err) != n))) {
+    foh_action *all = NULL;
+    int cap = 0, n = foh_match_legal(r->g, &all, &cap, &err);
+    if (n < 0) {
         free(all);
-        mismatch(r, "%s: the legal actions could not be listed: %s", key, n < 0 ? err.msg : "out of memory");
+        mismatch(r, "%s: the legal actions could not be listed: %s", key, err.msg);
         return 1;
     }
     int want = !strcmp(key, "legal");

@@ -294,6 +294,26 @@ static foh_status run_chunk(foh_engine *e, const foh_params *params, int nres, c
 
 static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
+/* The string keys of the table at IDX, sorted (the table's order varies
+ * between runs), into a new array *OUT (strings anchored by the table, which
+ * must stay on the stack); their count, or -1 if out of memory. */
+static int sorted_keys(lua_State *L, int idx, const char ***out)
+{
+    int n = 0, all = 0;
+    idx = lua_absindex(L, idx);
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1))
+        all++;
+    const char **names = malloc(sizeof *names * (size_t)(all > 0 ? all : 1));
+    if (!names)
+        return -1;
+    for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1))
+        if (lua_type(L, -2) == LUA_TSTRING)
+            names[n++] = lua_tostring(L, -2);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    *out = names;
+    return n;
+}
+
 /* Checking (LD): every `game.NAME` of card C's effect text names a
  * function of the game API; a misspelt one is an error at its line with
  * "did you mean", found whether or not a game reaches the branch it is in
@@ -301,28 +321,19 @@ static int by_name(const void *a, const void *b) { return strcmp(*(const char *c
 static void check_api_names(foh_engine *e, foh_loader *ld, const foh_card_def *d)
 {
     lua_State *L = e->sb.L;
-    int n = 0, all = 0;
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
     lua_getfield(L, -1, "game");
     foh_lua_push_real(L, -1);
     int api = lua_gettop(L);
-    for (lua_pushnil(L); lua_next(L, api); lua_pop(L, 1))
-        all++;
-    const char **names = malloc(sizeof *names * (size_t)(all > 0 ? all : 1));
-    if (!names) {
+    const char **names = NULL;
+    int n = sorted_keys(L, api, &names);
+    if (n < 0) {
         foh_error w;
         foh_error_set(&w, FOH_ERR_MEMORY, "card '%s': out of memory checking its game API calls", d->id);
         foh_load_report(ld, 0, &w);
         lua_settop(L, api - 3);
         return;
     }
-    lua_pushnil(L);
-    while (lua_next(L, api)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING)
-            names[n++] = lua_tostring(L, -1); /* anchored: the keys of the API table */
-    }
-    qsort(names, (size_t)n, sizeof names[0], by_name); /* the table's order varies between runs */
     const char *src = d->effect_src;
     int line = d->effect_line, comment = 0;
     for (const char *p = src; *p; p++) {
@@ -381,7 +392,7 @@ static void check_global_calls(foh_engine *e, foh_loader *ld, const foh_card_def
                                            "function", "goto", "if", "in", "local", "nil", "not", "or",
                                            "repeat", "return", "then", "true", "until", "while"};
     lua_State *L = e->sb.L;
-    int top = lua_gettop(L), n = 0, all = 0;
+    int top = lua_gettop(L);
     /* The scripts' _ENV is empty and reads through its metatable's
      * __index: the globals (libraries, the API, the helpers). */
     lua_getfield(L, LUA_REGISTRYINDEX, FOH_LUA_ENV_KEY);
@@ -389,32 +400,22 @@ static void check_global_calls(foh_engine *e, foh_loader *ld, const foh_card_def
         lua_settop(L, top);
         return;
     }
-    int env = lua_gettop(L);
-    for (lua_pushnil(L); lua_next(L, env); lua_pop(L, 1))
-        all++;
-    const char **globals = malloc(sizeof *globals * (size_t)(all > 0 ? all : 1));
-    char(*declared)[64] = malloc(sizeof *declared * 512);
-    if (!globals || !declared) {
-        free(globals);
-        free(declared);
-        lua_settop(L, top);
-        return; /* out of memory: the games and probes still run the effect */
-    }
-    for (lua_pushnil(L); lua_next(L, env); lua_pop(L, 1))
-        if (lua_type(L, -2) == LUA_TSTRING)
-            globals[n++] = lua_tostring(L, -2); /* anchored: the keys of the table */
-    qsort(globals, (size_t)n, sizeof globals[0], by_name); /* the table's order varies between runs */
-    /* The text without strings and comments (each byte of them a space, so
-     * that lines keep their numbers). */
+    const char **globals = NULL;
+    int n = sorted_keys(L, -1, &globals), nd = 0, dcap = 0;
     const char *src = d->effect_src;
     size_t len = strlen(src);
-    char *t = malloc(len + 1);
+    char *t = n < 0 ? NULL : malloc(len + 1);
+    char(*declared)[64] = NULL; /* grown as the text declares names */
     if (!t) {
+        foh_error w;
+        foh_error_set(&w, FOH_ERR_MEMORY, "card '%s': out of memory checking the functions it calls", d->id);
+        foh_load_report(ld, 0, &w);
         free(globals);
-        free(declared);
         lua_settop(L, top);
         return;
     }
+    /* The text without strings and comments (each byte of them a space, so
+     * that lines keep their numbers). */
     for (size_t i = 0; i < len;) {
         if (src[i] == '-' && src[i + 1] == '-') {
             while (i < len && src[i] != '\n')
@@ -441,7 +442,6 @@ static void check_global_calls(foh_engine *e, foh_loader *ld, const foh_card_def
     t[len] = '\0';
     /* The names the text declares: after local, function, for, and in a
      * function's parameters. */
-    int nd = 0;
     for (size_t i = 0; i < len; i++) {
         if (!word_char(t[i]) || (i > 0 && word_char(t[i - 1])))
             continue;
@@ -455,7 +455,7 @@ static void check_global_calls(foh_engine *e, foh_loader *ld, const foh_card_def
         /* The names up to the first character that is neither a name, a
          * comma, a space nor an opening parenthesis (a function's own name
          * and its parameters, a local list, a for list). */
-        for (size_t k = w; k < len && nd < 512; k++) {
+        for (size_t k = w; k < len; k++) {
             if (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == ',' || t[k] == '(' || t[k] == '.' || t[k] == ':')
                 continue;
             if (!word_char(t[k]))
@@ -463,10 +463,25 @@ static void check_global_calls(foh_engine *e, foh_loader *ld, const foh_card_def
             size_t b = k;
             while (k < len && word_char(t[k]))
                 k++;
-            if (k - b < 64) {
-                memcpy(declared[nd], t + b, k - b);
-                declared[nd++][k - b] = '\0';
+            if (nd == dcap) {
+                int cap = dcap ? 2 * dcap : 64;
+                char(*grown)[64] = realloc(declared, sizeof *grown * (size_t)cap);
+                if (!grown) { /* a declared name not kept could be told as misspelt: stop, saying why */
+                    foh_error oom;
+                    foh_error_set(&oom, FOH_ERR_MEMORY, "card '%s': out of memory checking the functions it calls",
+                                  d->id);
+                    foh_load_report(ld, 0, &oom);
+                    free(declared);
+                    free(t);
+                    free(globals);
+                    lua_settop(L, top);
+                    return;
+                }
+                declared = grown;
+                dcap = cap;
             }
+            /* a name of 64 bytes or more is never looked up (calls that long are skipped below) */
+            snprintf(declared[nd++], sizeof declared[0], "%.*s", (int)(k - b < 63 ? k - b : 63), t + b);
             k--;
         }
     }

@@ -187,7 +187,8 @@ static int check_market_age(foh_loader *ld, const foh_yaml_node *root)
     return 1;
 }
 
-/* Every card must be able to enter the game: its age is the Market's,
+/* Every card must be able to enter the game (ld->card is NULL here: each
+ * message names its card itself): its age is the Market's,
  * the starting cards', or one setup.deck_ages lists, or the card is one of
  * setup.deck_bottom. A card of another age would silently never be seen
  * (a new age added without its place in the deck order): an error at the
@@ -206,15 +207,11 @@ static int check_reachable(foh_loader *ld)
         if (in || told[a])
             continue;
         told[a] = 1;
-        foh_error e;
-        foh_error_at(&e, FOH_ERR_DATA, cs->card[c].file, cs->card[c].line, 0,
-                     "card '%s': its age '%s' never enters the game: setup.deck_ages does not list it, and it is "
-                     "neither setup.market_age nor setup.starting_card_age (every card of that age is left out)",
-                     cs->card[c].id, cs->age[a].name);
-        foh_load_report(ld, 0, &e);
-        if (!ld->report)
-            *ld->err = e;
-        ok = 0;
+        ok = foh_load_bad_at(ld, cs->card[c].file, cs->card[c].line, 0,
+                             "card '%s': its age '%s' never enters the game: setup.deck_ages does not list it, and "
+                             "it is neither setup.market_age nor setup.starting_card_age (every card of that age is "
+                             "left out)",
+                             cs->card[c].id, cs->age[a].name);
     }
     /* A card of a type never placed in a Nation (placement: none) that
      * does not end the game: gaining it would only remove it, silently. */
@@ -222,16 +219,11 @@ static int check_reachable(foh_loader *ld)
         int t = cs->card[c].type;
         if (cs->type[t].place != FOH_PLACE_NONE || cs->card[c].ends_game)
             continue;
-        foh_error e;
-        foh_error_at(&e, FOH_ERR_DATA, cs->card[c].file, cs->card[c].line, 0,
-                     "card '%s': its type '%s' is never placed in a Nation (placement: none) and the card does not "
-                     "end the game (ends_game): whoever gains it would only remove it from the game (give it a type "
-                     "that is placed)",
-                     cs->card[c].id, cs->type[t].name);
-        foh_load_report(ld, 0, &e);
-        if (!ld->report)
-            *ld->err = e;
-        ok = 0;
+        ok = foh_load_bad_at(ld, cs->card[c].file, cs->card[c].line, 0,
+                             "card '%s': its type '%s' is never placed in a Nation (placement: none) and the card "
+                             "does not end the game (ends_game): whoever gains it would only remove it from the game "
+                             "(give it a type that is placed)",
+                             cs->card[c].id, cs->type[t].name);
     }
     return ok;
 }
