@@ -1,6 +1,7 @@
 # An expansion folder outside the project (a copy of tests/data/expansion-example
 # in the build tree) that extends the base set by name: it plays, simulates
 # and passes its own scenarios when foh runs from another working directory.
+include(${CMAKE_CURRENT_LIST_DIR}/provenance.cmake)
 set(exp ${OUT}/expansion-copy/merchants)
 file(REMOVE_RECURSE ${OUT}/expansion-copy)
 file(MAKE_DIRECTORY ${OUT}/expansion-copy/elsewhere)
@@ -126,6 +127,8 @@ execute_process(COMMAND ${FOH} merge s1.json s2.json WORKING_DIRECTORY ${cov} OU
                 ERROR_VARIABLE err RESULT_VARIABLE rc)
 string(REGEX REPLACE "decision time per seat.*" "" single "${single}")
 string(REGEX REPLACE "decision time per seat.*" "" merged "${merged}")
+foh_strip_provenance(single)
+foh_strip_provenance(merged)
 if(NOT rc EQUAL 0 OR NOT merged STREQUAL single OR NOT merged MATCHES "card sets [^\n]*/base \\+ [^\n]*/merchants")
   message(FATAL_ERROR "shards of two card sets merged elsewhere: exit ${rc}: ${err}\n${merged}\nvs\n${single}")
 endif()

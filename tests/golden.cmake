@@ -1,6 +1,7 @@
 # The same seed prints the same game as the recorded golden files: rule
 # numbers moved into data, events and added actions must not change the
 # printed game. Each entry: output file | the foh arguments.
+include(${CMAKE_CURRENT_LIST_DIR}/provenance.cmake)
 set(cases
   "play-random-4p-seed7.txt|play --players 4 --seed 7 --seats random"
   "play-greedy-3p-seed32.txt|play --players 3 --seed 32 --seats greedy"
@@ -19,6 +20,7 @@ foreach(c ${cases})
     message(FATAL_ERROR "foh ${parts} exited with ${rc}")
   endif()
   string(REPLACE "${SRC}/" "<src>/" got "${got}") # the card set's path, wherever the clone is
+  foh_strip_provenance(got)
   file(READ ${SRC}/tests/golden/${name} want)
   if(NOT got STREQUAL want)
     file(WRITE ${OUT}/golden-${name} "${got}")

@@ -8,6 +8,7 @@
 # decorated-helpers).
 #
 #   cmake -DFOH=build/foh -DSRC=. -DOUT=/tmp -P tests/native.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/provenance.cmake)
 cmake_minimum_required(VERSION 3.16)
 set(runs
   "sim --players 4 --games 300 --seed 1 --threads 2 --seats random"
@@ -44,6 +45,8 @@ foreach(r ${runs})
     # Wall-clock lines differ from run to run.
     string(REGEX REPLACE "[^\n]*( s in all| ms|wall clock)[^\n]*\n" "" out_${mode} "${out_${mode}}")
   endforeach()
+  foh_strip_provenance(out_native)
+  foh_strip_provenance(out_lua)
   if(NOT out_native STREQUAL out_lua)
     file(WRITE ${OUT}/native.txt "${out_native}")
     file(WRITE ${OUT}/lua-only.txt "${out_lua}")

@@ -94,6 +94,10 @@ static const struct {
     [OPT_IMPACT] = {"impact", NULL,
                     "also print each card's impact: how much gaining it changes the gainer's chance to\n"
                     "win and final VP margin, against what their position predicted (docs/impact.md)"},
+    [OPT_FATE] = {"fate", NULL,
+                  "also print each card's fate: the share of its gainers who have it active at the end,\n"
+                  "covered or lost (and to which card), the win rate of keepers and of losers, and the\n"
+                  "spread of the gainers' final margin (docs/report.md)"},
     [OPT_WITHOUT] = {"without", "CARD",
                      "play the same seeds with card id CARD taken out of the game; repeatable"},
     [OPT_ABLATION] = {"ablation", NULL,
@@ -410,6 +414,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         o->without[o->nwithout++] = v;
         return 1;
     case OPT_IMPACT: o->impact = 1; return 1;
+    case OPT_FATE: o->fate = 1; return 1;
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
         return add_value(c, "--mods folders", v, o->mods, &o->nmods);
@@ -453,6 +458,9 @@ static int own_variant(const cli_options *o, const char *name, char *out, size_t
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *o)
 {
     cli_defaults(o);
+    o->command = cmd->name;
+    o->argc = argc;
+    o->argv = argv;
     if (!exact_names(cmd, argc, argv) || !read_mods_env(cmd->name, o))
         return CLI_USAGE;
     struct option longs[OPT_COUNT + 1];

@@ -33,7 +33,7 @@ typedef enum {
     OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_SAVE, OPT_LOAD, OPT_STOP_AFTER, OPT_COVERAGE,
     OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME,
     OPT_LUA_ONLY,
-    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_IMPACT, OPT_WITHOUT,
+    OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_IMPACT, OPT_FATE, OPT_WITHOUT,
     OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* ladder.c */
     OPT_HELP, OPT_COUNT
 } cli_option_id;
@@ -81,7 +81,8 @@ typedef struct {
     int quick;                    /* --quick (bench): every measurement short */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
-    int impact;                   /* --impact (sim): the per-card impact table */
+    int impact;                   /* --impact (sim, compare): the per-card impact table */
+    int fate;                     /* --fate (sim): what became of each card after it was gained */
     int ablation;                 /* --ablation (sim): every card removed in turn */
     int nwithout;                 /* --without CARD (sim), at most CLI_MAX_VARIANTS */
     const char *without[CLI_MAX_VARIANTS];
@@ -97,6 +98,12 @@ typedef struct {
     int nargs;      /* positional arguments */
     char **args;
     int quiet_timing; /* not an option: no decision-time block on stderr (foh sim --ablation's card runs) */
+    /* The command line as given (for the reports' provenance): the command's
+     * name and its words (getopt may have moved the positional words after
+     * the options, which means the same). */
+    const char *command;
+    int argc;
+    char **argv;
 } cli_options;
 
 /* Parse ARGV (the words after the command name) for command CMD into O.

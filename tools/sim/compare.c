@@ -8,13 +8,17 @@
 #include "any/any_compare.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/provenance.h"
+#include "sim/compare_diff.h"
+#include "sim/fate.h"
+#include "sim/impact.h"
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
 
 static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
                                                 OPT_CARDS, OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
                                                 OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_MODS,
-                                                OPT_JSON, OPT_HTML,
+                                                OPT_JSON, OPT_HTML, OPT_IMPACT,
                                                 OPT_COUNT};
 static const cli_command COMPARE = {
     "compare", NULL, 0,
@@ -24,6 +28,11 @@ static const cli_command COMPARE = {
     "p-value; '*' marks the differences that survive a Benjamini-Hochberg correction for\n"
     "the number of figures tested (false-discovery rate 5%); '-' where a side has no data.\n"
     "Cards are matched by id; a card of one side only is listed 'only in A' / 'only in B'.\n"
+    "The report leads with what differs between A and B, read from their files (cards,\n"
+    "params, rules, scripts, variants), and each changed card's rows, its fate (what became\n"
+    "of it after it was gained, keepers against losers) and, with --impact, its impact in\n"
+    "A and in B; then the cards ranked by how far their figures moved (the games alone, the\n"
+    "files not used); then every figure.\n"
     "--json and --html write the same comparison as a document and as a page.\n",
     COMPARE_OPTIONS, NULL};
 
@@ -42,6 +51,8 @@ int cmd_compare(int argc, char **argv)
     cli_options o[2];
     foh_cardset *cs[2] = {NULL, NULL};
     sim_stats *st[2] = {NULL, NULL};
+    fate_stats *fate[2] = {NULL, NULL};
+    impact_stats *impact[2] = {NULL, NULL};
     for (int k = 0; status == CLI_OK && k < 2; k++) {
         o[k] = common;
         o[k].nvariants = 0;
@@ -81,7 +92,13 @@ int cmd_compare(int argc, char **argv)
         }
     for (int k = 0; status == CLI_OK && k < 2; k++) {
         st[k] = calloc(1, sizeof *st[k]);
-        status = st[k] ? sim_run(&o[k], cs[k], st[k]) : CLI_DATA;
+        fate[k] = fate_stats_new(foh_cardset_card_count(cs[k]));
+        impact[k] = common.impact ? calloc(1, sizeof *impact[k]) : NULL;
+        status = st[k] && fate[k] && (impact[k] || !common.impact)
+                     ? sim_run_fate(&o[k], cs[k], st[k], NULL, impact[k], NULL, fate[k])
+                     : CLI_DATA;
+        if (status == CLI_DATA && (!st[k] || !fate[k]))
+            cli_error("compare", "out of memory");
     }
     if (status == CLI_OK) {
         for (int k = 0; k < 2; k++) {
@@ -90,19 +107,28 @@ int cmd_compare(int argc, char **argv)
         }
         json_t *meta = json_pack("{s:i,s:I,s:s}", "players", o[0].players, "seed", (json_int_t)o[0].seed, "seats",
                                  o[0].seats);
+        compare_focus focus = {compare_diff(cs[0], cs[1]), {fate[0], fate[1]}, {NULL, NULL}};
         for (int k = 0; k < 2; k++) {
             json_t *variants = json_array();
             for (int i = 0; i < foh_cardset_variant_count(cs[k]); i++)
                 json_array_append_new(variants, json_string(foh_cardset_variant_name(cs[k], i)));
             json_object_set_new(meta, k ? "b" : "a",
-                                json_pack("{s:s,s:o}", "cards", o[k].cards, "variants", variants));
+                                json_pack("{s:o*,s:s,s:o}", "provenance", provenance_json(&o[k], cs[k]), "cards",
+                                          o[k].cards, "variants", variants));
+            if (impact[k])
+                focus.impact[k] = impact_json(impact[k], cs[k]);
         }
-        if (!sim_compare(stdout, common.json, common.html, st[0], cs[0], st[1], cs[1], o[0].players, meta))
+        if (!sim_compare(stdout, common.json, common.html, st[0], cs[0], st[1], cs[1], o[0].players, meta, &focus))
             status = CLI_DATA;
         json_decref(meta);
+        json_decref((json_t *)focus.diff);
+        for (int k = 0; k < 2; k++)
+            json_decref((json_t *)focus.impact[k]);
     }
     for (int k = 0; k < 2; k++) {
         free(st[k]);
+        fate_stats_free(fate[k]);
+        free(impact[k]);
         foh_cardset_free(cs[k]);
     }
     return status;

@@ -404,11 +404,11 @@ static int ladder_budget(const cli_options *o, long *from)
 int ladder_main(const cli_options *o)
 {
     static const cli_option_id refused[] = {OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML, OPT_GAMES_CSV, OPT_TRACE,
-                                            OPT_ON_ERROR, OPT_IMPACT, OPT_WITHOUT, OPT_ABLATION};
+                                            OPT_ON_ERROR, OPT_IMPACT, OPT_FATE, OPT_WITHOUT, OPT_ABLATION};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (o->given >> refused[i] & 1) {
             cli_error("sim", "--skill-ladder prints its own report: --shard, --save-shard, --json, --html, "
-                             "--games-csv, --trace, --on-error, --impact, --without and --ablation do not apply");
+                             "--games-csv, --trace, --on-error, --impact, --fate, --without and --ablation do not apply");
             return CLI_USAGE;
         }
     if (o->players < 2) {

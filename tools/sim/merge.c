@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "common/cli.h"
+#include "common/provenance.h"
 #include "common/origin.h"
 #include "sim/impact.h"
 #include "sim/sim.h"
@@ -113,6 +114,9 @@ int cmd_merge(int argc, char **argv)
     /* The card set as the shards recorded it (checked by sim_stats_load_shard). */
     cli_options o;
     cli_defaults(&o);
+    o.command = opts.command; /* the report's provenance: this merge, and the shards' run below */
+    o.argc = opts.argc;
+    o.argv = opts.argv;
     o.players = (int)json_integer_value(json_object_get(meta, "players"));
     o.seats = json_string_value(json_object_get(meta, "seats"));
     o.seed = (uint64_t)json_integer_value(json_object_get(meta, "seed"));
@@ -156,7 +160,12 @@ int cmd_merge(int argc, char **argv)
         if (impact)
             impact_print(stdout, impact, cs);
         /* The same `impact` field as foh sim --impact --json. */
-        json_t *extra = impact && (json || html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
+        json_t *extra = json || html ? json_pack("{s:o*}", "provenance", provenance_json(&o, cs)) : NULL;
+        json_t *run = json_object_get(meta, "provenance"); /* the first shard's foh sim */
+        if (extra && json_is_object(run))
+            json_object_set_new(extra, "shards_provenance", json_deep_copy(run));
+        if (extra && impact)
+            json_object_set_new(extra, "impact", impact_json(impact, cs));
         if (!sim_stats_write_reports("merge", json, html, total, &labels, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
         foh_cardset_free(cs);

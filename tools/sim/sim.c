@@ -17,8 +17,10 @@
 #include "any/any.h"
 #include "any/any_compare.h"
 #include "common/cli.h"
+#include "common/provenance.h"
 #include "common/origin.h"
 #include "common/trace.h"
+#include "sim/fate.h"
 #include "sim/impact.h"
 #include "sim/ladder.h"
 #include "sim/sim.h"
@@ -27,7 +29,7 @@
 static const cli_option_id SIM_OPTIONS[] = {
     OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS, OPT_SHARD, OPT_SAVE_SHARD, OPT_JSON, OPT_HTML,
     OPT_GAMES_CSV, OPT_TRACE, OPT_ON_ERROR, OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_LUA_ONLY, OPT_CARDS, OPT_MODS,
-    OPT_VARIANT, OPT_IMPACT, OPT_WITHOUT, OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, OPT_COUNT};
+    OPT_VARIANT, OPT_IMPACT, OPT_FATE, OPT_WITHOUT, OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, OPT_COUNT};
 static const cli_command SIM = {
     "sim", NULL, 0,
     "Plays G games (game i uses a seed derived from S and i, so a run is reproducible) and\n"
@@ -52,6 +54,7 @@ typedef struct {
     int own_stats;
     sim_labels *labels; /* the text answers to choices by label: its own, or NULL (not kept) */
     impact_stats *impact; /* --impact: this worker's sums, or NULL */
+    fate_stats *fate;     /* --fate, compare: this worker's sums, or NULL */
     const sim_game_hook *hook; /* foh tune: each game handed to it, or NULL */
     sim_outcome *outcomes; /* each game's outcome (game i at i - outcome_from), or NULL */
     long outcome_from;
@@ -231,12 +234,21 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     }
     game_watch gw = {.w = w, .r = r};
     tracer tr;
-    foh_observer obs[3] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
+    foh_observer obs[4] = {{.before = watch_before, .after = watch_after, .ud = &gw}};
     int nobs = 1, ok = 1;
     impact_game *ig = NULL;
     if (w->impact || (w->hook && w->hook->impact)) {
         if ((ig = impact_game_new(cs, o->players)))
             obs[nobs++] = impact_observer(ig);
+        else {
+            foh_error_set(&err, FOH_ERR_MEMORY, "out of memory");
+            ok = 0;
+        }
+    }
+    fate_game *fg = NULL;
+    if (ok && w->fate) {
+        if ((fg = fate_game_new(cs)))
+            obs[nobs++] = fate_observer(fg);
         else {
             foh_error_set(&err, FOH_ERR_MEMORY, "out of memory");
             ok = 0;
@@ -271,6 +283,9 @@ static int play_one(worker *w, foh_engine *eng, long i, game_result *r)
     }
     if (ok && ig && w->impact)
         impact_game_finish(ig, g, r->score, w->impact);
+    if (ok && fg)
+        fate_game_finish(fg, g, r->score, w->fate);
+    fate_game_free(fg);
     if (ok && w->hook) {
         char why[300] = "";
         if (!w->hook->fn(w->hook->ud, i, r, ig, why, sizeof why)) {
@@ -408,6 +423,7 @@ void sim_print_header(FILE *out, long games, const cli_options *o, const foh_car
         cli_puts(out, foh_cardset_variant_name(cs, i));
     }
     fprintf(out, "\n");
+    provenance_print(out, o, cs);
     sim_print_variants(out, cs);
 }
 
@@ -439,6 +455,32 @@ static int join_files(const char *path, worker *w, int nthreads, int trace, int 
     return 1;
 }
 
+/* The workers' decision times per seat, on stderr: they vary by machine
+ * and must not change the report. */
+static void print_timing(const cli_options *o, const worker *w, int nthreads, double start)
+{
+    /* Timing goes to stderr: it varies by machine and must not change the report. */
+    fprintf(stderr, "decision time per seat (wall clock, %d thread%s): mean of all decisions / mean of those "
+                    "with a choice / longest\n", nthreads, nthreads == 1 ? "" : "s");
+    for (int p = 0; p < o->players; p++) {
+        double t = 0, tc = 0, mx = 0;
+        long n = 0, nc = 0;
+        for (int k = 0; k < nthreads; k++) {
+            t += w[k].think_s[p];
+            n += w[k].think_n[p];
+            tc += w[k].choice_s[p];
+            nc += w[k].choice_n[p];
+            mx = w[k].choice_max[p] > mx ? w[k].choice_max[p] : mx;
+        }
+        if (n == 0)
+            fprintf(stderr, "  P%d not timed (a bot that decides in under a microsecond)\n", p + 1);
+        else
+            fprintf(stderr, "  P%d %.2f / %.2f / %.1f ms\n", p + 1, 1e3 * t / n, nc ? 1e3 * tc / nc : 0.0,
+                    1e3 * mx);
+    }
+    fprintf(stderr, "%.1f s in all\n", cli_now_s() - start);
+}
+
 int sim_run(const cli_options *o, const foh_cardset *cs, sim_stats *total)
 {
     return sim_run_impact(o, cs, total, NULL);
@@ -457,6 +499,12 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, sim_stats *tot
 
 int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total, sim_labels *labels,
                    impact_stats *impact, sim_outcome *outcomes)
+{
+    return sim_run_fate(o, cs, total, labels, impact, outcomes, NULL);
+}
+
+int sim_run_fate(const cli_options *o, const foh_cardset *cs, sim_stats *total, sim_labels *labels,
+                 impact_stats *impact, sim_outcome *outcomes, fate_stats *fate)
 {
     int nthreads = o->threads;
     /* This shard's games: [first, last) of 0..G-1. */
@@ -497,7 +545,8 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
             break;
         }
         if ((labels && !(w[t].labels = calloc(1, sizeof *w[t].labels))) ||
-            (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact)))) {
+            (impact && !(w[t].impact = calloc(1, sizeof *w[t].impact))) ||
+            (fate && !(w[t].fate = fate_stats_new(foh_cardset_card_count(cs))))) {
             cli_error("sim", "out of memory");
             status = CLI_DATA;
             stop_before(&stop_at, -1);
@@ -505,6 +554,8 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
                 free(w[t].stats);
             free(w[t].labels);
             w[t].labels = NULL;
+            free(w[t].impact);
+            fate_stats_free(w[t].fate);
             nthreads = t;
             break;
         }
@@ -522,6 +573,10 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
             if (w[t].trace)
                 fclose(w[t].trace);
             free(w[t].impact);
+            fate_stats_free(w[t].fate);
+            if (w[t].labels)
+                sim_labels_free(w[t].labels);
+            free(w[t].labels);
             if (w[t].own_stats)
                 free(w[t].stats);
             nthreads = t;
@@ -547,6 +602,8 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
             sim_labels_merge(labels, w[t].labels);
         if (impact)
             impact_merge(impact, w[t].impact);
+        if (fate)
+            fate_merge(fate, w[t].fate);
     }
     if (first_failed) {
         cli_error("sim", "%s", first_failed->error);
@@ -559,34 +616,15 @@ int sim_run_labels(const cli_options *o, const foh_cardset *cs, sim_stats *total
     }
     if (tty && status == CLI_OK)
         cli_progress(last - first, last - first, cli_now_s() - start, 1, 1);
-    if (status == CLI_OK && !o->quiet_timing) {
-        /* Timing goes to stderr: it varies by machine and must not change the report. */
-        fprintf(stderr, "decision time per seat (wall clock, %d thread%s): mean of all decisions / mean of those "
-                        "with a choice / longest\n", nthreads, nthreads == 1 ? "" : "s");
-        for (int p = 0; p < o->players; p++) {
-            double t = 0, tc = 0, mx = 0;
-            long n = 0, nc = 0;
-            for (int k = 0; k < nthreads; k++) {
-                t += w[k].think_s[p];
-                n += w[k].think_n[p];
-                tc += w[k].choice_s[p];
-                nc += w[k].choice_n[p];
-                mx = w[k].choice_max[p] > mx ? w[k].choice_max[p] : mx;
-            }
-            if (n == 0)
-                fprintf(stderr, "  P%d not timed (a bot that decides in under a microsecond)\n", p + 1);
-            else
-                fprintf(stderr, "  P%d %.2f / %.2f / %.1f ms\n", p + 1, 1e3 * t / n, nc ? 1e3 * tc / nc : 0.0,
-                        1e3 * mx);
-        }
-        fprintf(stderr, "%.1f s in all\n", cli_now_s() - start);
-    }
+    if (status == CLI_OK && !o->quiet_timing)
+        print_timing(o, w, nthreads, start);
     if (status == CLI_OK && o->games_csv && !join_files(o->games_csv, w, nthreads, 0, o->players))
         status = CLI_DATA;
     if (status == CLI_OK && o->trace && !join_files(o->trace, w, nthreads, 1, o->players))
         status = CLI_DATA;
     for (int t = 0; t < nthreads; t++) {
         free(w[t].impact);
+        fate_stats_free(w[t].fate);
         if (w[t].labels)
             sim_labels_free(w[t].labels);
         free(w[t].labels);
@@ -617,7 +655,7 @@ static int save_shard(const cli_options *o, const foh_cardset *cs, const sim_sta
         cli_error("sim", "%s: %s", o->save_shard, og && (isums || !impact) ? why : "out of memory");
         json_decref(isums);
     } else if (!(ok = sim_stats_save_shard(o->save_shard, total, labels, og, cs, o->players, o->seats, o->seed, o->games,
-                                           o->shard, o->shards, isums)))
+                                           o->shard, o->shards, isums, provenance_json(o, cs))))
         cli_error("sim", "cannot write %s: %s", o->save_shard, strerror(errno));
     free(og);
     return ok;
@@ -650,7 +688,8 @@ int cmd_sim(int argc, char **argv)
     /* The temporary variant of --without is not in shard files; --ablation
      * prints its own table. */
     const char *refused = o.save_shard && o.nwithout    ? "--without with --save-shard (foh merge could not load it)"
-                          : o.ablation && o.impact      ? "--ablation with --impact (run them apart)"
+                          : o.save_shard && o.fate      ? "--fate with --save-shard (shards do not keep its sums)"
+                          : o.ablation && (o.impact || o.fate) ? "--ablation with --impact or --fate (run them apart)"
                           : o.ablation && (o.save_shard || o.json || o.html || o.games_csv || o.trace)
                               ? "--ablation with --save-shard, --json, --html, --games-csv or --trace"
                               : NULL;
@@ -695,21 +734,31 @@ int cmd_sim(int argc, char **argv)
     sim_stats *total = calloc(1, sizeof *total);
     impact_stats *impact = o.impact ? calloc(1, sizeof *impact) : NULL;
     sim_labels labels = {0};
-    int status = total && (impact || !o.impact) ? sim_run_labels(&o, cs, total, &labels, impact, NULL) : CLI_DATA;
+    fate_stats *fate = o.fate ? fate_stats_new(foh_cardset_card_count(cs)) : NULL;
+    int status = total && (impact || !o.impact) && (fate || !o.fate)
+                     ? sim_run_fate(&o, cs, total, &labels, impact, NULL, fate)
+                     : CLI_DATA;
     if (status == CLI_OK && total) {
         sim_print_header(stdout, total->games, &o, cs);
         sim_stats_print(stdout, total, &labels, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
+        if (fate)
+            fate_print(stdout, fate, cs);
         if (o.save_shard && !save_shard(&o, cs, total, &labels, impact))
             status = CLI_DATA;
-        json_t *extra = impact && (o.json || o.html) ? json_pack("{s:o*}", "impact", impact_json(impact, cs)) : NULL;
+        json_t *extra = o.json || o.html ? json_pack("{s:o*}", "provenance", provenance_json(&o, cs)) : NULL;
+        if (extra && impact)
+            json_object_set_new(extra, "impact", impact_json(impact, cs));
+        if (extra && fate)
+            json_object_set_new(extra, "fate", fate_json(fate, cs));
         if (!sim_stats_write_reports("sim", o.json, o.html, total, &labels, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
     }
     sim_labels_free(&labels);
     free(total);
     free(impact);
+    fate_stats_free(fate);
     foh_cardset_free(cs);
     return status;
 }

@@ -37,6 +37,11 @@ int sim_run_outcomes(const cli_options *o, const foh_cardset *cs, struct sim_sta
  * into LABELS (unless NULL): foh sim's report names them. */
 int sim_run_labels(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total, sim_labels *labels,
                    struct impact_stats_s *impact, sim_outcome *outcomes);
+/* sim_run_labels, also adding what became of each gained card into FATE
+ * (a fate_stats of CS's card count, tools/sim/fate.h) unless it is NULL. */
+struct fate_stats_s;
+int sim_run_fate(const cli_options *o, const foh_cardset *cs, struct sim_stats_s *total, sim_labels *labels,
+                 struct impact_stats_s *impact, sim_outcome *outcomes, struct fate_stats_s *fate);
 
 /* Called by sim_play_range for each game it finishes, in the playing
  * thread: game I (0-based, of O's seed), its result R and, when IMPACT was

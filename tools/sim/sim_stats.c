@@ -1,5 +1,6 @@
 /* sim_stats: see sim_stats.h. */
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -167,7 +168,7 @@ static estimate rate_ci(long n, long win_units)
     return e;
 }
 
-static const char *card_name(const foh_cardset *cs, int c)
+const char *sim_card_name(const foh_cardset *cs, int c)
 {
     foh_card_info ci;
     return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.name : "?";
@@ -179,7 +180,7 @@ static const char *card_age(const foh_cardset *cs, int c)
     return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.age : "?";
 }
 
-static const char *card_id(const foh_cardset *cs, int c)
+const char *sim_card_id(const foh_cardset *cs, int c)
 {
     foh_card_info ci;
     return foh_cardset_card(cs, c, &ci) == FOH_OK ? ci.id : "?";
@@ -214,7 +215,7 @@ int sim_timing_index(const foh_cardset *cs, const char *timing)
 
 /* ---- Additions of the report work: turn order, lengths, effects, choices ---- */
 
-static const char *ordinal(int k)
+const char *sim_ordinal(int k)
 {
     static const char *const names[] = {"1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"};
     _Static_assert(sizeof names / sizeof names[0] >= FOH_MAX_PLAYERS, "a name for every position");
@@ -246,7 +247,7 @@ static void pick_label(const foh_cardset *cs, int k, char *buf, size_t len)
                                        "4th player after", "5th player after", "6th player after", "7th player after"};
     _Static_assert(sizeof seat / sizeof seat[0] >= FOH_MAX_PLAYERS, "a label for every seat offset");
     if (k < FOH_MAX_CARDS)
-        snprintf(buf, len, "%s", card_name(cs, k));
+        snprintf(buf, len, "%s", sim_card_name(cs, k));
     else if (k < PICK_OTHER)
         snprintf(buf, len, "%s", seat[k - PICK_PLAYER]);
     else
@@ -268,7 +269,7 @@ static int next_pick(const sim_stats *s, int row, int done[PICK_KINDS])
 
 static void choice_row_name(const foh_cardset *cs, int row, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", row < FOH_MAX_CARDS ? card_name(cs, row) : "(variant rules)");
+    snprintf(buf, len, "%s", row < FOH_MAX_CARDS ? sim_card_name(cs, row) : "(variant rules)");
 }
 
 /* Print the added sections (after the original report, so its lines stay). */
@@ -282,7 +283,7 @@ static void print_additions(FILE *out, const sim_stats *s, const sim_labels *lab
     fprintf(out, "%-8s %22s %8s\n", "to act", "win rate [95% CI]", "score");
     for (int k = 0; k < players; k++) {
         estimate r = rate_ci(g, s->order_win_units[k]);
-        fprintf(out, "%-8s %7.1f%% [%4.1f-%4.1f%%] %8.2f\n", ordinal(k), 100 * r.value, 100 * r.low, 100 * r.high,
+        fprintf(out, "%-8s %7.1f%% [%4.1f-%4.1f%%] %8.2f\n", sim_ordinal(k), 100 * r.value, 100 * r.low, 100 * r.high,
                 (double)s->order_score_sum[k] / g);
     }
     fprintf(out, "\ngame length distribution (turns, share of games):");
@@ -303,7 +304,7 @@ static void print_additions(FILE *out, const sim_stats *s, const sim_labels *lab
     for (int c = 0; c < foh_cardset_card_count(cs); c++) {
         if (!s->fired_games[c] && !s->activations[c] && !s->gain_turn_n[c])
             continue;
-        fprintf(out, "%-24s %6.1f%% %7.2f %8ld", card_name(cs, c), 100.0 * s->fired_games[c] / g,
+        fprintf(out, "%-24s %6.1f%% %7.2f %8ld", sim_card_name(cs, c), 100.0 * s->fired_games[c] / g,
                 (double)s->activations[c] / g, s->gain_turn_n[c]);
         if (s->gain_turn_n[c])
             fprintf(out, " %6.1f [%.0f %.0f %.0f]\n", (double)s->gain_turn_sum[c] / s->gain_turn_n[c],
@@ -495,7 +496,7 @@ void sim_stats_print(FILE *out, const sim_stats *s, const sim_labels *labels, co
     for (int c = 0; c < foh_cardset_card_count(cs); c++)
         if (s->start_games[c]) {
             estimate r = rate_ci(s->start_games[c], s->start_win_units[c]);
-            fprintf(out, "%-26s %7ld %7.1f%% [%4.1f-%4.1f%%]\n", card_name(cs, c), s->start_games[c], 100 * r.value,
+            fprintf(out, "%-26s %7ld %7.1f%% [%4.1f-%4.1f%%]\n", sim_card_name(cs, c), s->start_games[c], 100 * r.value,
                     100 * r.low, 100 * r.high);
         }
     estimate base = rate_ci(s->total_player_games, s->total_win_units);
@@ -513,7 +514,7 @@ void sim_stats_print(FILE *out, const sim_stats *s, const sim_labels *labels, co
         char owners[40] = "                     -";
         if (s->owned_n[c])
             snprintf(owners, sizeof owners, "%7.1f%% [%4.1f-%4.1f%%]", 100 * o.value, 100 * o.low, 100 * o.high);
-        fprintf(out, "%-24s %6.2f %6.2f %6.2f %6.2f %s %6.1f%%\n", card_name(cs, c), (double)s->gained[c][0] / g,
+        fprintf(out, "%-24s %6.2f %6.2f %6.2f %6.2f %s %6.1f%%\n", sim_card_name(cs, c), (double)s->gained[c][0] / g,
                 (double)s->gained[c][1] / g, (double)s->gained[c][2] / g,
                 s->price_n[c] ? (double)s->price_sum[c] / s->price_n[c] : 0.0, owners, 100 * rest.value);
     }
@@ -592,7 +593,7 @@ static json_t *choices_json(const sim_stats *s, const sim_labels *labels, const 
                                best < FOH_MAX_CARDS ? "card" : best < PICK_OTHER ? "player" : "other", "count",
                                (json_int_t)count, "share", estimate_json(rate_ci(s->choices[row], count * WIN_UNITS)));
         if (best < FOH_MAX_CARDS)
-            json_object_set_new(pk, "card", json_string(card_id(cs, best)));
+            json_object_set_new(pk, "card", json_string(sim_card_id(cs, best)));
         else if (best < PICK_OTHER)
             json_object_set_new(pk, "seat_offset", json_integer(best - PICK_PLAYER));
         json_array_append_new(picks, pk);
@@ -628,7 +629,7 @@ static void add_report_json(json_t *root, const sim_stats *s, const sim_labels *
     json_object_set_new(root, "first_player_win_rate", estimate_json(rate_ci(g, s->first_win_units)));
     json_t *order = json_array();
     for (int k = 0; k < players; k++)
-        json_array_append_new(order, json_pack("{s:i,s:s,s:o,s:f}", "position", k + 1, "name", ordinal(k),
+        json_array_append_new(order, json_pack("{s:i,s:s,s:o,s:f}", "position", k + 1, "name", sim_ordinal(k),
                                                "win_rate", estimate_json(rate_ci(g, s->order_win_units[k])),
                                                "mean_score", g ? (double)s->order_score_sum[k] / g : 0));
     json_object_set_new(root, "turn_order", order);
@@ -678,13 +679,13 @@ json_t *sim_stats_report(const sim_stats *s, const sim_labels *labels, const foh
     json_object_set_new(root, "seats_report", seat_arr);
     for (int c = 0; c < foh_cardset_card_count(cs); c++)
         if (s->start_games[c])
-            json_array_append_new(start, json_pack("{s:s,s:s,s:I,s:o}", "card", card_id(cs, c), "name", card_name(cs, c), "games",
+            json_array_append_new(start, json_pack("{s:s,s:s,s:I,s:o}", "card", sim_card_id(cs, c), "name", sim_card_name(cs, c), "games",
                                                    (json_int_t)s->start_games[c], "win_rate",
                                                    estimate_json(rate_ci(s->start_games[c], s->start_win_units[c]))));
     json_object_set_new(root, "starting_cards", start);
     for (int c = 0; c < foh_cardset_card_count(cs); c++) {
         json_t *card = json_pack(
-            "{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:o,s:o}", "card", card_id(cs, c), "name", card_name(cs, c), "age",
+            "{s:s,s:s,s:s,s:f,s:f,s:f,s:f,s:o,s:o}", "card", sim_card_id(cs, c), "name", sim_card_name(cs, c), "age",
             card_age(cs, c), "complete_per_game",
             g ? (double)s->gained[c][0] / g : 0, "snipe_per_game", g ? (double)s->gained[c][1] / g : 0,
             "effect_per_game", g ? (double)s->gained[c][2] / g : 0, "mean_price",
@@ -711,9 +712,24 @@ int sim_stats_write_reports(const char *command, const char *json_path, const ch
         json_decref(extra);
         return 1;
     }
-    json_t *root = sim_stats_report(s, labels, cs, players, seats, seed);
-    if (root && extra)
-        json_object_update(root, extra);
+    json_t *report = sim_stats_report(s, labels, cs, players, seats, seed), *root = json_object();
+    /* How the report was made comes first, after its format (provenance.h),
+     * then the report, then the extra tables (impact, fate). */
+    static const char *const first[] = {"format", "provenance", "shards_provenance"};
+    for (size_t i = 0; root && report && i < sizeof first / sizeof first[0]; i++) {
+        json_t *v = json_object_get(i ? extra : report, first[i]);
+        if (v)
+            json_object_set(root, first[i], v);
+    }
+    if (root && report)
+        json_object_update(root, report);
+    if (root && report && extra)
+        json_object_update_missing(root, extra);
+    if (!report) {
+        json_decref(root);
+        root = NULL;
+    }
+    json_decref(report);
     json_decref(extra);
     int ok = 1;
     if (json_path && (!root || !cli_write_json(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)))) {
@@ -736,7 +752,7 @@ void sim_csv_header(FILE *out, int players)
     fprintf(out, ",winners");
     for (int p = 1; p <= players; p++)
         fprintf(out, ",start_p%d", p);
-    fprintf(out, "\n");
+    fprintf(out, ",content_hash\n"); /* the card set's (provenance.h): which cards each row was played with */
 }
 
 void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats)
@@ -751,8 +767,8 @@ void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const c
             first = 0;
         }
     for (int p = 0; p < r->players; p++)
-        fprintf(out, ",%s", r->start_card[p] >= 0 ? card_id(cs, r->start_card[p]) : "");
-    fprintf(out, "\n");
+        fprintf(out, ",%s", r->start_card[p] >= 0 ? sim_card_id(cs, r->start_card[p]) : "");
+    fprintf(out, ",%016" PRIx64 "\n", foh_cardset_hash(cs));
 }
 
 /* Version 5 added the `impact` sums of foh sim --impact, version 6 the
@@ -1065,7 +1081,7 @@ static int sums_lawful(const sim_shard_layout *L, const sim_stats *s, int player
 
 int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
                          const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
-                         int shard, int shards, json_t *impact)
+                         int shard, int shards, json_t *impact, json_t *provenance)
 {
     sim_shard_layout L = sim_shard_layout_of(foh_cardset_card_count(cs), players);
     size_t n = layout_size(&L), *map = malloc(n * sizeof *map);
@@ -1100,6 +1116,8 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels 
                                                   (json_int_t)labels->item[i].count));
         json_object_set_new(root, "text_answers", text);
     }
+    if (provenance) /* what made this shard; foh merge checks the sources, not this */
+        json_object_set_new(root, "provenance", provenance);
     int ok = cli_write_json(root, path, JSON_COMPACT);
     json_decref(root);
     return ok;
@@ -1360,318 +1378,3 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
     return 1;
 }
 
-/* ---- A/B comparison ---- */
-
-/* One figure compared: A and B (each may lack data), B - A with its 95%
- * interval, the two-sided p-value of "no difference" and the BH verdict. */
-typedef struct {
-    char name[128];
-    const char *group; /* "game", "seat", "turn order", "card" */
-    char card[64];     /* the card's id for card figures */
-    int percent;       /* a rate (shown in %) or a mean */
-    int has_a, has_b;  /* data on each side */
-    const char *only;  /* "only in A" / "only in B" for a card of one side */
-    double a, b, va, vb, diff, low, high, p;
-    int tested, significant;
-} figure;
-
-typedef struct {
-    figure *f;
-    int n, cap;
-} figure_list;
-
-static figure *fig_add(figure_list *l, const char *group, const char *card, int percent, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static figure *fig_add(figure_list *l, const char *group, const char *card, int percent, const char *fmt, ...)
-{
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 128;
-        figure *f = realloc(l->f, (size_t)cap * sizeof *f);
-        if (!f)
-            return NULL;
-        l->f = f;
-        l->cap = cap;
-    }
-    figure *f = &l->f[l->n++];
-    memset(f, 0, sizeof *f);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->name, sizeof f->name, fmt, ap);
-    va_end(ap);
-    f->group = group;
-    snprintf(f->card, sizeof f->card, "%s", card ? card : "");
-    f->percent = percent;
-    return f;
-}
-
-/* Mean and the variance of the mean. */
-static void mean_var(long n, long sum, long sq, double *mean, double *var)
-{
-    *mean = n ? (double)sum / n : 0;
-    double v = n > 1 ? ((double)sq - n * *mean * *mean) / (n - 1) : 0;
-    *var = n > 0 && v > 0 ? v / n : 0;
-}
-
-static void rate_var(long n, long units, double *rate, double *var)
-{
-    *rate = n ? (double)units / WIN_UNITS / n : 0;
-    *var = n ? *rate * (1 - *rate) / n : 0;
-}
-
-/* Side K (0: A, 1: B) of F from N observations (0: no data). */
-static void fig_side(figure *f, int k, long n, double value, double var)
-{
-    if (n <= 0)
-        return;
-    if (k) {
-        f->has_b = 1;
-        f->b = value;
-        f->vb = var;
-    } else {
-        f->has_a = 1;
-        f->a = value;
-        f->va = var;
-    }
-}
-
-static void fig_mean(figure *f, int k, long n, long sum, long sq)
-{
-    double m, v;
-    mean_var(n, sum, sq, &m, &v);
-    if (f)
-        fig_side(f, k, n, m, v);
-}
-
-static void fig_rate(figure *f, int k, long n, long units)
-{
-    double r, v;
-    rate_var(n, units, &r, &v);
-    if (f)
-        fig_side(f, k, n, r, v);
-}
-
-/* Difference, interval and p-value of every figure with data on both sides. */
-static void fig_test(figure_list *l)
-{
-    for (int i = 0; i < l->n; i++) {
-        figure *f = &l->f[i];
-        if (!f->has_a || !f->has_b || f->only)
-            continue;
-        double se = sqrt(f->va + f->vb);
-        if (se <= 0) {
-            /* No variation on either side (e.g. 0% and 0%): nothing to test. */
-            if (!f->only)
-                f->only = f->a == f->b ? "no variation" : "no variation, differs";
-            continue;
-        }
-        f->tested = 1;
-        f->diff = f->b - f->a;
-        f->low = f->diff - Z95 * se;
-        f->high = f->diff + Z95 * se;
-        f->p = erfc(fabs(f->diff) / se / sqrt(2.0));
-    }
-}
-
-/* Benjamini-Hochberg at Q: the figures whose p-value is at most the
- * largest p_(k) with p_(k) <= k Q / m are marked. Returns how many. */
-static int fig_bh(figure_list *l, double q, int *tested)
-{
-    int m = 0;
-    size_t np = l->n > 0 ? (size_t)l->n : 1;
-    double *p = malloc(np * sizeof *p);
-    if (!p)
-        return 0;
-    for (int i = 0; i < l->n; i++)
-        if (l->f[i].tested)
-            p[m++] = l->f[i].p;
-    /* Insertion sort: a few hundred figures. */
-    for (int i = 1; i < m; i++)
-        for (int j = i; j > 0 && p[j] < p[j - 1]; j--) {
-            double t = p[j];
-            p[j] = p[j - 1];
-            p[j - 1] = t;
-        }
-    double cut = -1;
-    for (int k = m; k >= 1; k--)
-        if (p[k - 1] <= q * k / m) {
-            cut = p[k - 1];
-            break;
-        }
-    free(p);
-    int marked = 0;
-    for (int i = 0; i < l->n; i++) {
-        figure *f = &l->f[i];
-        f->significant = f->tested && f->p <= cut;
-        marked += f->significant;
-    }
-    *tested = m;
-    return marked;
-}
-
-/* Every figure of A and B (cards matched by id; those of one side only
- * listed with it). */
-static void fig_collect(figure_list *l, const sim_stats *const st[2], const foh_cardset *const cs[2], int players)
-{
-    figure *f;
-    f = fig_add(l, "game", NULL, 0, "game length (turns)");
-    for (int k = 0; k < 2; k++)
-        fig_mean(f, k, st[k]->games, st[k]->turns_sum, st[k]->turns_sq);
-    f = fig_add(l, "game", NULL, 1, "stalled games");
-    for (int k = 0; k < 2; k++)
-        fig_rate(f, k, st[k]->games, st[k]->stalled * WIN_UNITS);
-    f = fig_add(l, "game", NULL, 0, "score");
-    for (int k = 0; k < 2; k++)
-        fig_mean(f, k, st[k]->total_player_games, st[k]->all_sum, st[k]->all_sq);
-    f = fig_add(l, "game", NULL, 0, "winner's score");
-    for (int k = 0; k < 2; k++)
-        fig_mean(f, k, st[k]->winner_n, st[k]->winner_sum, st[k]->winner_sq);
-    f = fig_add(l, "game", NULL, 0, "snipes per game");
-    /* No squares kept for snipes: a mean without interval is not tested. */
-    for (int k = 0; f && k < 2; k++)
-        if (st[k]->games) {
-            (k ? &f->has_b : &f->has_a)[0] = 1;
-            (k ? &f->b : &f->a)[0] = (double)st[k]->snipes / st[k]->games;
-        }
-    if (f)
-        f->only = "not tested";
-    f = fig_add(l, "turn order", NULL, 1, "first player win rate");
-    for (int k = 0; k < 2; k++)
-        fig_rate(f, k, st[k]->games, st[k]->first_win_units);
-    for (int p = 0; p < players; p++) {
-        f = fig_add(l, "seat", NULL, 1, "win rate P%d", p + 1);
-        for (int k = 0; k < 2; k++)
-            fig_rate(f, k, st[k]->games, st[k]->win_units[p]);
-        f = fig_add(l, "seat", NULL, 0, "score P%d", p + 1);
-        for (int k = 0; k < 2; k++)
-            fig_mean(f, k, st[k]->games, st[k]->score_sum[p], st[k]->score_sq[p]);
-    }
-    for (int p = 1; p < players; p++) {
-        f = fig_add(l, "turn order", NULL, 1, "win rate %s to act", ordinal(p));
-        for (int k = 0; k < 2; k++)
-            fig_rate(f, k, st[k]->games, st[k]->order_win_units[p]);
-    }
-    /* Cards: those of A in A's order, then those only in B. */
-    for (int side = 0; side < 2; side++)
-        for (int c0 = 0; c0 < foh_cardset_card_count(cs[side]); c0++) {
-            const char *id = card_id(cs[side], c0);
-            int idx[2];
-            idx[side] = c0;
-            idx[!side] = foh_cardset_find(cs[!side], id);
-            if (side == 1 && idx[0] >= 0)
-                continue; /* listed with A's */
-            const char *only = idx[!side] >= 0 ? NULL : side ? "only in B" : "only in A";
-            const char *name = card_name(cs[side], c0);
-            static const char *const how[] = {"completed", "sniped", "gained by an effect"};
-            for (int h = 0; h < GAIN_KINDS; h++) {
-                f = fig_add(l, "card", id, 1, "%s %s (games)", name, how[h]);
-                for (int k = 0; f && k < 2; k++)
-                    if (idx[k] >= 0)
-                        fig_rate(f, k, st[k]->games, st[k]->gained[idx[k]][h] * WIN_UNITS);
-                if (f)
-                    f->only = only;
-            }
-            f = fig_add(l, "card", id, 0, "%s price paid", name);
-            for (int k = 0; f && k < 2; k++)
-                if (idx[k] >= 0)
-                    fig_mean(f, k, st[k]->price_n[idx[k]], st[k]->price_sum[idx[k]], st[k]->price_sq[idx[k]]);
-            if (f)
-                f->only = only;
-            int start = 0;
-            for (int k = 0; k < 2; k++)
-                start |= idx[k] >= 0 && st[k]->start_games[idx[k]] > 0;
-            if (start) {
-                f = fig_add(l, "card", id, 1, "%s as starting card: win rate", name);
-                for (int k = 0; f && k < 2; k++)
-                    if (idx[k] >= 0)
-                        fig_rate(f, k, st[k]->start_games[idx[k]], st[k]->start_win_units[idx[k]]);
-                if (f)
-                    f->only = only;
-            }
-            f = fig_add(l, "card", id, 1, "%s owners win rate", name);
-            for (int k = 0; f && k < 2; k++)
-                if (idx[k] >= 0)
-                    fig_rate(f, k, st[k]->owned_n[idx[k]], st[k]->owned_win_units[idx[k]]);
-            if (f)
-                f->only = only;
-        }
-}
-
-static void fig_value(char *buf, size_t len, const figure *f, int has, double v)
-{
-    if (!has)
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, f->percent ? "%.2f%%" : "%.2f", f->percent ? 100 * v : v);
-}
-
-int sim_compare(FILE *out, const char *json_path, const char *html_path, const sim_stats *a, const foh_cardset *csa,
-                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta)
-{
-    const sim_stats *st[2] = {a, b};
-    const foh_cardset *cs[2] = {csa, csb};
-    figure_list l = {NULL, 0, 0};
-    fig_collect(&l, st, cs, players);
-    fig_test(&l);
-    int tested = 0, marked = fig_bh(&l, 0.05, &tested);
-    fprintf(out, "%-44s %10s %10s %9s %18s %8s\n", "figure", "A", "B", "B - A", "95% CI", "p");
-    for (int i = 0; i < l.n; i++) {
-        const figure *f = &l.f[i];
-        char va[32], vb[32];
-        fig_value(va, sizeof va, f, f->has_a, f->a);
-        fig_value(vb, sizeof vb, f, f->has_b, f->b);
-        /* Rows with no data on either side say nothing. */
-        if (!f->has_a && !f->has_b)
-            continue;
-        double k = f->percent ? 100 : 1;
-        if (f->tested)
-            fprintf(out, "%-44s %10s %10s %+9.2f [%+7.2f, %+7.2f] %8.4f%s\n", f->name, va, vb, k * f->diff,
-                    k * f->low, k * f->high, f->p, f->significant ? "  *" : "");
-        else
-            fprintf(out, "%-44s %10s %10s %9s %18s %8s%s%s\n", f->name, va, vb, "-", "-", "-",
-                    f->only ? "  " : "", f->only ? f->only : "");
-    }
-    fprintf(out, "%d figures tested; %d differ at a false-discovery rate of 5%% (Benjamini-Hochberg)\n", tested,
-            marked);
-    int ok = 1;
-    if (json_path || html_path) {
-        json_t *root = json_object(), *figs = json_array();
-        json_object_set_new(root, "format", json_string("foh-compare-report/1"));
-        json_object_update(root, meta);
-        json_object_set_new(root, "a_variant_details", sim_variants_json(csa));
-        json_object_set_new(root, "b_variant_details", sim_variants_json(csb));
-        json_object_set_new(root, "games", json_integer(a->games));
-        json_object_set_new(root, "false_discovery_rate", json_real(0.05));
-        json_object_set_new(root, "tested", json_integer(tested));
-        json_object_set_new(root, "differ", json_integer(marked));
-        for (int i = 0; i < l.n; i++) {
-            const figure *f = &l.f[i];
-            if (!f->has_a && !f->has_b)
-                continue;
-            json_t *o = json_pack("{s:s,s:s,s:s}", "name", f->name, "group", f->group, "unit",
-                                  f->percent ? "rate" : "mean");
-            if (f->card[0])
-                json_object_set_new(o, "card", json_string(f->card));
-            json_object_set_new(o, "a", f->has_a ? json_real(f->a) : json_null());
-            json_object_set_new(o, "b", f->has_b ? json_real(f->b) : json_null());
-            if (f->tested)
-                json_object_update_new(o, json_pack("{s:f,s:f,s:f,s:f,s:b}", "diff", f->diff, "ci95_low", f->low,
-                                                     "ci95_high", f->high, "p", f->p, "significant",
-                                                     f->significant));
-            if (f->only)
-                json_object_set_new(o, "note", json_string(f->only));
-            json_array_append_new(figs, o);
-        }
-        json_object_set_new(root, "figures", figs);
-        if (json_path && !cli_write_json(root, json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(6))) {
-            cli_error("compare", "cannot write %s: %s", json_path, strerror(errno));
-            ok = 0;
-        }
-        if (html_path && !sim_html_write(html_path, root)) {
-            cli_error("compare", "cannot write %s: %s", html_path, strerror(errno));
-            ok = 0;
-        }
-        json_decref(root);
-    }
-    free(l.f);
-    return ok;
-}

@@ -153,10 +153,12 @@ sim_shard_layout sim_shard_layout_of(int ncards, int players);
  * tell shards of different card contents apart; LABELS (or NULL): the text
  * answers by label, as `text_answers` [[row, label, count]] when any. Format foh-sim-shard/6
  * (the rows of 128 cards and 6 players), or /7 for a run beyond them,
- * with the rows of its cards and players (sim_shard_layout_of). */
+ * with the rows of its cards and players (sim_shard_layout_of).
+ * PROVENANCE (or NULL; its reference is taken): provenance_json of the
+ * run, kept as the file's `provenance`. */
 int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
                          const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
-                         int shard, int shards, json_t *impact);
+                         int shard, int shards, json_t *impact, json_t *provenance);
 /* Add the shard file PATH into S; on the first file fill the description
  * (strings owned by *META, a jansson object to json_decref); later files
  * must match it, sources (their hashes) included, FIRST naming the file
@@ -180,12 +182,32 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
  * has no data. Text on OUT, and the same as JSON / HTML into JSON_PATH /
  * HTML_PATH when not NULL (META: the runs' description, copied into the
  * JSON). 0 if a file cannot be written (said on stderr). */
+/* What foh compare puts first (issue 31): DIFF (compare_diff, or NULL),
+ * each side's fate sums (tools/sim/fate.h; NULL: not shown) and impact
+ * table (impact_json; NULL: not asked). */
+struct fate_stats_s;
+typedef struct {
+    const struct json_t *diff;
+    struct fate_stats_s *fate[2];
+    const struct json_t *impact[2];
+} compare_focus;
+/* The report starts with what differs between A and B read from their
+ * files, then each changed card's rows, fate and impact, then the cards
+ * ranked by how far their figures moved (the diff not used: the games
+ * alone), then every figure. */
 int sim_compare(FILE *out, const char *json_path, const char *html_path, const sim_stats *a, const foh_cardset *csa,
-                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta);
+                const sim_stats *b, const foh_cardset *csb, int players, struct json_t *meta,
+                const compare_focus *focus);
 
 /* A self-contained HTML page (inline data, script and SVG charts, nothing
  * fetched) showing REPORT, a sim_stats_report; 0 on failure. */
 int sim_html_write(const char *path, const struct json_t *report);
+
+/* Card C's id and name in CS ("?" for a bad index); "1st".."8th" for turn
+ * order position K (0-based). */
+const char *sim_card_id(const foh_cardset *cs, int c);
+const char *sim_card_name(const foh_cardset *cs, int c);
+const char *sim_ordinal(int k);
 
 /* One CSV row per game (a header first when HEADER). */
 void sim_csv_row(FILE *out, const game_result *r, const foh_cardset *cs, const char *seats);
