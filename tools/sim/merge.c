@@ -23,6 +23,20 @@ static const cli_command MERGE = {
     "(all of them must have it, or none).\n",
     MERGE_OPTIONS, NULL};
 
+/* What the merged JSON report adds to the sums: its provenance (this
+ * merge, and the first shard's foh sim as `shards_provenance`) and the
+ * same `impact` field as foh sim --impact --json. NULL if out of memory. */
+static json_t *merge_extra(const cli_options *o, const foh_cardset *cs, json_t *meta, const impact_stats *impact)
+{
+    json_t *extra = json_pack("{s:o*}", "provenance", provenance_json(o, cs));
+    json_t *run = json_object_get(meta, "provenance");
+    if (extra && json_is_object(run))
+        json_object_set_new(extra, "shards_provenance", json_deep_copy(run));
+    if (extra && impact)
+        json_object_set_new(extra, "impact", impact_json(impact, cs));
+    return extra;
+}
+
 int cmd_merge(int argc, char **argv)
 {
     cli_options opts;
@@ -159,13 +173,7 @@ int cmd_merge(int argc, char **argv)
         sim_stats_print(stdout, total, &labels, cs, o.players, o.seats);
         if (impact)
             impact_print(stdout, impact, cs);
-        /* The same `impact` field as foh sim --impact --json. */
-        json_t *extra = json || html ? json_pack("{s:o*}", "provenance", provenance_json(&o, cs)) : NULL;
-        json_t *run = json_object_get(meta, "provenance"); /* the first shard's foh sim */
-        if (extra && json_is_object(run))
-            json_object_set_new(extra, "shards_provenance", json_deep_copy(run));
-        if (extra && impact)
-            json_object_set_new(extra, "impact", impact_json(impact, cs));
+        json_t *extra = json || html ? merge_extra(&o, cs, meta, impact) : NULL;
         if (!sim_stats_write_reports("merge", json, html, total, &labels, cs, o.players, o.seats, o.seed, extra))
             status = CLI_DATA;
         foh_cardset_free(cs);
