@@ -2,7 +2,7 @@
 # whose scripts show tables and functions with tostring and string.format
 # (an address there would differ from process to process), and a trace.
 foreach(i 1 2)
-  execute_process(COMMAND ${FOH} play --players 4 --seed 3 --seats greedy --variant ${VARIANT}
+  execute_process(COMMAND ${FOH} play --players 4 --seed 4 --seats greedy --variant ${VARIANT}
                           --trace ${OUT}/two-processes-${i}.jsonl
                   OUTPUT_FILE ${OUT}/two-processes-${i}.txt RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)

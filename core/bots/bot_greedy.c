@@ -45,6 +45,20 @@ static foh_status tried(foh_game *g, const foh_action *a, foh_status s, foh_erro
     return s;
 }
 
+/* The rank of option I of choice CH among options of equal value: a player
+ * ("P3", the engine's label for one) by seat from the chooser's left, the
+ * next player clockwise first, so that ties (an attack that hurts any
+ * target alike) do not always fall on the lowest-numbered seat; any other
+ * option by its index. */
+static int tie_rank(const foh_game *g, const foh_choice *ch, int i)
+{
+    int n = foh_game_players(g), seat;
+    char end;
+    if (sscanf(ch->label[i], "P%d%c", &seat, &end) == 1 && seat >= 1 && seat <= n)
+        return (seat - 1 - ch->player + n) % n;
+    return i;
+}
+
 /* Answer the pending choices of PLAYER greedily (others: first option), at
  * most 8 in a row: deeper, the position is valued as it stands. */
 static foh_status resolve(foh_game *g, const context *cx, int depth, foh_error *err)
@@ -52,7 +66,7 @@ static foh_status resolve(foh_game *g, const context *cx, int depth, foh_error *
     int player = cx->player;
     for (int guard = 0; guard < 8 && foh_game_choice(g) && !foh_game_is_over(g); guard++) {
         const foh_choice *ch = foh_game_choice(g);
-        int best = 0;
+        int best = 0, rank = 0;
         if (ch->player == player && depth > 0) {
             double top = -1e18;
             for (int i = 0; i < ch->n; i++) {
@@ -61,9 +75,10 @@ static foh_status resolve(foh_game *g, const context *cx, int depth, foh_error *
                 foh_status s = value_after(g, &a, cx, depth - 1, &v, err);
                 if (s != FOH_OK)
                     return s;
-                if (v > top + 1e-9) {
+                if (v > top + 1e-9 || (v > top - 1e-9 && tie_rank(g, ch, i) < rank)) {
                     top = v;
                     best = i;
+                    rank = tie_rank(g, ch, i);
                 }
             }
         }
@@ -112,7 +127,7 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
     context cx = {.player = p, .alternative = 0, .scratch = b->scratch};
     if (foh_game_eval_begin(det, p, b->scratch[SCRATCH_EVAL], &cx.alternative, err) != FOH_OK)
         return -1;
-    int pick = 0;
+    int pick = 0, rank = 0;
     double best = -1e18;
     foh_weighed_clear(&b->weighed);
     for (int i = 0; i < n; i++) {
@@ -125,9 +140,11 @@ static int greedy_decide(foh_player *self, foh_game *g, const foh_action *legal,
             foh_error_set(err, FOH_ERR_MEMORY, "out of memory");
             return -1;
         }
-        if (v > best + 1e-9) {
+        int r = ch && legal[i].kind == FOH_ACT_CHOOSE ? tie_rank(g, ch, legal[i].option) : i;
+        if (v > best + 1e-9 || (v > best - 1e-9 && r < rank)) {
             best = v;
             pick = i;
+            rank = r;
         }
     }
     if (why) {
