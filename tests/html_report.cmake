@@ -90,7 +90,7 @@ if(NOT idom MATCHES "data-rendered=\"8\"" OR NOT idom MATCHES "<p id=\"status\">
 endif()
 foreach(what "<h2 id=\"impact\">Impact of gaining each card<" "class=\"chart impact-chart\"" "class=\"ref zero\""
              "class=\"ref base\"" ">impact on the win \\(points of win %\\)<" ">owners' win rate<"
-             ">impact: interval above 0<" ">impact: interval includes 0<"
+             ">impact above 0 \\(Benjamini-Hochberg over the cards, 5%\\)<" ">impact not told apart from 0<"
              ">whisker: 95% interval \\(impact: clustered by game; owners: Wilson\\)<"
              ">owners' win rate at the end \\(confounded\\)<" ">dashed: no impact \\(0\\); base win rate 25.0%<"
              "the position explains R² = [0-9.]+ of the gainer's final margin")
@@ -168,13 +168,16 @@ if(chtml MATCHES "(src|href)=\"?[a-z]+:" OR chtml MATCHES "@import|url\\(" OR ch
   message(FATAL_ERROR "the compare page refers to an outside resource")
 endif()
 render(${cpage} cdom)
-if(NOT cdom MATCHES "data-rendered=\"3\"" OR NOT cdom MATCHES "<p id=\"status\"></p>")
-  message(FATAL_ERROR "the compare page's script did not draw its 3 charts:\n${cdom}")
+# Rates, means, card rates, card means, scores A over B, lengths A over B.
+if(NOT cdom MATCHES "data-rendered=\"6\"" OR NOT cdom MATCHES "<p id=\"status\"></p>")
+  message(FATAL_ERROR "the compare page's script did not draw its 6 charts:\n${cdom}")
 endif()
 foreach(what "class=\"axis x-axis\"" "class=\"tick-label\"" "class=\"axis-label\"" "class=\"legend\""
              "class=\"key line\"" "differs \\(survives Benjamini-Hochberg at 5%\\)" "A/B comparison"
              "figures tested; [0-9]+ differ at a false-discovery rate of 5% \\(Benjamini-Hochberg\\)"
-             "variant culture-2vp: [^<]*rules.vp_per_full_icon=2" "<tr class=\"sig\"><td class=\"l\">score</td>")
+             "variant culture-2vp: [^<]*rules.vp_per_full_icon=2" "<tr class=\"sig\"><td class=\"l\">score</td>"
+             ">What differs between A and B<" "variants of B: culture-2vp" "class=\"chart overlay\""
+             ">Cards: the 25 means with the smallest p-values<")
   if(NOT cdom MATCHES "${what}")
     message(FATAL_ERROR "the rendered compare page lacks ${what}")
   endif()

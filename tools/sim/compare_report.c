@@ -128,39 +128,23 @@ static void fig_test(figure_list *l)
     }
 }
 
-/* Benjamini-Hochberg at Q: the figures whose p-value is at most the
- * largest p_(k) with p_(k) <= k Q / m are marked. Returns how many. */
+/* Benjamini-Hochberg at Q over the tested figures (sim_bh), marking
+ * those that survive. Returns how many; *TESTED: how many were tested. */
 static int fig_bh(figure_list *l, double q, int *tested)
 {
-    int m = 0;
     size_t np = l->n > 0 ? (size_t)l->n : 1;
     double *p = malloc(np * sizeof *p);
-    if (!p)
-        return 0;
-    for (int i = 0; i < l->n; i++)
-        if (l->f[i].tested)
-            p[m++] = l->f[i].p;
-    /* Insertion sort: a few hundred figures. */
-    for (int i = 1; i < m; i++)
-        for (int j = i; j > 0 && p[j] < p[j - 1]; j--) {
-            double t = p[j];
-            p[j] = p[j - 1];
-            p[j - 1] = t;
-        }
-    double cut = -1;
-    for (int k = m; k >= 1; k--)
-        if (p[k - 1] <= q * k / m) {
-            cut = p[k - 1];
-            break;
-        }
-    free(p);
-    int marked = 0;
-    for (int i = 0; i < l->n; i++) {
-        figure *f = &l->f[i];
-        f->significant = f->tested && f->p <= cut;
-        marked += f->significant;
+    int *mark = malloc(np * sizeof *mark), marked = 0;
+    *tested = 0;
+    for (int i = 0; p && i < l->n; i++) {
+        p[i] = l->f[i].tested ? l->f[i].p : -1;
+        *tested += l->f[i].tested;
     }
-    *tested = m;
+    if (p && mark && sim_bh(p, l->n, q, mark) >= 0)
+        for (int i = 0; i < l->n; i++)
+            marked += l->f[i].significant = mark[i];
+    free(p);
+    free(mark);
     return marked;
 }
 
@@ -478,6 +462,19 @@ int sim_compare(FILE *out, const char *json_path, const char *html_path, const s
         json_object_set_new(root, "diff", focus->diff ? json_deep_copy(focus->diff) : json_null());
         json_object_set_new(root, "changed_cards", json_incref(changed));
         json_object_set_new(root, "card_ranking", json_incref(ranking));
+        /* The distributions of each side, drawn over each other in HTML. */
+        for (int k = 0; k < 2; k++) {
+            json_t *score = json_array(), *len = json_array();
+            for (int i = 0; i < SCORE_BINS; i++)
+                json_array_append_new(score, json_integer(st[k]->hist[i]));
+            for (int i = 0; i < LEN_BINS; i++)
+                json_array_append_new(len, json_integer(st[k]->len_hist[i]));
+            json_object_set_new(root, k ? "b_score_histogram" : "a_score_histogram", score);
+            json_object_set_new(root, k ? "b_length_histogram" : "a_length_histogram",
+                                json_pack("{s:i,s:o}", "bin", LEN_BIN, "counts", len));
+            json_object_set_new(root, k ? "b_player_games" : "a_player_games",
+                                json_integer(st[k]->total_player_games));
+        }
         for (int i = 0; i < l.n; i++) {
             const figure *f = &l.f[i];
             if (!f->has_a && !f->has_b)

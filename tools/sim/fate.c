@@ -343,14 +343,14 @@ json_t *fate_card_json(const fate_stats *s, const foh_cardset *cs, int c)
     for (int i = 0; i < n; i++)
         json_array_append_new(lost_to, json_pack("{s:s,s:s,s:I,s:f}", "card", id_of(cs, who[i]), "name",
                                                  name_of(cs, who[i]), "games", (json_int_t)count[i], "share",
-                                                 100.0 * count[i] / f.gains));
+                                                 (double)count[i] / f.gains));
     free(who);
     free(count);
     return json_pack("{s:s,s:s,s:I,s:o,s:o,s:o,s:o,s:o*,s:f,s:o,s:o,s:o}", "card", id_of(cs, c), "name",
-                     name_of(cs, c), "gains", (json_int_t)f.gains, "active_share", est(f.share[FATE_ACTIVE], 100),
-                     "covered_share", est(f.share[FATE_COVERED], 100), "lost_share", est(f.share[FATE_LOST], 100),
-                     "kept_win_rate", est(f.kept_win, 100), "lost_win_rate",
-                     f.n[FATE_LOST] ? est(f.lost_win, 100) : NULL, "kept_margin_vp", f.kept_margin,
+                     name_of(cs, c), "gains", (json_int_t)f.gains, "active_share", est(f.share[FATE_ACTIVE], 1),
+                     "covered_share", est(f.share[FATE_COVERED], 1), "lost_share", est(f.share[FATE_LOST], 1),
+                     "kept_win_rate", est(f.kept_win, 1), "lost_win_rate",
+                     f.n[FATE_LOST] ? est(f.lost_win, 1) : NULL, "kept_margin_vp", f.kept_margin,
                      "lost_margin_vp", f.n[FATE_LOST] ? json_real(f.lost_margin) : json_null(), "margin_sd_vp",
                      est(f.margin_sd, 1), "lost_to", lost_to);
 }
@@ -365,5 +365,5 @@ json_t *fate_json(const fate_stats *s, const foh_cardset *cs)
         if (j)
             json_array_append_new(cards, j);
     }
-    return json_pack("{s:s,s:o}", "units", "shares and win rates in %, margins in VP", "cards", cards);
+    return json_pack("{s:s,s:o}", "units", "shares and win rates as fractions (0 to 1), margins in VP", "cards", cards);
 }

@@ -77,9 +77,11 @@ void fate_print(FILE *out, const fate_stats *s, const foh_cardset *cs);
 /* Card C's block (foh compare prints one per changed card, for A and B):
  * "  gainers  active  covered  lost (by ...)  keepers win ... losers win ...". */
 void fate_print_card(FILE *out, const fate_stats *s, const foh_cardset *cs, int c, const char *label);
-/* {cards: [{card, name, gains, active, covered, lost {value, low, high},
- * kept_win_rate, lost_win_rate, kept_margin_vp, lost_margin_vp,
- * margin_sd_vp {value, low, high}, lost_to: [{card, name, share}]}]}, or
+/* {units, cards: [{card, name, gains, active_share, covered_share,
+ * lost_share, kept_win_rate, lost_win_rate (each {value, low, high}, as
+ * fractions 0..1; lost_win_rate null when none lost it), kept_margin_vp,
+ * lost_margin_vp, margin_sd_vp {value, low, high} (null bounds below 10
+ * gains), lost_to: [{card, name, games, share}]}]}, or
  * {not_computed: why}; NULL if out of memory. */
 json_t *fate_json(const fate_stats *s, const foh_cardset *cs);
 /* The same for card C alone (NULL if never gained or out of memory). */

@@ -228,6 +228,18 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* ICC with a 95% percentile bootstrap interval (the deals resampled). */
+/* A share of variance V with its interval [LO, HI]: a share is 0 or more,
+ * but the intraclass correlation that estimates it can fall below 0 when
+ * the deal explains nothing; such an estimate or bound is shown as 0 (as
+ * variance components are), the raw estimate said beside it. */
+static void print_share(const char *what, double v, double lo, double hi)
+{
+    printf("    %s %5.3f [%.3f, %.3f]", what, v > 0 ? v : 0.0, lo > 0 ? lo : 0.0, hi > 0 ? hi : 0.0);
+    if (v < 0)
+        printf(" (the estimate, %.3f, is below 0: no share detectable)", v);
+    printf("\n");
+}
+
 static void icc_interval(const double *sum, const double *sq, long g, int n, long k, double df_seats, uint64_t seed,
                          double *value, double *lo, double *hi)
 {
@@ -368,9 +380,9 @@ static void report(const cli_options *o, const foh_cardset *cs, const rung *rung
         icc_interval(wsum, wsq, deals, n, k, n - 1, o->seed, &v, &lo, &hi);
         printf("  deal: share of the variance explained by the deal (intraclass correlation across the plays of\n"
                "  each deal; 95%% bootstrap interval over the deals)\n");
-        printf("    which seat wins:    %5.3f [%.3f, %.3f]\n", v, lo, hi);
+        print_share("which seat wins:   ", v, lo, hi);
         icc_interval(ssum, ssq, deals, n, k, n, o->seed + 1, &v, &lo, &hi);
-        printf("    each seat's score:  %5.3f [%.3f, %.3f]\n", v, lo, hi);
+        print_share("each seat's score: ", v, lo, hi);
     } else {
         printf("  deal: needs at least 2 deals\n");
     }

@@ -1378,3 +1378,33 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
     return 1;
 }
 
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int sim_bh(const double *p, int n, double q, int *marked)
+{
+    double *sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
+    int m = 0, count = 0;
+    if (!sorted)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (p[i] >= 0)
+            sorted[m++] = p[i];
+    qsort(sorted, (size_t)m, sizeof *sorted, by_value);
+    double cut = -1;
+    for (int k = m; k >= 1; k--)
+        if (sorted[k - 1] <= q * k / m) {
+            cut = sorted[k - 1];
+            break;
+        }
+    free(sorted);
+    for (int i = 0; i < n; i++) {
+        marked[i] = p[i] >= 0 && p[i] <= cut;
+        count += marked[i];
+    }
+    return count;
+}

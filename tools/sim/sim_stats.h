@@ -203,6 +203,12 @@ int sim_compare(FILE *out, const char *json_path, const char *html_path, const s
  * fetched) showing REPORT, a sim_stats_report; 0 on failure. */
 int sim_html_write(const char *path, const struct json_t *report);
 
+/* Benjamini-Hochberg at false-discovery rate Q over the N p-values P (a
+ * negative one: not tested, never marked): MARKED[i] is 1 for those that
+ * survive (every p at most the largest p_(k) with p_(k) <= k Q / m, m the
+ * tested). Returns how many, or -1 if out of memory (MARKED untouched). */
+int sim_bh(const double *p, int n, double q, int *marked);
+
 /* Card C's id and name in CS ("?" for a bad index); "1st".."8th" for turn
  * order position K (0-based). */
 const char *sim_card_id(const foh_cardset *cs, int c);

@@ -17,10 +17,13 @@ void tune_change_label(const tuner *T, const change *ch, char *out, size_t len)
     snprintf(out, len, "%s %d -> %d", t->label, t->base, ch->value);
 }
 
+/* E with its 95% interval. Every figure printed so (spreads, bands, the
+ * game length) is 0 or more: the interval is cut at 0, the figure's least
+ * value, rather than reaching below it (issue 31). */
 static void print_est(FILE *f, tune_est e, const char *unit)
 {
     double h = TUNE_Z95 * sqrt(e.var);
-    fprintf(f, "%.1f%s [%.1f, %.1f]", e.v, unit, e.v - h, e.v + h);
+    fprintf(f, "%.1f%s [%.1f, %.1f]", e.v, unit, e.v - h > 0 ? e.v - h : 0.0, e.v + h);
 }
 
 /* The least number of games (of N) a card must be owned in to count in a band. */
