@@ -29,7 +29,7 @@ if(NOT hit OR NOT CMAKE_MATCH_3 LESS 6)
 endif()
 message(STATUS "merged: Religious Tribe 6 -> ${CMAKE_MATCH_3} Culture icons is patch note ${CMAKE_MATCH_2}")
 if(NOT first MATCHES "\nshard 1 of 2 \\([^\n]*\\): [0-9]+ single changes? at 200 games"
-   OR NOT first MATCHES "\n[0-9]+ of [0-9]+ predictions held\n")
+   OR NOT first MATCHES "\ndirections: [0-9]+ confirmed, [0-9]+ contradicted, [0-9]+ not shown, [0-9]+ not predicted \\(of [0-9]+ measured\\); sizes: [0-9]+ within their prediction interval\n")
   message(FATAL_ERROR "merged shards: no shard summary or no verification:\n${first}")
 endif()
 file(READ ${OUT}/tune-shard-fixed/variant.yaml variant)

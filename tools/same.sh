@@ -13,8 +13,10 @@
 # "provenance: ..." line, the JSON "provenance" object, a shard's, a merged
 # report's "shards_provenance"), removed from both sides like the probes;
 # of an HTML report only its data is compared (the page's script changed);
-# and it restructured foh compare's report (what differs first, fate, the
-# ranking of cards), listed as "changed" rather than compared.
+# it restructured foh compare's report (what differs first, fate, the
+# ranking of cards) and foh tune's (see docs/tune.md), both listed as
+# "changed" rather than compared; and it stars a card's impact only after a
+# Benjamini-Hochberg correction: the stars are removed before comparing.
 # Normalised before comparing: the two trees' and scratch folders' absolute
 # paths (written as SRC and OUT), and wall-clock figures ("in 0.15 s",
 # "0.01 / 0.01 / 0.2 ms", "0.1 s in all",
@@ -83,6 +85,10 @@ run() {
     -e '/^effect probes: /d' -e '/^effects the probes did not run/d' -e '/^  "probes": \{$/,/^  \},$/d' \
     -e '/^provenance: /d' -e '/^  "(shards_)?provenance": \{$/,/^  \},$/d' -e '/^    "provenance": \{$/,/^    \},$/d' \
     -e 's/,"(shards_)?provenance":\{[^}]*\}//g'
+  # The impact table's stars after issue 31's Benjamini-Hochberg correction
+  # (a star, its legend, the JSON's "significant"): removed on both sides,
+  # so that every figure is still compared.
+  find "$out" -type f -print0 | xargs -0 perl -0pi -e 's/,\n *"significant": (true|false)//g; s/\]\*( |$)/] $1/mg; s/^game; .\*. where it excludes 0.*\n(\(false-discovery rate 5%\)\n)?//mg'
   # An HTML report: its data alone (issue 31 changed the page's script).
   find "$out" -type f -name '*.html' -print0 | xargs -0 -r sed -i -n '/<script id="report"/p'
 }
@@ -141,7 +147,7 @@ check sim-shards sim "${c[@]}" --games 200 --seed 11 --shard 1/2 --save-shard @O
   :: merge @OUT@/part1.json @OUT@/part2.json --json @OUT@/merged.json
 changed compare "issue 31 restructured foh compare's report" compare --games 200 --seed 3 --a-cards @TREE@/cards/base --b-cards @TREE@/cards/base \
   --b-variant market-6 --json @OUT@/compare.json
-check tune tune "${c[@]}" --games 40 --seed 2 --budget 200 --max-changes 1 --verify-games 0 --out @OUT@/tuned
+changed tune "issue 31: intervals cut at 0, per-card targets, relative steps, the screened changes listed, directional verification" tune "${c[@]}" --games 40 --seed 2 --budget 200 --max-changes 1 --verify-games 0 --out @OUT@/tuned
 check scenarios scenario "${c[@]}" tests/scenarios
 check scenarios-coverage scenario "${c[@]}" --coverage tests/scenarios
 check check check "${c[@]}"

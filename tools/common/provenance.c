@@ -29,9 +29,7 @@ void provenance_hash(const foh_cardset *cs, char hex[17])
     snprintf(hex, 17, "%016" PRIx64, foh_cardset_hash(cs));
 }
 
-/* Write WORD to OUT quoted for a POSIX shell when it holds more than
- * letters, digits and ",.:/_+=@%-". */
-static void shell_quote(FILE *out, const char *word)
+void provenance_shell_word(FILE *out, const char *word)
 {
     int plain = word[0] != '\0';
     for (const char *p = word; *p && plain; p++)
@@ -57,11 +55,11 @@ char *provenance_command(const cli_options *o)
     fputs("foh", out);
     if (o->command) {
         fputc(' ', out);
-        shell_quote(out, o->command);
+        provenance_shell_word(out, o->command);
     }
     for (int i = 0; i < o->argc; i++) {
         fputc(' ', out);
-        shell_quote(out, o->argv[i]);
+        provenance_shell_word(out, o->argv[i]);
     }
     if (fclose(out) != 0) {
         free(text);

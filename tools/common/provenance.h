@@ -37,6 +37,10 @@ struct json_t *provenance_json(const cli_options *o, const foh_cardset *cs);
  * terminal). */
 void provenance_print(FILE *out, const cli_options *o, const foh_cardset *cs);
 
+/* Write WORD to OUT quoted for a POSIX shell when it holds more than
+ * letters, digits and ",.:/_+=@%-". */
+void provenance_shell_word(FILE *out, const char *word);
+
 /* The command line of O as a shell command ("foh sim --games 200 ...").
  * Returns a malloc'd string (free() it) or NULL if out of memory. */
 char *provenance_command(const cli_options *o);

@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "common/cli.h"
 #include "common/origin.h"
+#include "common/provenance.h"
 #include "tune/tune.h"
 #include "tune/tune_candidates.h"
 #include "tune/tune_evaluate.h"
@@ -39,8 +40,8 @@ static const cli_command TUNE = {
     "Searches the smallest set of changes to the card set's numbers (whole-number card params,\n"
     "stripe counts, some rule numbers) that meets the balance targets, prints them as ranked\n"
     "patch notes with their predicted effects [95% CI], writes them as a variant folder, and\n"
-    "verifies the prediction: the base and the variant played on fresh seeds (seed S+1000000),\n"
-    "counting the predicted effects whose measured value fell inside the prediction interval.\n"
+    "verifies the prediction: the base and the variant played on fresh seeds (derived from the\n"
+    "run; --verify-seed), each predicted direction confirmed, contradicted or not shown.\n"
     "G (--games) is the games of one full evaluation; every candidate plays the same seeds.\n"
     "Deterministic for a seed, whatever the threads (docs/tune.md).\n"
     "On a cluster: each machine runs 'foh tune ... --shard i/n --save-shard FILE' (the same\n"
@@ -73,6 +74,11 @@ static const char TUNE_OWN_HELP[] =
     "                          impact-band=P   every card's impact on the win (foh sim --impact's\n"
     "                                          estimate) within P points of 0\n"
     "                          length=LO..HI   mean game length in turns\n"
+    "                          card:ID:owners=LO..HI  the owners' win rate of card ID (points;\n"
+    "                                          either bound may be left out: ..35 is a ceiling)\n"
+    "                          card:ID:impact=LO..HI  card ID's impact on the win (points), e.g.\n"
+    "                                          card:temple:impact=-3..3; a card a target names\n"
+    "                                          has its numbers screened first\n"
     "  --tunable PATTERN     tune only the paths matching this glob (cards.theocracy.*,\n"
     "                        rules.*, *.stripe.*); repeatable (default: every tunable)\n"
     "  --budget N            games the search may play in all (default 20 x G)\n"
@@ -80,6 +86,9 @@ static const char TUNE_OWN_HELP[] =
     "  --change-cost C       loss added per change, points (default 0.25): fewer changes win\n"
     "                        ties\n"
     "  --verify-games V      games of each side of the verification (default G; 0: none)\n"
+    "  --verify-seed S       the verification's seed (default: derived from the run, its seed,\n"
+    "                        card set, changes, players, seats and games, and printed: each\n"
+    "                        run verifies on games of its own)\n"
     "  --out DIR             write the variant folder DIR (variant.yaml)\n"
     "  --merge FILE...       go on from the files of 'foh tune --shard i/n --save-shard FILE'\n"
     "                        (every part of one run): the run comes from the files; only\n"
@@ -94,7 +103,7 @@ static int take_own_options(tuner *T, int *argc, char **argv)
     int k = 0, any_target = 0;
     for (int i = 0; i < *argc; i++) {
         static const char *const OWN[] = {"--target", "--tunable", "--budget", "--max-changes", "--change-cost",
-                                          "--verify-games", "--out"};
+                                          "--verify-games", "--out", "--verify-seed"};
         const char *arg = argv[i], *val = NULL;
         int which = -1;
         for (int j = 0; j < (int)(sizeof OWN / sizeof OWN[0]); j++) {
@@ -180,6 +189,16 @@ static int take_own_options(tuner *T, int *argc, char **argv)
         case 6:
             T->out = val;
             break;
+        case 7: {
+            unsigned long long v = strtoull(val, &end, 10);
+            if (end == val || *end || errno || val[0] == '-') {
+                cli_error("tune", "--verify-seed '%s': a whole number, 0 or more", val);
+                return 0;
+            }
+            T->verify_seed = v;
+            T->verify_seed_given = 1;
+            break;
+        }
         }
     }
     *argc = k;
@@ -218,7 +237,7 @@ static const char *tune_option_name(cli_option_id id)
  * returned), or NULL. */
 static const char *bad_shard_usage(const tuner *T, char *why, size_t len)
 {
-    /* take_own_options' OWN: 5 --verify-games, 6 --out. */
+    /* take_own_options' OWN: 5 --verify-games, 6 --out, 7 --verify-seed. */
     if (T->merge) {
         static const char *const OWN[] = {"--target", "--tunable", "--budget", "--max-changes", "--change-cost"};
         const char *refused = NULL;
@@ -232,8 +251,8 @@ static const char *bad_shard_usage(const tuner *T, char *why, size_t len)
         if (!refused)
             return NULL;
         snprintf(why, len,
-                 "%s is not allowed with --merge: the run comes from the shard files; give only --threads, --out "
-                 "and --verify-games",
+                 "%s is not allowed with --merge: the run comes from the shard files; give only --threads, --out, "
+                 "--verify-games and --verify-seed",
                  refused);
         return why;
     }
@@ -241,10 +260,12 @@ static const char *bad_shard_usage(const tuner *T, char *why, size_t len)
         return "--save-shard needs --shard i/n";
     if (!(T->o.given & (1ull << OPT_SHARD)))
         return NULL;
+    if (T->tg.ncard)
+        return "per-card targets (--target card:...) are not kept in tune's shard files: run this tune on one machine";
     if (!T->o.save_shard)
         return "--shard i/n needs --save-shard FILE (the file foh tune --merge reads)";
-    if (T->own_given & ((1u << 5) | (1u << 6)))
-        return "--out and --verify-games go to foh tune --merge, not to a shard";
+    if (T->own_given & ((1u << 5) | (1u << 6) | (1u << 7)))
+        return "--out, --verify-games and --verify-seed go to foh tune --merge, not to a shard";
     return NULL;
 }
 
@@ -273,6 +294,10 @@ int cmd_tune(int argc, char **argv)
         status = CLI_USAGE;
     if (status == CLI_OK) {
         status = cli_parse(T->merge ? &TUNE_MERGE : &TUNE, n, args, &T->o);
+        /* The whole command line, tune's own options included, for what the
+         * run writes (its variant's header, its printed commands). */
+        T->o.argc = argc;
+        T->o.argv = argv;
         char why[200];
         const char *bad = status == CLI_OK && !T->o.help ? bad_shard_usage(T, why, sizeof why) : NULL;
         if (bad) {
@@ -341,10 +366,20 @@ int tune_prepare(tuner *T, candidates *cand, candidate **basep)
         T->tmp[0] = 0;
         return CLI_DATA;
     }
+    /* The set as the user gave it (every variant), for what the run records. */
+    foh_cardset *given;
+    foh_engine *eng;
+    if (!cli_load(&T->o, &given, &eng))
+        return CLI_DATA;
+    provenance_hash(given, T->set_hash);
+    foh_engine_free(eng);
+    foh_cardset_free(given);
     tune_split_variants(T);
     candidate *base = tune_new_candidate(T, cand, NULL, (change){-1, 0});
     if (!base)
         return CLI_DATA;
+    if (!tune_resolve_card_targets(&T->tg, base->cs))
+        return CLI_USAGE;
     const char *note;
     if (!foh_cardset_allows_players(base->cs, T->o.players, &note)) {
         cli_error("tune", "%d players are not allowed. %s", T->o.players, note);

@@ -70,6 +70,9 @@ typedef struct {
     const char *patterns[TUNE_MAX_PATTERNS];
     int npatterns;
     long budget, spent, verify_games;
+    char set_hash[17];    /* the content hash of the card set with the user's variants (provenance.h) */
+    uint64_t verify_seed; /* --verify-seed, when verify_seed_given */
+    int verify_seed_given;
     int max_changes;
     double change_cost;
     const char *out;

@@ -136,7 +136,7 @@ int tune_load_candidate(tuner *T, candidate *c)
     c->alive = 1;
     c->rec.players = T->o.players;
     c->rec.ncards = foh_cardset_card_count(c->cs);
-    c->rec.impact = T->tg.impact_band >= 0; /* the gains are kept only for an impact target */
+    c->rec.impact = tune_wants_impact(&T->tg); /* the gains are kept only for an impact target */
     return 1;
 }
 

@@ -68,6 +68,21 @@ void tune_update_loss(const tuner *T, candidate *c)
             c->m.impact_card = -1; /* not determined (too few games): no miss counted */
         free(z);
     }
+    for (int k = 0; k < T->tg.ncard; k++) {
+        int card = T->tg.card[k].card;
+        c->m.card_known[k] = 0;
+        if (T->tg.card[k].figure == TUNE_CARD_OWNERS) {
+            c->m.card[k] = tune_owner_rate(c->st, card);
+            c->m.card_known[k] = c->st->owned_n[card] > 0;
+            continue;
+        }
+        double *z = malloc((size_t)(c->games > 0 ? c->games : 1) * sizeof *z);
+        if (z && tune_figure_values(&c->rec, c->games, TF_IMPACT, card, 0, z, NULL)) {
+            tune_mean_var(z, c->games, &c->m.card[k].v, &c->m.card[k].var);
+            c->m.card_known[k] = 1;
+        }
+        free(z);
+    }
     c->loss = tune_miss(&c->m, &T->tg, &c->loss_var) + T->change_cost * c->n;
 }
 

@@ -1,10 +1,12 @@
 /* tune_report: see tune_report.h. */
+#define _GNU_SOURCE /* asprintf */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/provenance.h"
 #include "tune/tune.h"
 #include "tune/tune_candidates.h"
 #include "tune/tune_evaluate.h"
@@ -14,7 +16,12 @@
 void tune_change_label(const tuner *T, const change *ch, char *out, size_t len)
 {
     const tunable *t = &T->tun[ch->t];
-    snprintf(out, len, "%s %d -> %d", t->label, t->base, ch->value);
+    int d = ch->value - t->base;
+    /* A step beyond 2 is a proportion of the number: said as one. */
+    if ((d > 2 || d < -2) && t->base != 0)
+        snprintf(out, len, "%s %d -> %d (%+.0f%%)", t->label, t->base, ch->value, 100.0 * d / (t->base < 0 ? -t->base : t->base));
+    else
+        snprintf(out, len, "%s %d -> %d", t->label, t->base, ch->value);
 }
 
 /* E with its 95% interval. Every figure printed so (spreads, bands, the
@@ -72,8 +79,16 @@ static int effects_of(const tuner *T, int card, effect *e)
     if (card >= 0) {
         e[n++] = (effect){"owners' win rate", "%", TF_OWNERS, card};
         e[n++] = (effect){"starters' win rate", "%", TF_STARTERS, card};
-        if (T->tg.impact_band >= 0)
+        if (tune_wants_impact(&T->tg))
             e[n++] = (effect){"impact", " points", TF_IMPACT, card};
+    }
+    /* The cards a per-card target names, when not CARD itself. */
+    for (int k = 0; k < T->tg.ncard && n < 14; k++) {
+        int c = T->tg.card[k].card;
+        if (c == card || c < 0)
+            continue;
+        e[n++] = T->tg.card[k].figure == TUNE_CARD_OWNERS ? (effect){"target card's owners' win rate", "%", TF_OWNERS, c}
+                                                           : (effect){"target card's impact", " points", TF_IMPACT, c};
     }
     if (T->tg.seat_spread >= 0)
         e[n++] = (effect){"seat spread", " points", TF_SEAT_SPREAD, -1};
@@ -132,6 +147,12 @@ void tune_print_targets(const tuner *T, FILE *f)
         fprintf(f, " impact-band<=%g (cards gained in >= 2%% of games, at least 10)", T->tg.impact_band);
     if (T->tg.length_lo >= 0)
         fprintf(f, " length=%g..%g", T->tg.length_lo, T->tg.length_hi);
+    for (int k = 0; k < T->tg.ncard; k++) {
+        char lab[200];
+        tune_card_target_label(&T->tg, k, lab, sizeof lab);
+        fprintf(f, "%s%s", k || T->tg.seat_spread >= 0 || T->tg.start_spread >= 0 || T->tg.card_band >= 0 ||
+                                   T->tg.impact_band >= 0 || T->tg.length_lo >= 0 ? "; " : " ", lab);
+    }
     fprintf(f, "; change cost %.2f\n", T->change_cost);
 }
 
@@ -173,6 +194,19 @@ void tune_print_metrics(const tuner *T, FILE *f, const char *what, const candida
     if (T->tg.length_lo >= 0) {
         fprintf(f, "%slength ", sep);
         print_est(f, c->m.length, "");
+    }
+    for (int k = 0; k < T->tg.ncard; k++) {
+        fprintf(f, "%scard %s %s ", sep, T->tg.card[k].id,
+                T->tg.card[k].figure == TUNE_CARD_OWNERS ? "owners' win rate" : "impact");
+        if (!c->m.card_known[k])
+            fprintf(f, "- (not determined on these games)");
+        else if (T->tg.card[k].figure == TUNE_CARD_OWNERS)
+            print_est(f, c->m.card[k], "%");
+        else { /* signed: an impact may be below 0 */
+            double h = TUNE_Z95 * sqrt(c->m.card[k].var);
+            fprintf(f, "%+.1f [%+.1f, %+.1f]", c->m.card[k].v, c->m.card[k].v - h, c->m.card[k].v + h);
+        }
+        sep = ", ";
     }
     fprintf(f, "; loss %.2f (miss %.2f)\n", c->loss, c->loss - T->change_cost * c->n);
 }
@@ -225,20 +259,37 @@ int tune_write_out(const tuner *T, const candidate *best, char (*notes)[600])
         printf("\n--out %s: nothing written: no change to write\n", T->out);
         return CLI_OK;
     }
-    char desc[600], name[256], header[1200];
+    char desc[600], name[256], *header = NULL;
     const char *slash = strrchr(T->out, '/');
     snprintf(name, sizeof name, "%s", slash && slash[1] ? slash + 1 : T->out);
     size_t n = (size_t)snprintf(desc, sizeof desc, "foh tune: %d change%s", best->n, best->n == 1 ? "" : "s");
     for (int j = 0; j < best->n && n < sizeof desc; j++)
         n += (size_t)snprintf(desc + n, sizeof desc - n, "%s%s", j ? "; " : ": ", notes[j]);
-    snprintf(header, sizeof header,
-             "# Written by foh tune (%d players, seats %s, seed %llu, %ld games per evaluation).\n"
-             "# Play it with --variant %s%s.\n",
-             T->o.players, T->o.seats, (unsigned long long)T->o.seed, G, T->out,
-             T->nmerged ? " instead of the merged variants (it holds their numbers)" : "");
+    /* What it was tuned on (issue 31): the card sets, their content hash
+     * (with the variants loaded), the variants and the command. */
+    char sets[(CLI_MAX_VARIANTS + 1) * (ORIGIN_PATH + 3)] = "", *command = provenance_command(&T->o);
+    size_t k = 0;
+    for (int i = 0; T->og && i < T->og->ncards && k < sizeof sets; i++)
+        k += (size_t)snprintf(sets + k, sizeof sets - k, "%s%s", i ? " + " : "", T->og->cards[i]);
+    if (asprintf(&header,
+                 "# Written by foh tune (%d players, seats %s, seed %llu, %ld games per evaluation).\n"
+                 "# Tuned on the card set %s, content hash %s (with the variants it was given).\n"
+                 "# Command: %s\n"
+                 "# Play it with --variant %s%s.\n",
+                 T->o.players, T->o.seats, (unsigned long long)T->o.seed, G, sets,
+                 T->set_hash[0] ? T->set_hash : "(not known: a run merged from shards)",
+                 command ? command : "(out of memory)", T->out,
+                 T->nmerged ? " instead of the merged variants (it holds their numbers)" : "") < 0)
+        header = NULL;
+    free(command);
+    if (!header) {
+        cli_error("tune", "out of memory");
+        return CLI_DATA;
+    }
     if (tune_write_variant(T, best, T->out, name, desc, notes, header))
         printf("\nwrote %s/variant.yaml\n", T->out);
     else
         status = CLI_DATA;
+    free(header);
     return status;
 }

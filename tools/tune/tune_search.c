@@ -76,7 +76,40 @@ static double relevance_of(const tuner *T, const tunable *t, const candidate *ba
         double d = fabs(tune_start_rate(s, t->card).v - mean_start / n_start);
         r = d > r ? d : r;
     }
+    /* A card a per-card target names: its numbers are screened first. */
+    for (int k = 0; k < T->tg.ncard; k++)
+        if (T->tg.card[k].card == t->card)
+            r += 1000;
     return r;
+}
+
+/* Every single change stage 1 screened (the candidates of one change made
+ * from FIRST on), with the loss it had at the games it reached, best
+ * first: what the search saw, not only what it kept (issue 31). */
+static void print_screened(const tuner *T, const candidates *cand, int first)
+{
+    int n = 0;
+    candidate **list = malloc((size_t)(cand->n > first ? cand->n - first : 1) * sizeof *list);
+    if (!list)
+        return;
+    for (int i = first; i < cand->n; i++)
+        if (cand->item[i]->n == 1 && cand->item[i]->games > 0)
+            list[n++] = cand->item[i];
+    qsort(list, (size_t)n, sizeof *list, tune_by_loss);
+    printf("screened: %d single change%s, best first (loss [95%% CI] at the games each reached; 'out': dropped "
+           "by the halving)\n", n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++) {
+        char lab[300];
+        double h = TUNE_Z95 * sqrt(list[i]->loss_var);
+        tune_change_label(T, &list[i]->ch[0], lab, sizeof lab);
+        if (list[i]->failed)
+            printf("  %-60s breaks a game: left out\n", lab);
+        else
+            printf("  %-60s loss %6.2f [%6.2f, %6.2f] at %5ld games%s\n", lab, list[i]->loss,
+                   list[i]->loss - h > 0 ? list[i]->loss - h : 0.0, list[i]->loss + h, list[i]->games,
+                   list[i]->alive ? "" : "  out");
+    }
+    free(list);
 }
 
 long tune_halving_cost(int k, int rounds, long n0, long G)
@@ -122,7 +155,7 @@ int tune_stage1(tuner *T, candidates *cand, candidate *base, candidate ***alivep
     if (!arms)
         return CLI_DATA;
     double base_impact[FOH_MAX_CARDS];
-    int have_impact = T->tg.impact_band >= 0 && tune_card_impacts(&base->rec, base->games, base_impact);
+    int have_impact = tune_wants_impact(&T->tg) && tune_card_impacts(&base->rec, base->games, base_impact);
     for (int t = 0; t < T->ntun; t++) {
         T->tun[t].relevance = relevance_of(T, &T->tun[t], base, have_impact ? base_impact : NULL);
         for (int v = T->tun[t].lo; v <= T->tun[t].hi; v++)
@@ -154,7 +187,7 @@ int tune_stage1(tuner *T, candidates *cand, candidate *base, candidate ***alivep
                "stopping within this share\n",
                T->o.shard, T->o.shards, mine, T->o.shard, T->o.shard + T->o.shards);
     candidate **alive = calloc((size_t)(mine ? mine : 1), sizeof *alive);
-    int nalive = 0;
+    int nalive = 0, first_screened = cand->n;
     if (!alive) {
         free(arms);
         return CLI_DATA;
@@ -227,6 +260,7 @@ int tune_stage1(tuner *T, candidates *cand, candidate *base, candidate ***alivep
         nalive = keep;
     }
     tune_clear_progress(T);
+    print_screened(T, cand, first_screened);
     *alivep = alive;
     *nalivep = nalive;
     return CLI_OK;

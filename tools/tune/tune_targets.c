@@ -34,8 +34,104 @@ int tune_target_check(const char *name, size_t n, double lo, double hi, char *wh
     return 1;
 }
 
+/* The number in TEXT (all of it), or DFLT when TEXT is empty; 0 if not a number. */
+static int bound(const char *text, size_t n, double dflt, double *out)
+{
+    char buf[64], *end;
+    if (n == 0) {
+        *out = dflt;
+        return 1;
+    }
+    if (n >= sizeof buf)
+        return 0;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    *out = strtod(buf, &end);
+    return end != buf && !*end && isfinite(*out);
+}
+
+/* "card:ID:FIGURE=RANGE" into T; 0 after printing what is wrong. */
+static int parse_card_target(const char *spec, tune_targets *t)
+{
+    /* card:ID:FIGURE or, as one quoted word, "card:ID FIGURE". */
+    const char *id = spec + 5, *colon = strpbrk(id, ": "), *eq = strchr(spec, '=');
+    if (!colon || !eq || colon > eq || colon == id || (size_t)(colon - id) >= sizeof t->card[0].id) {
+        cli_error("tune", "--target '%s': write card:ID:owners=LO..HI or card:ID:impact=LO..HI (either bound may be "
+                          "left out: card:temple:owners=..35)", spec);
+        return 0;
+    }
+    size_t fn = (size_t)(eq - colon - 1);
+    int figure = fn == 6 && !strncmp(colon + 1, "owners", 6) ? TUNE_CARD_OWNERS
+                 : fn == 6 && !strncmp(colon + 1, "impact", 6) ? TUNE_CARD_IMPACT
+                                                               : -1;
+    if (figure < 0) {
+        cli_error("tune", "--target '%s': a card's target is 'owners' (its owners' win rate, points) or 'impact' (its "
+                          "impact on the win, points)", spec);
+        return 0;
+    }
+    const char *v = eq + 1, *dots = strstr(v, "..");
+    double lo, hi, limit = figure == TUNE_CARD_OWNERS ? 100 : 100;
+    int ok = dots ? bound(v, (size_t)(dots - v), -INFINITY, &lo) && bound(dots + 2, strlen(dots + 2), INFINITY, &hi)
+                  : bound(v, strlen(v), 0, &hi) && (lo = -INFINITY, 1);
+    if (!ok || lo > hi || (isfinite(lo) && fabs(lo) > limit) || (isfinite(hi) && fabs(hi) > limit) ||
+        (!isfinite(lo) && !isfinite(hi)) || (figure == TUNE_CARD_OWNERS && ((isfinite(lo) && lo < 0) ||
+                                                                          (isfinite(hi) && hi < 0)))) {
+        cli_error("tune", "--target '%s': the value is a range of points LO..HI (LO at most HI; owners' win rates from "
+                          "0 to 100, impacts from -100 to 100), either bound left out, or one number: a ceiling",
+                  spec);
+        return 0;
+    }
+    if (t->ncard >= TUNE_MAX_CARD_TARGETS) {
+        cli_error("tune", "--target '%s': at most %d per-card targets", spec, TUNE_MAX_CARD_TARGETS);
+        return 0;
+    }
+    tune_card_target *ct = &t->card[t->ncard++];
+    snprintf(ct->id, sizeof ct->id, "%.*s", (int)(colon - id), id);
+    ct->card = -1;
+    ct->figure = figure;
+    ct->lo = lo;
+    ct->hi = hi;
+    return 1;
+}
+
+int tune_wants_impact(const tune_targets *t)
+{
+    for (int k = 0; k < t->ncard; k++)
+        if (t->card[k].figure == TUNE_CARD_IMPACT)
+            return 1;
+    return t->impact_band >= 0;
+}
+
+int tune_resolve_card_targets(tune_targets *t, const foh_cardset *cs)
+{
+    for (int k = 0; k < t->ncard; k++) {
+        t->card[k].card = foh_cardset_find(cs, t->card[k].id);
+        if (t->card[k].card < 0) {
+            char safe[256];
+            cli_error("tune", "--target card:%s: no card has the id '%s' (foh cards lists them)",
+                      cli_safe(t->card[k].id, safe, sizeof safe), cli_safe(t->card[k].id, safe, sizeof safe));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void tune_card_target_label(const tune_targets *t, int k, char *buf, size_t len)
+{
+    const tune_card_target *ct = &t->card[k];
+    char lo[32] = "", hi[32] = "";
+    if (isfinite(ct->lo))
+        snprintf(lo, sizeof lo, "%g", ct->lo);
+    if (isfinite(ct->hi))
+        snprintf(hi, sizeof hi, "%g", ct->hi);
+    snprintf(buf, len, "card %s: %s %s..%s points", ct->id,
+             ct->figure == TUNE_CARD_OWNERS ? "owners' win rate" : "impact on the win", lo, hi);
+}
+
 int tune_parse_target(const char *spec, tune_targets *t)
 {
+    if (!strncmp(spec, "card:", 5))
+        return parse_card_target(spec, t);
     const char *eq = strchr(spec, '=');
     char *end, why[160];
     if (!eq) {
@@ -189,6 +285,15 @@ double tune_miss(const tune_metrics *m, const tune_targets *t, double *var)
     miss += miss_above(m->band, t->card_band >= 0 ? t->card_band : t->band_guard, &v);
     if (t->impact_band >= 0 && m->impact_card >= 0)
         miss += miss_above(m->impact, t->impact_band, &v);
+    for (int k = 0; k < t->ncard; k++) {
+        if (!m->card_known[k])
+            continue;
+        tune_est e = m->card[k];
+        double sd = sqrt(e.var), lo = t->card[k].lo, hi = t->card[k].hi;
+        if (e.v + 2 * sd > hi || e.v - 2 * sd < lo)
+            v += e.var;
+        miss += e.v > hi ? e.v - hi : e.v < lo ? lo - e.v : 0;
+    }
     if (t->length_lo >= 0) {
         double sd = sqrt(m->length.var);
         if (m->length.v + 2 * sd > t->length_hi || m->length.v - 2 * sd < t->length_lo)

@@ -8,6 +8,18 @@
 #include "foh/foh.h"
 #include "sim/sim_stats.h"
 
+/* A target on one card (--target card:ID:FIGURE=LO..HI, issue 31): its
+ * owners' win rate (points) or its impact on the win (points) within
+ * [LO, HI], either bound open (-INFINITY, INFINITY). */
+#define TUNE_MAX_CARD_TARGETS 16
+enum { TUNE_CARD_OWNERS, TUNE_CARD_IMPACT };
+typedef struct {
+    char id[64]; /* as given */
+    int card;    /* its index, resolved when the card set is loaded (-1 before) */
+    int figure;  /* TUNE_CARD_OWNERS or TUNE_CARD_IMPACT */
+    double lo, hi;
+} tune_card_target;
+
 /* The balance targets (docs/tune.md, "Targets"); a negative bound: not set. */
 typedef struct {
     double seat_spread;         /* max - min seat win rate, points */
@@ -17,7 +29,16 @@ typedef struct {
     double length_lo, length_hi; /* mean game length, turns (lo < 0: not set) */
     double band_guard;          /* without card_band: the base's band, which no candidate may widen (-1: none) */
     int min_owned;              /* cards owned in fewer player-games are left out of card_band */
+    int ncard;                  /* per-card targets */
+    tune_card_target card[TUNE_MAX_CARD_TARGETS];
 } tune_targets;
+
+/* Whether a run of T needs each game's gains kept (an impact target). */
+int tune_wants_impact(const tune_targets *t);
+/* Resolve the per-card targets' ids in CS; 0 after saying which is unknown. */
+int tune_resolve_card_targets(tune_targets *t, const foh_cardset *cs);
+/* "card temple: impact -3..3 points" for per-card target K into BUF. */
+void tune_card_target_label(const tune_targets *t, int k, char *buf, size_t len);
 
 /* One figure of a run with the variance of its estimate. */
 typedef struct {
@@ -30,6 +51,8 @@ typedef struct {
     int band_card;   /* the card furthest from the band's centre, -1 */
     tune_est impact; /* with an impact-band target: the largest |impact on the win| of a card, points */
     int impact_card; /* that card, -1 */
+    tune_est card[TUNE_MAX_CARD_TARGETS]; /* each per-card target's figure */
+    int card_known[TUNE_MAX_CARD_TARGETS]; /* 0: not determined on these games (no miss counted) */
 } tune_metrics;
 
 /* 0 with WHY if X (LO..HI for length) is no value of the target NAME (N
@@ -37,7 +60,8 @@ typedef struct {
  * description of a tune shard alike. An unknown NAME: -1. */
 int tune_target_check(const char *name, size_t n, double lo, double hi, char *why, size_t len);
 /* Parse "NAME=VALUE" (seat-spread=2, start-spread=3, card-band=10,
- * impact-band=5, length=140..180) into T; 0 after printing what is wrong. */
+ * impact-band=5, length=140..180, card:ID:owners=..35,
+ * card:ID:impact=-3..3) into T; 0 after printing what is wrong. */
 int tune_parse_target(const char *spec, tune_targets *t);
 
 /* The figures of S (games on CS). */

@@ -105,8 +105,12 @@ int tune_find_tunables(tuner *T, const foh_cardset *cs)
                 continue;
             snprintf(path, sizeof path, "cards.%s.params.%s", ci.id, name);
             snprintf(label, sizeof label, "%s: params.%s", ci.name, name);
-            int lo = v - 2 < 0 && v >= 0 ? 0 : v - 2;
-            if (!add_tunable(T, path, label, c, v, lo, v + 2, lo < 0 ? lo : 0))
+            /* +-2, or for a larger number +-2/3 of it: a number of 6 may
+             * become 2 or 10, where a step of 2 would leave a card made
+             * three times too strong out of reach (issue 31). */
+            int a = v < 0 ? -v : v, step = a * 2 / 3 > 2 ? a * 2 / 3 : 2;
+            int lo = v - step < 0 && v >= 0 ? 0 : v - step;
+            if (!add_tunable(T, path, label, c, v, lo, v + step, lo < 0 ? lo : 0))
                 return 0;
         }
         for (int k = 0; k < foh_cardset_icon_count(cs); k++)

@@ -1,0 +1,56 @@
+# foh tune with a per-card target (issue 31): a copy of the base set with
+# Temple's Culture 2 -> 6; the target caps Temple's owners' win rate. The
+# search screens Temple's numbers first and proposes weakening Temple
+# (a step beyond 2 said as a proportion); the verification runs on seeds
+# derived from the run, each predicted direction judged; the written
+# variant records the set it was tuned on; and the compare command the
+# run prints, run as printed, compares the tuned set with its base.
+set(root ${OUT}/tune-card-target)
+file(REMOVE_RECURSE ${root})
+file(MAKE_DIRECTORY ${root}/cards)
+file(COPY ${SRC}/cards/base DESTINATION ${root}/cards)
+file(RENAME ${root}/cards/base ${root}/cards/t6)
+file(COPY ${SRC}/scripts DESTINATION ${root})
+file(READ ${root}/cards/t6/3-age-I.yaml y)
+string(REPLACE "  params: {culture: 2}\n  effect: return provide { culture = params.culture }"
+               "  params: {culture: 6}\n  effect: return provide { culture = params.culture }" y2 "${y}")
+if(y2 STREQUAL y)
+  message(FATAL_ERROR "could not plant Temple's change")
+endif()
+file(WRITE ${root}/cards/t6/3-age-I.yaml "${y2}")
+execute_process(COMMAND ${FOH} tune --cards ${root}/cards/t6 --seats greedy --games 400 --seed 3
+                        --target card:temple:owners=..32 --budget 8000 --max-changes 1 --verify-games 400
+                        --out ${root}/tuned --threads 2
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh tune: exit ${rc}: ${err}")
+endif()
+foreach(what "\ntargets: card temple: owners' win rate \\.\\.32 points"
+             "\nscreened: [0-9]+ single changes, best first"
+             "\n1\\. Temple: params\\.culture 6 -> [0-5]"
+             "\nverification: base and tuned on fresh seeds \\(seed [0-9]+, derived from this run"
+             "\nowners of temple win \\(%\\) [^\n]*(confirmed|not shown|no direction predicted|CONTRADICTED)"
+             "\ndirections: [0-9]+ confirmed")
+  if(NOT out MATCHES "${what}")
+    message(FATAL_ERROR "foh tune's output lacks ${what}:\n${out}")
+  endif()
+endforeach()
+file(READ ${root}/tuned/variant.yaml variant)
+if(NOT variant MATCHES "# Tuned on the card set [^\n]*/t6, content hash [0-9a-f]+"
+   OR NOT variant MATCHES "# Command: foh tune --cards [^\n]*--target card:temple:owners=\\.\\.32"
+   OR NOT variant MATCHES "cards\\.temple\\.params\\.culture: [0-5]\n")
+  message(FATAL_ERROR "the written variant:\n${variant}")
+endif()
+# The printed compare, run as printed.
+string(REGEX MATCH "\nthe same comparison, figure by figure: foh (compare [^\n]*)\n" line "${out}")
+if(NOT line)
+  message(FATAL_ERROR "no compare command printed:\n${out}")
+endif()
+separate_arguments(args UNIX_COMMAND "${CMAKE_MATCH_1}")
+execute_process(COMMAND ${FOH} ${args} OUTPUT_VARIABLE cmp ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT cmp MATCHES "^A: [^\n]*card set [^\n]*/t6\n" OR NOT cmp MATCHES "\nB: [^\n]*card set [^\n]*/t6, variants: "
+   OR NOT cmp MATCHES "\n  variants of B: [^\n]*\n" OR NOT cmp MATCHES "\nchanged card Temple|\n  files whose contents differ[^\n]*variant")
+  message(FATAL_ERROR "the printed compare (${CMAKE_MATCH_1}): exit ${rc}:\n${cmp}\n${err}")
+endif()
+string(REGEX MATCH "\n1\\. Temple: params\\.culture 6 -> [0-9]+[^:]*" note "${out}")
+message(STATUS "per-card target: ${note}; the printed compare compares the tuned set")
