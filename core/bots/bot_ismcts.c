@@ -60,7 +60,8 @@ typedef struct {
     int chosen;
     foh_game *scratch;   /* the iterations' game, made at the first decision */
     foh_game *eval;      /* the evaluation's scratch game */
-    foh_player *greedy;  /* ranks the moves of every node, and models the opponents */
+    foh_player *greedy;  /* ranks the root's moves and my own below it */
+    foh_player *model;   /* the opponents' moves below the root: the greedy bot itself, or a random bot */
     int me;              /* the searching player */
 } ismcts_bot;
 
@@ -118,9 +119,16 @@ static int add_candidates(ismcts_bot *b, int cur, foh_game *g, const foh_action 
     int idx[ROOT_MOVES], m = 0;
     if (k > ROOT_MOVES)
         k = ROOT_MOVES;
+    int actor = foh_game_to_act(g), tail = -1;
     if (n <= k) {
         for (int i = 0; i < n; i++)
             idx[m++] = i;
+    } else if (cur != 0 && actor != b->me && b->model != b->greedy) {
+        /* An opponent below the root, modelled by another bot: its move. */
+        int i = b->model->decide(b->model, g, legal, n, NULL, 0, err);
+        if (i < 0 || i >= n)
+            return -1;
+        idx[m++] = i;
     } else {
         if (b->greedy->decide(b->greedy, g, legal, n, NULL, 0, err) < 0)
             return -1;
@@ -128,7 +136,6 @@ static int add_candidates(ismcts_bot *b, int cur, foh_game *g, const foh_action 
         for (int i = 0; i < m; i++)
             idx[i] = best[i].index;
     }
-    int actor = foh_game_to_act(g), tail = -1;
     for (int c = b->nodes[cur].first_child; c >= 0; c = b->nodes[c].next_sibling)
         tail = c;
     for (int i = 0; i < m; i++) {
@@ -307,6 +314,8 @@ static void ismcts_free(foh_player *self)
     foh_weighed_free(&b->weighed);
     foh_game_free(b->scratch);
     foh_game_free(b->eval);
+    if (b->model != b->greedy)
+        foh_player_free(b->model);
     foh_player_free(b->greedy);
     free(b);
 }
@@ -319,6 +328,11 @@ static int ismcts_explain(foh_player *self, foh_alternative *out, int max)
 
 foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms)
 {
+    return foh_bot_ismcts_new_model(seed, iterations, ms, FOH_ISMCTS_MODEL_GREEDY);
+}
+
+foh_player *foh_bot_ismcts_new_model(uint64_t seed, long iterations, double ms, int model)
+{
     ismcts_bot *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
@@ -330,6 +344,12 @@ foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms)
     b->ms = ms;
     foh_rng_seed(b->rng, seed);
     if (!(b->greedy = foh_bot_greedy_new(foh_rng_mix(seed, 0x6772656564)))) {
+        free(b);
+        return NULL;
+    }
+    b->model = model == FOH_ISMCTS_MODEL_RANDOM ? foh_bot_random_new(foh_rng_mix(seed, 0x72616e646f6d)) : b->greedy;
+    if (!b->model) {
+        foh_player_free(b->greedy);
         free(b);
         return NULL;
     }

@@ -94,6 +94,10 @@ static const struct {
     [OPT_IMPACT] = {"impact", NULL,
                     "also print each card's impact: how much gaining it changes the gainer's chance to\n"
                     "win and final VP margin, against what their position predicted (docs/impact.md)"},
+    [OPT_STRENGTH] = {"strength", NULL,
+                      "instead of the speed: a round robin of the bot kinds --seats names (default\n"
+                      "random,greedy,ismcts:8,ismcts:32,ismcts:32:random), G games per pair (--games,\n"
+                      "default 200), with Bradley-Terry ratings and 95% bootstrap intervals (docs/bots.md)"},
     [OPT_FATE] = {"fate", NULL,
                   "also print each card's fate: the share of its gainers who have it active at the end,\n"
                   "covered or lost (and to which card), the win rate of keepers and of losers, and the\n"
@@ -415,6 +419,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
         return 1;
     case OPT_IMPACT: o->impact = 1; return 1;
     case OPT_FATE: o->fate = 1; return 1;
+    case OPT_STRENGTH: o->strength = 1; return 1;
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
         return add_value(c, "--mods folders", v, o->mods, &o->nmods);

@@ -19,12 +19,13 @@
 #include "commands.h"
 #include "common/cli.h"
 #include "foh/ruleset.h"
+#include "sim/strength.h"
 
 extern char **environ;
 
 static const cli_option_id BENCH_OPTIONS[] = {OPT_PLAYERS, OPT_SEED,  OPT_GAMES, OPT_THREADS, OPT_CARDS,
                                               OPT_VARIANT, OPT_MODS,  OPT_JSON,  OPT_LONG_GAMES, OPT_QUICK, OPT_LUA_ONLY,
-                                              OPT_COUNT};
+                                              OPT_STRENGTH, OPT_SEATS, OPT_COUNT};
 static const cli_command BENCH = {
     "bench", NULL, 0,
     "Measures, for the card set and variants given: random-bot games per second on one\n"
@@ -34,7 +35,8 @@ static const cli_command BENCH = {
     "per second, ISMCTS iterations per second and milliseconds per decision at its\n"
     "default budget, and the peak memory (RSS) of a long `foh sim` of random bots.\n"
     "--games sets the random games (default 20000). Wall-clock figures vary with the\n"
-    "machine and its load; tools/callgrind.sh counts instructions instead.\n",
+    "machine and its load; tools/callgrind.sh counts instructions instead.\n"
+    "--strength measures the bots' strength instead (docs/bots.md).\n",
     BENCH_OPTIONS, NULL};
 
 /* Positions sampled from random games, for the per-operation timings. */
@@ -336,7 +338,9 @@ int cmd_bench(int argc, char **argv)
         return st;
     }
     if (!(o.given >> OPT_GAMES & 1))
-        o.games = o.quick ? 200 : 20000;
+        o.games = o.strength ? (o.quick ? 10 : 200) : o.quick ? 200 : 20000;
+    if (o.strength && !(o.given >> OPT_SEATS & 1))
+        o.seats = o.quick ? "random,greedy,ismcts:2,ismcts:2:random" : "random,greedy,ismcts:8,ismcts:32,ismcts:32:random";
     if (!(o.given >> OPT_THREADS & 1)) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         o.threads = cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
@@ -348,6 +352,19 @@ int cmd_bench(int argc, char **argv)
     if (!cli_load_any(&o, &cs, &eng))
         return CLI_DATA;
     int flow = foh_cardset_ruleset(cs) == foh_ruleset_at(0); /* another ruleset: through the interface alone */
+    if (o.strength) {
+        foh_engine_free(eng);
+        int status = CLI_USAGE;
+        const char *note;
+        if (!flow)
+            cli_error("bench", "--strength compares final scores: The Flow of History's card sets only for now");
+        else if (!foh_cardset_allows_players(cs, o.players, &note))
+            cli_error("bench", "%d players are not allowed. %s", o.players, note);
+        else
+            status = strength_run(&o, cs);
+        foh_cardset_free(cs);
+        return status;
+    }
     const char *note = "";
     foh_error err;
     foh_options try = {.players = o.players, .seed = o.seed};

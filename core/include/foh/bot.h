@@ -75,6 +75,16 @@ FOH_API foh_player *foh_bot_greedy_new(uint64_t seed);
  * reproducible), or MS milliseconds when MS > 0 (depends on the machine). */
 FOH_API foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms);
 
+/* The opponent model of an ISMCTS bot: what it expects the other players
+ * to play below the root of its search. GREEDY: the greedy bot (the
+ * default: strong against greedy opponents, whom it then models exactly);
+ * RANDOM: the random bot (a search that assumes nothing of its opponents'
+ * skill: measured against greedy bots, it plays opponents it does not
+ * model). Its own moves below the root are the greedy bot's either way. */
+enum { FOH_ISMCTS_MODEL_GREEDY, FOH_ISMCTS_MODEL_RANDOM };
+/* foh_bot_ismcts_new with the opponent model MODEL (FOH_ISMCTS_MODEL_*). */
+FOH_API foh_player *foh_bot_ismcts_new_model(uint64_t seed, long iterations, double ms, int model);
+
 /* The largest ISMCTS budget a seat spec may ask for, per decision: an
  * iteration costs some 70 microseconds, so 100,000 take seconds. */
 #define FOH_ISMCTS_MAX_ITERATIONS 100000
@@ -82,8 +92,10 @@ FOH_API foh_player *foh_bot_ismcts_new(uint64_t seed, long iterations, double ms
 
 /* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
  * "ismcts:2000" (iterations per decision, at most FOH_ISMCTS_MAX_ITERATIONS)
- * or "ismcts:50ms" (milliseconds, at most FOH_ISMCTS_MAX_MS). NULL with ERR
- * set (FOH_ERR_USAGE) for a bad spec or a budget over the limits. */
+ * or "ismcts:50ms" (milliseconds, at most FOH_ISMCTS_MAX_MS), each
+ * optionally followed by the opponent model ":greedy" (the default) or
+ * ":random" ("ismcts:200:random", "ismcts:random"). NULL with ERR set
+ * (FOH_ERR_USAGE) for a bad spec or a budget over the limits. */
 FOH_API foh_player *foh_bot_from_spec(const char *spec, uint64_t seed, foh_error *err);
 
 /* Free any player (NULL allowed). */
