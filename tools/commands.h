@@ -15,5 +15,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

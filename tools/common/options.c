@@ -98,6 +98,8 @@ static const struct {
                       "instead of the speed: a round robin of the bot kinds --seats names (default\n"
                       "random,greedy,ismcts:8,ismcts:32,ismcts:32:random), G games per pair (--games,\n"
                       "default 200), with Bradley-Terry ratings and 95% bootstrap intervals (docs/bots.md)"},
+    [OPT_OUT] = {"out", "DIR", "the results folder (default: the experiment file's name without .yaml,\n"
+                               "followed by -results); it must not exist or be empty"},
     [OPT_FATE] = {"fate", NULL,
                   "also print each card's fate: the share of its gainers who have it active at the end,\n"
                   "covered or lost (and to which card), the win rate of keepers and of losers, and the\n"
@@ -420,6 +422,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_IMPACT: o->impact = 1; return 1;
     case OPT_FATE: o->fate = 1; return 1;
     case OPT_STRENGTH: o->strength = 1; return 1;
+    case OPT_OUT: o->out = v; return 1;
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
         return add_value(c, "--mods folders", v, o->mods, &o->nmods);

@@ -36,6 +36,7 @@ typedef enum {
     OPT_MODS, OPT_EXPLAIN, OPT_REVEAL, OPT_WATCH, OPT_LONG_GAMES, OPT_QUICK, OPT_SCENARIOS, OPT_IMPACT, OPT_FATE, OPT_WITHOUT,
     OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* ladder.c */
     OPT_STRENGTH,                                                        /* strength.c */
+    OPT_OUT,                                                             /* foh run */
     OPT_HELP, OPT_COUNT
 } cli_option_id;
 
@@ -81,6 +82,7 @@ typedef struct {
     long long_games;              /* --long-games N (bench): the long simulation's games */
     int quick;                    /* --quick (bench): every measurement short */
     int strength;                 /* --strength (bench): the bots' round robin */
+    const char *out;              /* --out DIR (run): the results folder */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
     int impact;                   /* --impact (sim, compare): the per-card impact table */

@@ -24,6 +24,11 @@ int provenance_is_base(const cli_options *o, const foh_cardset *cs)
     return realpath(FOH_DEFAULT_CARDS, base) && realpath(found, given) && !strcmp(base, given);
 }
 
+const char *provenance_engine(void)
+{
+    return "foh " FOH_VERSION;
+}
+
 void provenance_hash(const foh_cardset *cs, char hex[17])
 {
     snprintf(hex, 17, "%016" PRIx64, foh_cardset_hash(cs));
@@ -87,7 +92,7 @@ json_t *provenance_json(const cli_options *o, const foh_cardset *cs)
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         json_array_append_new(variants, json_string(foh_cardset_variant_name(cs, i)));
     if (!root || !command || !cards || !variants ||
-        json_object_set_new(root, "engine", json_string("foh " FOH_VERSION)) != 0 ||
+        json_object_set_new(root, "engine", json_string(provenance_engine())) != 0 ||
         json_object_set_new(root, "command", command) != 0 || json_object_set_new(root, "cards", cards) != 0 ||
         json_object_set_new(root, "variants", variants) != 0 ||
         json_object_set_new(root, "content_hash", json_string(hex)) != 0 ||

@@ -21,6 +21,9 @@ struct json_t;
  * not qualify by name (its content hash tells the rest). */
 int provenance_is_base(const cli_options *o, const foh_cardset *cs);
 
+/* "foh VERSION": the engine, as reports name it. */
+const char *provenance_engine(void);
+
 /* CS's content hash as 16 hex digits into HEX. */
 void provenance_hash(const foh_cardset *cs, char hex[17]);
 

@@ -10,6 +10,7 @@
 #include "common/cli.h"
 #include "common/provenance.h"
 #include "sim/compare_diff.h"
+#include "sim/compare_saved.h"
 #include "sim/fate.h"
 #include "sim/impact.h"
 #include "sim/sim.h"
@@ -21,7 +22,7 @@ static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED
                                                 OPT_JSON, OPT_HTML, OPT_IMPACT,
                                                 OPT_COUNT};
 static const cli_command COMPARE = {
-    "compare", NULL, 0,
+    "compare", "[A.json B.json]", 0,
     "Simulates configuration A and configuration B (a card folder and variants each; the\n"
     "base set without variants by default) on the same game seeds and prints, for each\n"
     "figure of the report, A, B, their difference B - A, its 95% confidence interval and\n"
@@ -33,7 +34,9 @@ static const cli_command COMPARE = {
     "of it after it was gained, keepers against losers) and, with --impact, its impact in\n"
     "A and in B; then the cards ranked by how far their figures moved (the games alone, the\n"
     "files not used); then every figure.\n"
-    "--json and --html write the same comparison as a document and as a page.\n",
+    "--json and --html write the same comparison as a document and as a page.\n"
+    "With two files, compares two saved reports of foh sim --json instead (their games are\n"
+    "independent samples: the intervals combine the reports' own; each report's provenance).\n",
     COMPARE_OPTIONS, NULL};
 
 int cmd_compare(int argc, char **argv)
@@ -44,6 +47,13 @@ int cmd_compare(int argc, char **argv)
         if (common.help)
             cli_help(&COMPARE, stdout);
         return status;
+    }
+    if (common.nargs == 2) /* two saved reports */
+        return common.html ? (cli_error("compare", "two saved reports: --json only"), CLI_USAGE)
+                           : compare_saved(common.args[0], common.args[1], common.json);
+    if (common.nargs != 0) {
+        cli_error("compare", "give two saved reports (A.json B.json) or none (see foh compare --help)");
+        return CLI_USAGE;
     }
     if (any_compare_applies(&common)) /* another ruleset's card sets: through the interface alone */
         return any_compare(&common);
