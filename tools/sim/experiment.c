@@ -205,9 +205,15 @@ static int read_sweep(experiment *e, const foh_yaml_node *s)
     if (u != -1)
         return u == -2 ? bad(s, "sweep is a map {configuration, path, values}")
                        : bad(s, "unknown key '%s' in sweep (configuration, path, values)", s->keys[u]);
-    if (!text(foh_yaml_get(s, "path") ? foh_yaml_get(s, "path") : s, "sweep path", e->sweep_path,
-              sizeof e->sweep_path))
+    const foh_yaml_node *pn = foh_yaml_get(s, "path") ? foh_yaml_get(s, "path") : s;
+    if (!text(pn, "sweep path", e->sweep_path, sizeof e->sweep_path))
         return 0;
+    /* Written into a variant's `set:` as it stands: a dotted path only. */
+    for (const char *p = e->sweep_path; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+              *p == '-' || *p == '.'))
+            return bad(pn, "sweep path '%s': a variant's set: path (cards.ID.params.NAME, rules.NAME, ...): letters, "
+                           "digits, '_', '-' and '.' only", e->sweep_path);
     const foh_yaml_node *c = foh_yaml_get(s, "configuration"), *v = foh_yaml_get(s, "values");
     e->sweep_cfg = 0;
     if (c) {
@@ -399,6 +405,8 @@ static json_t *play_config(const experiment *e, int k, const char *sweep, const 
         char *txt = NULL, *js = NULL;
         json_t *r = sim_stats_report(st, NULL, cs, o.players, o.seats, o.seed), *prov = provenance_json(&o, cs);
         report = r ? json_pack("{s:O,s:o*}", "format", json_object_get(r, "format"), "provenance", prov) : NULL;
+        if (!r)
+            json_decref(prov);
         if (report)
             json_object_update(report, r);
         json_decref(r);
