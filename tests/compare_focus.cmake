@@ -5,18 +5,8 @@
 # shown in A and in B; the JSON says the same; the provenance names the
 # copy by its content hash and not as the base set.
 set(root ${OUT}/compare-focus)
-file(REMOVE_RECURSE ${root})
-file(MAKE_DIRECTORY ${root}/cards)
-file(COPY ${SRC}/cards/base DESTINATION ${root}/cards)
-file(RENAME ${root}/cards/base ${root}/cards/t6)
-file(COPY ${SRC}/scripts DESTINATION ${root})
-file(READ ${root}/cards/t6/3-age-I.yaml y)
-string(REPLACE "  params: {culture: 2}\n  effect: return provide { culture = params.culture }"
-               "  params: {culture: 6}\n  effect: return provide { culture = params.culture }" y2 "${y}")
-if(y2 STREQUAL y)
-  message(FATAL_ERROR "could not plant Temple's change")
-endif()
-file(WRITE ${root}/cards/t6/3-age-I.yaml "${y2}")
+include(${CMAKE_CURRENT_LIST_DIR}/plant.cmake)
+foh_plant_temple(${root} 6)
 execute_process(COMMAND ${FOH} compare --games 600 --seats greedy --seed 4 --threads 2 --impact
                         --b-cards ${root}/cards/t6 --json ${root}/compare.json
                 OUTPUT_VARIABLE text ERROR_VARIABLE err RESULT_VARIABLE rc)

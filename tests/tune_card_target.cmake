@@ -6,18 +6,8 @@
 # variant records the set it was tuned on; and the compare command the
 # run prints, run as printed, compares the tuned set with its base.
 set(root ${OUT}/tune-card-target)
-file(REMOVE_RECURSE ${root})
-file(MAKE_DIRECTORY ${root}/cards)
-file(COPY ${SRC}/cards/base DESTINATION ${root}/cards)
-file(RENAME ${root}/cards/base ${root}/cards/t6)
-file(COPY ${SRC}/scripts DESTINATION ${root})
-file(READ ${root}/cards/t6/3-age-I.yaml y)
-string(REPLACE "  params: {culture: 2}\n  effect: return provide { culture = params.culture }"
-               "  params: {culture: 6}\n  effect: return provide { culture = params.culture }" y2 "${y}")
-if(y2 STREQUAL y)
-  message(FATAL_ERROR "could not plant Temple's change")
-endif()
-file(WRITE ${root}/cards/t6/3-age-I.yaml "${y2}")
+include(${CMAKE_CURRENT_LIST_DIR}/plant.cmake)
+foh_plant_temple(${root} 6)
 execute_process(COMMAND ${FOH} tune --cards ${root}/cards/t6 --seats greedy --games 400 --seed 3
                         --target card:temple:owners=..32 --budget 8000 --max-changes 1 --verify-games 400
                         --out ${root}/tuned --threads 2
