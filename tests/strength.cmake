@@ -2,6 +2,7 @@
 # Bradley-Terry ratings and bootstrap intervals; ISMCTS with the random
 # opponent model is a seat spec of its own; a bad model is refused; the
 # report is the same whatever the threads.
+include(${CMAKE_CURRENT_LIST_DIR}/provenance.cmake)
 foreach(t 1 2)
   execute_process(COMMAND ${FOH} bench --strength --seats random,greedy,ismcts:2:random --games 12 --seed 4
                           --threads ${t} --json ${OUT}/strength${t}.json
@@ -10,6 +11,8 @@ foreach(t 1 2)
     message(FATAL_ERROR "foh bench --strength --threads ${t}: exit ${rc}: ${err}")
   endif()
 endforeach()
+foh_strip_provenance(out1)
+foh_strip_provenance(out2)
 if(NOT out1 STREQUAL out2)
   message(FATAL_ERROR "--threads 1 and 2 differ:\n${out1}\n${out2}")
 endif()

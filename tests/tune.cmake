@@ -3,6 +3,7 @@
 # a small budget: weakening that card is among the top 3 patch notes, the
 # variant folder is written and plays, and the output is the same on a
 # second run with another number of threads. Also: the usage errors.
+include(${CMAKE_CURRENT_LIST_DIR}/provenance.cmake)
 set(ARGS tune --variant ${SRC}/tests/data/broken-variant --target start-spread=5 --target length=100..200 --games 200 --budget 4000
          --verify-games 200 --seed 1 --out ${OUT}/tune-fixed)
 execute_process(COMMAND ${FOH} ${ARGS} --threads 2 OUTPUT_VARIABLE first ERROR_VARIABLE err RESULT_VARIABLE rc)
@@ -65,6 +66,8 @@ string(REGEX REPLACE "in [0-9]+ s\n" "" a "${first}")
 string(REGEX REPLACE "in [0-9]+ s\n" "" b "${second}")
 string(REGEX REPLACE "2 threads" "T threads" a "${a}")
 string(REGEX REPLACE "1 thread" "T threads" b "${b}")
+foh_strip_provenance(a)
+foh_strip_provenance(b)
 if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
   message(FATAL_ERROR "a second run differs (exit ${rc}):\n${second}")
 endif()
@@ -153,6 +156,8 @@ string(REGEX REPLACE "in [0-9]+ s\n" "" a "${ifirst}")
 string(REGEX REPLACE "in [0-9]+ s\n" "" b "${isecond}")
 string(REGEX REPLACE "2 threads" "T threads" a "${a}")
 string(REGEX REPLACE "1 thread" "T threads" b "${b}")
+foh_strip_provenance(a)
+foh_strip_provenance(b)
 if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
   message(FATAL_ERROR "impact-band: a second run with 1 thread differs (exit ${rc}):\n${isecond}")
 endif()

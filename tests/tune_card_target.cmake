@@ -42,5 +42,17 @@ if(NOT rc EQUAL 0 OR NOT cmp MATCHES "^A: [^\n]*card set [^\n]*/t6\n" OR NOT cmp
    OR NOT cmp MATCHES "\n  variants of B: [^\n]*\n" OR NOT cmp MATCHES "\nchanged card Temple|\n  files whose contents differ[^\n]*variant")
   message(FATAL_ERROR "the printed compare (${CMAKE_MATCH_1}): exit ${rc}:\n${cmp}\n${err}")
 endif()
+# A target the games cannot measure (a starting card has no impact) is refused, not counted as met.
+execute_process(COMMAND ${FOH} tune --games 40 --budget 400 --seats greedy --target card:religious_tribe:impact=-1..1
+                OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "card:religious_tribe: its impact on the win is not determined on the base's games")
+  message(FATAL_ERROR "an unmeasurable per-card target: exit ${rc}: ${err}")
+endif()
+foreach(bad "card:temple:owners=0x10" "card:temple:owners=...5" "card:nosuch:owners=..30" "card:temple:price=1..2")
+  execute_process(COMMAND ${FOH} tune --games 40 --target ${bad} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--target")
+    message(FATAL_ERROR "--target ${bad}: exit ${rc}: ${err}")
+  endif()
+endforeach()
 string(REGEX MATCH "\n1\\. Temple: params\\.culture 6 -> [0-9]+[^:]*" note "${out}")
 message(STATUS "per-card target: ${note}; the printed compare compares the tuned set")

@@ -5,6 +5,7 @@
 # whatever the order of the files. Refused with their message: a shard of
 # another run (another seed), a missing shard, the same shard twice, a cut
 # file and a file whose sums do not match its games.
+include(${CMAKE_CURRENT_LIST_DIR}/provenance.cmake)
 set(ARGS tune --variant ${SRC}/tests/data/broken-variant --target start-spread=5 --target length=100..200 --games 200
          --budget 4000 --threads 2)
 foreach(i 1 2)
@@ -43,6 +44,8 @@ string(REGEX REPLACE ", [0-9]+ s here\n" "" a "${first}")
 string(REGEX REPLACE ", [0-9]+ s here\n" "" b "${second}")
 string(REGEX REPLACE "\nshard [12] of 2 \\([^\n]*" "" a "${a}")
 string(REGEX REPLACE "\nshard [12] of 2 \\([^\n]*" "" b "${b}")
+foh_strip_provenance(a)
+foh_strip_provenance(b)
 if(NOT rc EQUAL 0 OR NOT a STREQUAL b)
   message(FATAL_ERROR "merging the files in the other order differs (exit ${rc}):\n${second}")
 endif()

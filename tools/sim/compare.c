@@ -48,9 +48,13 @@ int cmd_compare(int argc, char **argv)
             cli_help(&COMPARE, stdout);
         return status;
     }
-    if (common.nargs == 2) /* two saved reports */
-        return common.html ? (cli_error("compare", "two saved reports: --json only"), CLI_USAGE)
-                           : compare_saved(common.args[0], common.args[1], common.json);
+    if (common.nargs == 2) { /* two saved reports: their figures are what they are */
+        if (common.given & ~((uint64_t)1 << OPT_JSON)) {
+            cli_error("compare", "two saved reports are compared as they are: only --json may be given with them");
+            return CLI_USAGE;
+        }
+        return compare_saved(common.args[0], common.args[1], common.json);
+    }
     if (common.nargs != 0) {
         cli_error("compare", "give two saved reports (A.json B.json) or none (see foh compare --help)");
         return CLI_USAGE;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "sim/sim_stats.h"
 
 static void note(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(json_t *list, const char *fmt, ...)
@@ -26,7 +27,7 @@ static void text_field(json_t *list, const char *what, const char *a, const char
     a = a ? a : "";
     b = b ? b : "";
     if (strcmp(a, b))
-        note(list, "%s: \"%.60s\" -> \"%.60s\"", what, a, b);
+        note(list, "%s: \"%s\" -> \"%s\"", what, a, b);
 }
 
 /* The file name of PATH (a copy of a set in another folder is the same). */
@@ -51,6 +52,7 @@ static void card_changes(const foh_cardset *a, int ca, const foh_cardset *b, int
     foh_card_info x, y;
     if (foh_cardset_card(a, ca, &x) != FOH_OK || foh_cardset_card(b, cb, &y) != FOH_OK)
         return;
+    text_field(list, "name", x.name, y.name);
     text_field(list, "age", x.age, y.age);
     text_field(list, "type", x.type, y.type);
     text_field(list, "timing", x.timing, y.timing);
@@ -61,9 +63,9 @@ static void card_changes(const foh_cardset *a, int ca, const foh_cardset *b, int
     stripe_text(b, y.stripe, sb, sizeof sb);
     text_field(list, "stripe", sa, sb);
     text_field(list, "text", x.text, y.text);
-    char la[512], lb[512];
-    snprintf(la, sizeof la, "%s:%d", base_name(x.effect_file), x.effect_line);
-    snprintf(lb, sizeof lb, "%s:%d", base_name(y.effect_file), y.effect_line);
+    /* Where the effect is written, by file (a line moved by an edit above
+     * it is no change of the card; the file's bytes are compared below). */
+    const char *la = base_name(x.effect_file), *lb = base_name(y.effect_file);
     if (x.has_effect != y.has_effect || (x.has_effect && strcmp(la, lb)))
         note(list, "effect script: %s -> %s", x.has_effect ? la : "none", y.has_effect ? lb : "none");
     /* Params by name, each side's. */
@@ -97,10 +99,33 @@ static json_t *sources(const foh_cardset *cs)
     return o;
 }
 
+/* The rule numbers the loader exposes that differ, into LIST. */
+static void rule_changes(const foh_cardset *a, const foh_cardset *b, json_t *list)
+{
+    foh_scoring_rules ra, rb;
+    foh_cardset_scoring_rules(a, &ra);
+    foh_cardset_scoring_rules(b, &rb);
+    if (ra.vp_per_full_icon != rb.vp_per_full_icon)
+        note(list, "rules.vp_per_full_icon: %d -> %d", ra.vp_per_full_icon, rb.vp_per_full_icon);
+    if (ra.other_icons_per_vp != rb.other_icons_per_vp)
+        note(list, "rules.other_icons_per_vp: %d -> %d", ra.other_icons_per_vp, rb.other_icons_per_vp);
+    if (ra.full_vp_icons != rb.full_vp_icons)
+        note(list, "rules.full_vp_icons: differ");
+    if (ra.ntie_break != rb.ntie_break || memcmp(ra.tie_break, rb.tie_break, sizeof ra.tie_break))
+        note(list, "rules.tie_break: differs");
+    if (foh_cardset_tokens_in_box(a) != foh_cardset_tokens_in_box(b))
+        note(list, "tokens in the box: %d -> %d", foh_cardset_tokens_in_box(a), foh_cardset_tokens_in_box(b));
+    if (foh_cardset_min_players(a) != foh_cardset_min_players(b) ||
+        foh_cardset_max_players(a) != foh_cardset_max_players(b))
+        note(list, "players: %d-%d -> %d-%d", foh_cardset_min_players(a), foh_cardset_max_players(a),
+             foh_cardset_min_players(b), foh_cardset_max_players(b));
+}
+
 json_t *compare_diff(const foh_cardset *a, const foh_cardset *b)
 {
     json_t *root = json_object(), *cards = json_array(), *only_a = json_array(), *only_b = json_array();
-    json_t *files = json_array(), *va = json_array(), *vb = json_array();
+    json_t *files = json_array(), *va = json_array(), *vb = json_array(), *rules = json_array();
+    rule_changes(a, b, rules);
     for (int c = 0; c < foh_cardset_card_count(a); c++) {
         foh_card_info x;
         if (foh_cardset_card(a, c, &x) != FOH_OK)
@@ -137,8 +162,32 @@ json_t *compare_diff(const foh_cardset *a, const foh_cardset *b)
     json_object_foreach(sb, label, h) if (!json_object_get(sa, label)) json_array_append_new(files, json_string(label));
     json_decref(sa);
     json_decref(sb);
+    /* Card files that differ with none of their cards named: what differs
+     * there is what the diff does not read (an effect's Lua code written in
+     * the card, a comment). */
+    json_t *unexplained = json_array(), *f;
+    size_t fi;
+    json_array_foreach(files, fi, f) {
+        const char *file = json_string_value(f);
+        if (!file || !strstr(file, ".yaml") || !strcmp(file, "game.yaml") || !strncmp(file, "variant ", 8))
+            continue;
+        int named = 0;
+        json_t *c;
+        size_t ci;
+        json_array_foreach(cards, ci, c) {
+            foh_card_info info;
+            int k = foh_cardset_find(b, json_string_value(json_object_get(c, "card")));
+            named |= k >= 0 && foh_cardset_card(b, k, &info) == FOH_OK && !strcmp(base_name(info.file), file);
+        }
+        if (!named)
+            json_array_append(unexplained, f);
+    }
     if (!root || json_object_set_new(root, "cards", cards) || json_object_set_new(root, "only_in_a", only_a) ||
-        json_object_set_new(root, "only_in_b", only_b) || json_object_set_new(root, "variants_a", va) ||
+        json_object_set_new(root, "only_in_b", only_b) || json_object_set_new(root, "rules", rules) ||
+        json_object_set_new(root, "unexplained_files", unexplained) ||
+        json_object_set_new(root, "variants_a", va) ||
+        json_object_set_new(root, "variant_details_a", sim_variants_json(a)) ||
+        json_object_set_new(root, "variant_details_b", sim_variants_json(b)) ||
         json_object_set_new(root, "variants_b", vb) || json_object_set_new(root, "files", files)) {
         json_decref(root);
         return NULL;
@@ -186,10 +235,37 @@ void compare_diff_print(FILE *out, const json_t *diff)
     }
     list_line(out, "cards only in A", json_object_get(diff, "only_in_a"));
     list_line(out, "cards only in B", json_object_get(diff, "only_in_b"));
-    list_line(out, "variants of A", json_object_get(diff, "variants_a"));
-    list_line(out, "variants of B", json_object_get(diff, "variants_b"));
+    list_line(out, "rules", json_object_get(diff, "rules"));
+    /* The variants only when the two sides' lists differ, with what they set. */
+    if (!json_equal(json_object_get(diff, "variants_a"), json_object_get(diff, "variants_b"))) {
+        static const char *const SIDE[][2] = {{"variants_a", "variant_details_a"}, {"variants_b", "variant_details_b"}};
+        for (int k = 0; k < 2; k++) {
+            list_line(out, k ? "variants of B" : "variants of A", json_object_get(diff, SIDE[k][0]));
+            json_t *d;
+            json_array_foreach(json_object_get(diff, SIDE[k][1]), i, d) {
+                const char *key;
+                json_t *v;
+                json_object_foreach(json_object_get(d, "set"), key, v) {
+                    fprintf(out, "    %c: variant ", 'A' + k);
+                    cli_puts(out, json_string_value(json_object_get(d, "name")) ? json_string_value(json_object_get(d, "name")) : "?");
+                    fprintf(out, " sets ");
+                    cli_puts(out, key);
+                    fprintf(out, " = ");
+                    cli_puts(out, json_string_value(v) ? json_string_value(v) : "?");
+                    fprintf(out, "\n");
+                }
+            }
+        }
+    }
     list_line(out, "files whose contents differ (game.yaml: rules, set-up, vocabulary; a script: any card using it)",
               json_object_get(diff, "files"));
+    json_t *f;
+    json_array_foreach(json_object_get(diff, "unexplained_files"), i, f) {
+        fprintf(out, "  ");
+        cli_puts(out, json_string_value(f) ? json_string_value(f) : "?");
+        fprintf(out, " differs, but in nothing the fields above compare (an effect's Lua code, a comment): its "
+                     "cards may play differently; the ranking below says which moved\n");
+    }
     if (!json_array_size(cards) && !json_array_size(json_object_get(diff, "only_in_a")) &&
         !json_array_size(json_object_get(diff, "only_in_b")) && !json_array_size(json_object_get(diff, "files")) &&
         !json_array_size(json_object_get(diff, "variants_a")) && !json_array_size(json_object_get(diff, "variants_b")))

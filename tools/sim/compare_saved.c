@@ -32,27 +32,44 @@ typedef struct {
     int n, cap;
 } rows;
 
-/* An estimate {value, ci95_low, ci95_high}: its value and standard error. */
-static int estimate(const json_t *e, double *v, double *se)
+/* An estimate {value, ci95_low, ci95_high}: its value and standard error.
+ * 0 if absent; -1 if it is no estimate foh sim writes (a bound not
+ * finite, a value outside its interval, a rate outside [0, 1]). */
+static int estimate(const json_t *e, int rate, double *v, double *se)
 {
     const json_t *x = json_object_get(e, "value"), *l = json_object_get(e, "ci95_low"),
                  *h = json_object_get(e, "ci95_high");
     if (!json_is_number(x) || !json_is_number(l) || !json_is_number(h))
         return 0;
+    double lo = json_number_value(l), hi = json_number_value(h);
     *v = json_number_value(x);
-    *se = (json_number_value(h) - json_number_value(l)) / (2 * Z95);
+    if (!isfinite(*v) || !isfinite(lo) || !isfinite(hi) || fabs(*v) > 1e9 || fabs(lo) > 1e9 || fabs(hi) > 1e9 ||
+        lo > *v + 1e-9 || hi < *v - 1e-9 || (rate && (lo < -1e-9 || hi > 1 + 1e-9)))
+        return -1;
+    *se = (hi - lo) / (2 * Z95);
     return 1;
 }
 
-/* Add the figure NAME (card CARD or "") from estimates EA and EB. */
-static int add(rows *rs, const char *name, const char *card, const json_t *ea, const json_t *eb)
+/* Add the figure NAME (card CARD or "") from estimates EA and EB (a rate
+ * when RATE). 0 with *WHY when out of memory or an estimate is no report's. */
+static int add_figure(rows *rs, const char *name, const char *card, int rate, const json_t *ea, const json_t *eb,
+                      const char **why)
 {
     double a, b, sa, sb;
-    if (!estimate(ea, &a, &sa) || !estimate(eb, &b, &sb))
+    int ka = estimate(ea, rate, &a, &sa), kb = estimate(eb, rate, &b, &sb);
+    if (ka < 0 || kb < 0) {
+        *why = name;
+        return 0;
+    }
+    if (!ka || !kb)
         return 1;
     double se = sqrt(sa * sa + sb * sb);
-    if (se <= 0)
-        return 1; /* no variation on either side: nothing to test */
+    if (se <= 0 || (rate && a == b && (a == 0 || a == 1)))
+        return 1; /* no variation on either side (0% and 0%): nothing to test */
+    if (strlen(name) >= sizeof rs->r[0].name || strlen(card) >= sizeof rs->r[0].card) {
+        *why = "a card name or id longer than the reports of foh sim hold";
+        return 0;
+    }
     if (rs->n == rs->cap) {
         int cap = rs->cap ? 2 * rs->cap : 256;
         row *grown = realloc(rs->r, (size_t)cap * sizeof *grown);
@@ -73,6 +90,14 @@ static int add(rows *rs, const char *name, const char *card, const json_t *ea, c
     return 1;
 }
 
+#define add(rs, name, card, ea, eb) add_figure(rs, name, card, is_rate(name), ea, eb, why)
+
+/* Whether figure NAME is a rate or share (0..1). */
+static int is_rate(const char *name)
+{
+    return strstr(name, "rate") || strstr(name, "share") || strstr(name, "fired");
+}
+
 /* The element of list L (in B) whose KEY equals that of X (in A). */
 static const json_t *match(const json_t *l, const char *key, const json_t *x)
 {
@@ -82,8 +107,9 @@ static const json_t *match(const json_t *l, const char *key, const json_t *x)
     return NULL;
 }
 
-/* Every estimate the two reports share. 0 if out of memory. */
-static int collect(const json_t *A, const json_t *B, rows *rs)
+/* Every estimate the two reports share. 0 with *WHY if out of memory or a
+ * figure is no report's. */
+static int collect(const json_t *A, const json_t *B, rows *rs, const char **why)
 {
     static const char *const TOP[] = {"game_length_turns", "stalled_share", "score", "winner_score",
                                       "first_player_win_rate"};
@@ -142,13 +168,27 @@ static json_t *load(const char *path)
     json_error_t je;
     json_t *j = json_loadb(data, len, 0, &je);
     free(data);
-    if (!j)
+    if (!j) {
         cli_error("compare", "%s:%d: not JSON: %s", path, je.line, je.text);
-    else if (!json_is_string(json_object_get(j, "format")) ||
-             strcmp(json_string_value(json_object_get(j, "format")), "foh-sim-report/1")) {
-        cli_error("compare", "%s: not a report of foh sim --json (format foh-sim-report/1)", path);
+        return NULL;
+    }
+    const char *why = NULL;
+    if (!json_is_string(json_object_get(j, "format")) ||
+        strcmp(json_string_value(json_object_get(j, "format")), "foh-sim-report/1"))
+        why = "not a report of foh sim --json (format foh-sim-report/1)";
+    else if (!json_is_integer(json_object_get(j, "games")) || json_integer_value(json_object_get(j, "games")) < 1 ||
+             !json_is_integer(json_object_get(j, "players")) || !json_is_string(json_object_get(j, "seats")) ||
+             !json_is_array(json_object_get(j, "cards")) || !json_is_array(json_object_get(j, "seats_report")))
+        why = "a report of foh sim lacks games, players, seats, seats_report or cards: the file was edited or damaged";
+    else if (json_array_size(json_object_get(j, "cards")) > FOH_MAX_CARDS ||
+             json_array_size(json_object_get(j, "seats_report")) > FOH_MAX_PLAYERS ||
+             json_array_size(json_object_get(j, "starting_cards")) > FOH_MAX_CARDS ||
+             json_array_size(json_object_get(j, "turn_order")) > FOH_MAX_PLAYERS)
+        why = "more cards or seats than a card set or game has: the file was edited or damaged";
+    if (why) {
+        cli_error("compare", "%s: %s", path, why);
         json_decref(j);
-        j = NULL;
+        return NULL;
     }
     return j;
 }
@@ -178,10 +218,16 @@ int compare_saved(const char *path_a, const char *path_b, const char *json_path)
         return CLI_DATA;
     }
     rows rs = {NULL, 0, 0};
-    int status = collect(A, B, &rs) ? CLI_OK : CLI_DATA;
+    const char *why = NULL;
+    int status = collect(A, B, &rs, &why) ? CLI_OK : CLI_DATA;
     double *p = malloc((size_t)(rs.n > 0 ? rs.n : 1) * sizeof *p);
     int *mark = malloc((size_t)(rs.n > 0 ? rs.n : 1) * sizeof *mark), marked = 0;
-    if (status != CLI_OK || !p || !mark) {
+    if (status != CLI_OK && why) {
+        char safe[400];
+        cli_error("compare", "%s or %s: the figure '%s' is no estimate foh sim writes (a bound not finite, a value "
+                             "outside its interval, a rate outside 0..1): the file was edited or damaged",
+                  path_a, path_b, cli_safe(why, safe, sizeof safe));
+    } else if (status != CLI_OK || !p || !mark) {
         cli_error("compare", "out of memory");
         status = CLI_DATA;
     } else {
@@ -202,9 +248,11 @@ int compare_saved(const char *path_a, const char *path_b, const char *json_path)
         printf("%-44s %10s %10s %9s %18s %8s\n", "figure", "A", "B", "B - A", "95% CI", "p");
         for (int i = 0; i < rs.n; i++) {
             const row *r = &rs.r[i];
-            int pct = strstr(r->name, "rate") || strstr(r->name, "share") || strstr(r->name, "fired");
+            int pct = is_rate(r->name);
             double k = pct ? 100 : 1;
-            printf("%-44.44s %9.2f%s %9.2f%s %+9.2f [%+7.2f, %+7.2f] %8.4f%s\n", r->name, k * r->a, pct ? "%" : " ",
+            char safe[sizeof r->name * 4]; /* a card's name from the file: shown escaped */
+            printf("%-44.44s %9.2f%s %9.2f%s %+9.2f [%+7.2f, %+7.2f] %8.4f%s\n", cli_safe(r->name, safe, sizeof safe),
+                   k * r->a, pct ? "%" : " ",
                    k * r->b, pct ? "%" : " ", k * r->diff, k * r->low, k * r->high, r->p, r->significant ? "  *" : "");
         }
         printf("%d figures tested; %d differ at a false-discovery rate of 5%% (Benjamini-Hochberg)\n", rs.n, marked);

@@ -167,6 +167,8 @@ static int range(const foh_yaml_node *n, const char *what, double *lo, double *h
         return bad(n, "%s: '%s' is not a number", what, dots + 2);
     if (*lo > *hi || (!isfinite(*lo) && !isfinite(*hi)))
         return bad(n, "%s: LO must be at most HI, and one of them given", what);
+    if ((isfinite(*lo) && fabs(*lo) > 1e12) || (isfinite(*hi) && fabs(*hi) > 1e12))
+        return bad(n, "%s: a bound beyond 10^12", what);
     return 1;
 }
 
@@ -183,8 +185,14 @@ static int read_configs(experiment *e, const foh_yaml_node *list)
         if (u != -1)
             return u == -2 ? bad(c, "a configuration is a map {name, cards, variants}")
                            : bad(c, "unknown key '%s' in a configuration (name, cards, variants)", c->keys[u]);
-        if (!file_name(foh_yaml_get(c, "name") ? foh_yaml_get(c, "name") : c, "name", k->name, sizeof k->name))
+        const foh_yaml_node *nn = foh_yaml_get(c, "name") ? foh_yaml_get(c, "name") : c;
+        if (!file_name(nn, "name", k->name, sizeof k->name))
             return 0;
+        /* The run's own files: a configuration may not be named so. */
+        if (!strcmp(k->name, "summary") || !strcmp(k->name, "versions") || !strcmp(k->name, "experiment") ||
+            !strncmp(k->name, "sweep", 5))
+            return bad(nn, "a configuration may not be named '%s': summary, versions, experiment and sweep... name "
+                           "the run's own files", k->name);
         for (int j = 0; j < e->nconfigs; j++)
             if (!strcmp(e->cfg[j].name, k->name))
                 return bad(c, "two configurations are named '%s'", k->name);
@@ -232,10 +240,14 @@ static int read_sweep(experiment *e, const foh_yaml_node *s)
                 return 0;
     } else {
         double lo, hi;
-        if (!v || !range(v, "sweep values (a list, or LO..HI of whole numbers)", &lo, &hi) || !isfinite(lo) ||
-            !isfinite(hi) || lo != floor(lo) || hi != floor(hi) || hi - lo + 1 > MAX_SWEEP)
-            return v ? bad(v, "sweep values: LO..HI of whole numbers, at most %d of them", MAX_SWEEP)
-                     : bad(s, "sweep needs values");
+        if (!v)
+            return bad(s, "sweep needs values");
+        if (!range(v, "sweep values (a list, or LO..HI of whole numbers)", &lo, &hi))
+            return 0;
+        if (!isfinite(lo) || !isfinite(hi) || lo != floor(lo) || hi != floor(hi) || hi - lo + 1 > MAX_SWEEP ||
+            fabs(lo) > 1000000 || fabs(hi) > 1000000)
+            return bad(v, "sweep values: LO..HI of whole numbers from -1000000 to 1000000, at most %d of them",
+                       MAX_SWEEP);
         for (long x = (long)lo; x <= (long)hi; x++)
             e->values[e->nvalues++] = x;
     }
@@ -279,9 +291,13 @@ static int read_experiment(experiment *e, const char *path)
         ok = bad(m, "metrics must list 1 to %d figures of the report (e.g. score, cards.temple.owner_win_rate)",
                  MAX_METRICS);
     for (size_t i = 0; ok && i < (m ? m->n : 3); i++)
-        if (m)
-            ok = text(m->items[i], "a metric", e->m[e->nmetrics++].path, sizeof e->m[0].path);
-        else
+        if (m) {
+            ok = text(m->items[i], "a metric", e->m[e->nmetrics].path, sizeof e->m[0].path);
+            for (int j = 0; ok && j < e->nmetrics; j++)
+                if (!strcmp(e->m[j].path, e->m[e->nmetrics].path))
+                    ok = bad(m->items[i], "metric '%s' listed twice", e->m[j].path);
+            e->nmetrics++;
+        } else
             snprintf(e->m[e->nmetrics++].path, sizeof e->m[0].path, "%s", DEFAULT_METRICS[i]);
     if (ok && t && t->kind != FOH_YAML_MAP)
         ok = bad(t, "targets is a map METRIC: LO..HI");
@@ -298,6 +314,11 @@ static int read_experiment(experiment *e, const char *path)
         }
         if (ok)
             ok = range(t->items[i], "a target", &e->m[k].lo, &e->m[k].hi) && (e->m[k].has_target = 1);
+        /* The reports give rates and shares as fractions: "..35" meant 35%. */
+        if (ok && (strstr(e->m[k].path, "rate") || strstr(e->m[k].path, "share")) &&
+            ((isfinite(e->m[k].lo) && fabs(e->m[k].lo) > 1) || (isfinite(e->m[k].hi) && fabs(e->m[k].hi) > 1)))
+            ok = bad(t->items[i], "target of %s: the reports give rates and shares as fractions from 0 to 1 (35%% is "
+                                  "0.35)", e->m[k].path);
     }
     if (ok && foh_yaml_get(y, "sweep"))
         ok = read_sweep(e, foh_yaml_get(y, "sweep"));
@@ -353,8 +374,9 @@ static int metric_get(const json_t *report, const char *path, double *v, double 
     return 1;
 }
 
-/* The options of configuration K (with an extra variant folder SWEEP, or NULL). */
-static void options_of(const experiment *e, int k, const char *sweep, cli_options *o)
+/* The options of configuration K (with an extra variant folder SWEEP, or
+ * NULL); 0 after saying why not (a variant's path too long). */
+static int options_of(const experiment *e, int k, const char *sweep, cli_options *o)
 {
     const config *c = &e->cfg[k];
     *o = *e->cmd; /* the command's mods, threads and words */
@@ -369,15 +391,27 @@ static void options_of(const experiment *e, int k, const char *sweep, cli_option
     for (int i = 1; i < c->ncards; i++)
         o->more_cards[i - 1] = c->cards[i];
     o->nvariants = 0;
+    if (c->nvariants + (sweep != NULL) > CLI_MAX_VARIANTS) {
+        cli_error("run", "configuration %s: at most %d variants%s", c->name, CLI_MAX_VARIANTS,
+                  sweep ? ", the sweep's included" : "");
+        return 0;
+    }
     for (int i = 0; i < c->nvariants + (sweep != NULL); i++) {
         const char *v = i < c->nvariants ? c->variants[i] : sweep;
         o->variant[o->nvariants] = v;
         if (!cli_find(o, "variants", v, "variant.yaml", o->variant_dir[o->nvariants],
-                      sizeof o->variant_dir[o->nvariants]))
-            snprintf(o->variant_dir[o->nvariants], sizeof o->variant_dir[0], "%s", v); /* loading names it */
+                      sizeof o->variant_dir[o->nvariants])) {
+            if (strlen(v) >= sizeof o->variant_dir[0]) {
+                cli_error("run", "configuration %s: the variant path %.60s... is longer than %zu bytes", c->name, v,
+                          sizeof o->variant_dir[0] - 1);
+                return 0;
+            }
+            memcpy(o->variant_dir[o->nvariants], v, strlen(v) + 1); /* as given: loading names it */
+        }
         o->nvariants++;
     }
     o->quiet_timing = 1;
+    return 1;
 }
 
 /* Play configuration K (with SWEEP's variant or NULL), write its reports as
@@ -386,11 +420,8 @@ static void options_of(const experiment *e, int k, const char *sweep, cli_option
 static json_t *play_config(const experiment *e, int k, const char *sweep, const char *out, const char *label)
 {
     cli_options o;
-    options_of(e, k, sweep, &o);
-    if (o.nvariants > CLI_MAX_VARIANTS) {
-        cli_error("run", "configuration %s: at most %d variants", e->cfg[k].name, CLI_MAX_VARIANTS);
+    if (!options_of(e, k, sweep, &o))
         return NULL;
-    }
     foh_cardset *cs;
     foh_engine *eng;
     if (!cli_load(&o, &cs, &eng))
@@ -497,7 +528,11 @@ static int sweep_html(const experiment *e, const char *path, double (*v)[MAX_SWE
                 }
         if (hi <= lo)
             hi = lo + 1;
-        double x0 = (double)e->values[0], x1 = (double)e->values[e->nvalues - 1];
+        double x0 = (double)e->values[0], x1 = x0; /* the values as written: in any order */
+        for (int k = 1; k < e->nvalues; k++) {
+            x0 = fmin(x0, (double)e->values[k]);
+            x1 = fmax(x1, (double)e->values[k]);
+        }
         if (x1 <= x0)
             x1 = x0 + 1;
 #define SX(x) (60 + 600 * ((x) - x0) / (x1 - x0))
@@ -557,6 +592,8 @@ static int run_sweep(const experiment *e, const char *out, FILE *txt, int *misse
         snprintf(label, sizeof label, "sweep-%ld", e->values[k]);
         json_t *r = play_config(e, e->sweep_cfg, vdir, out, label);
         if (!r) {
+            cli_error("run", "%s: the sweep's value %ld of %s (written as a temporary variant, named above) did not "
+                             "play", e->file, e->values[k], e->sweep_path);
             status = CLI_DATA;
             break;
         }
@@ -623,6 +660,17 @@ int cmd_run(int argc, char **argv)
         free(e);
         return CLI_USAGE;
     }
+    /* The seats, before any game: a bad spec is the file's mistake. */
+    cli_options probe_o = o;
+    probe_o.players = e->players;
+    probe_o.seats = e->seats;
+    foh_player *probe[FOH_MAX_PLAYERS];
+    if (!cli_seats(&probe_o, 0, probe)) {
+        cli_error("run", "%s: seats '%s' (see the message above)", e->file, e->seats);
+        free(e);
+        return CLI_USAGE;
+    }
+    cli_free_seats(probe, e->players);
     char *out = NULL;
     if (o.out)
         out = strdup(o.out);
@@ -663,8 +711,12 @@ int cmd_run(int argc, char **argv)
         json_t *r = play_config(e, k, NULL, out, e->cfg[k].name);
         if (!r || !summary_row(e, e->cfg[k].name, r, txt, csv, &missed))
             status = CLI_DATA;
+        if (r && status == CLI_OK) {
+            const char *h = json_string_value(json_object_get(json_object_get(r, "provenance"), "content_hash"));
+            fprintf(txt, "%-24s  (content hash %s; its report: %s.json)\n", "", h ? h : "?", e->cfg[k].name);
+        }
         if (r)
-            json_array_append(json_object_get(versions, "configurations"),
+            json_array_append_new(json_object_get(versions, "configurations"),
                               json_pack("{s:s,s:O}", "name", e->cfg[k].name, "provenance",
                                         json_object_get(r, "provenance")));
         json_decref(r);

@@ -294,8 +294,9 @@ void fate_print_card(FILE *out, const fate_stats *s, const foh_cardset *cs, int 
 void fate_print(FILE *out, const fate_stats *s, const foh_cardset *cs)
 {
     fprintf(out, "\nfate of each card after it was gained (docs/report.md): share of its gainers who have it active at "
-                 "the end, covered, or lost it (Wilson 95%% intervals);\nthe win rate of those who kept it and of those "
-                 "who lost it; the spread (sd) of the gainers' final margin over the best opponent; who removed it most\n");
+                 "the end, covered, or lost it;\nthe win rate of those who kept it and of those who lost it; the spread "
+                 "(sd) of the gainers' final margin over the best opponent; who removed it most\n(--json and --html give "
+                 "each figure's 95%% interval)\n");
     if (s->overflow) {
         fprintf(out, "not computed: a sum would overflow 64 bits (play fewer games)\n");
         return;

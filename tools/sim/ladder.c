@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/origin.h"
+#include "common/provenance.h"
 #include "sim/ladder.h"
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
@@ -280,7 +281,9 @@ static void report(const cli_options *o, const foh_cardset *cs, const rung *rung
     origin_print_cards(stdout, o);
     for (int i = 0; i < foh_cardset_variant_count(cs); i++)
         printf("%s%s", i ? ", " : ", variants: ", foh_cardset_variant_name(cs, i));
-    printf("\nfair share 1/%d = %.1f%%; a rung's gain is significant when its 95%% Wilson interval lies above it\n\n",
+    printf("\n");
+    provenance_print(stdout, o, cs);
+    printf("fair share 1/%d = %.1f%%; a rung's gain is significant when its 95%% Wilson interval lies above it\n\n",
            n, 100 * fair);
     printf("%-26s %6s %9s %22s %4s %24s %8s %8s\n", "strong vs the others", "games", "wins", "win rate [95% CI]", "",
            "score margin [95% CI]", "turns", "stalled");

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/provenance.h"
 #include "sim/sim_stats.h"
 
 #define MAX_KINDS 12
@@ -272,8 +273,20 @@ int strength_run(const cli_options *o, const foh_cardset *cs)
             return CLI_USAGE;
         }
         foh_player_free(probe);
+        for (int i = 0; i < nk; i++)
+            if (!strcmp(kind[i], kind[nk])) {
+                cli_error("bench", "--strength: '%s' is named twice in --seats", kind[nk]);
+                free(kind);
+                return CLI_USAGE;
+            }
         nk++;
         s += len + (s[len] == ',');
+    }
+    if (kind && o->games < 10) {
+        cli_error("bench", "--strength: --games %ld: at least 10 games per pair (the intervals are over the games)",
+                  o->games);
+        free(kind);
+        return CLI_USAGE;
     }
     if (!kind || nk < 2) {
         cli_error("bench", kind ? "--strength needs at least 2 bot kinds in --seats (e.g. random,greedy,ismcts:16)"
@@ -295,6 +308,7 @@ int strength_run(const cli_options *o, const foh_cardset *cs)
     for (int a = 0, p = 0; a < nk; a++)
         for (int b = a + 1; b < nk; b++, p++)
             pair[p][0] = a, pair[p][1] = b;
+    provenance_print(stdout, o, cs);
     atomic_long next = 0, done = 0;
     atomic_int failed = 0;
     job j = {o, cs, kind, nk, npairs, pair, res, &next, &done, &failed, ""};
@@ -311,8 +325,9 @@ int strength_run(const cli_options *o, const foh_cardset *cs)
         cli_error("bench", "--strength: %s", j.error);
         status = CLI_DATA;
     } else {
-        json_t *root = json_pack("{s:s,s:I,s:i,s:I}", "format", "foh-strength/1", "games_per_pair",
-                                 (json_int_t)o->games, "players", o->players, "seed", (json_int_t)o->seed);
+        json_t *root = json_pack("{s:s,s:o*,s:I,s:i,s:I}", "format", "foh-strength/1", "provenance",
+                                 provenance_json(o, cs), "games_per_pair", (json_int_t)o->games, "players",
+                                 o->players, "seed", (json_int_t)o->seed);
         report(&j, root);
         if (o->json && !cli_write_json(root, o->json, JSON_INDENT(2) | JSON_REAL_PRECISION(6))) {
             cli_error("bench", "cannot write %s: %s", o->json, strerror(errno));

@@ -334,9 +334,21 @@ int cmd_tune(int argc, char **argv)
             status = CLI_DATA;
         }
     }
-    if (status == CLI_OK && !T->o.help && T->out && !(T->out_made = mkdir(T->out, 0777) == 0) && errno != EEXIST) {
+    struct stat out_st;
+    int out_bad = 0;
+    for (const char *p = T->out; status == CLI_OK && p && *p && !out_bad; p++)
+        out_bad = (unsigned char)*p < 0x20 || *p == 0x7f; /* its name goes into the variant file */
+    if (status == CLI_OK && !T->o.help && out_bad) {
+        cli_error("tune", "--out: a folder name with a control character (a newline?) is refused");
+        status = CLI_USAGE;
+    } else if (status == CLI_OK && !T->o.help && T->out && !(T->out_made = mkdir(T->out, 0777) == 0) &&
+               errno != EEXIST) {
         cli_error("tune", "cannot create folder %s: %s", T->out, strerror(errno));
         status = CLI_DATA;
+    } else if (status == CLI_OK && !T->o.help && T->out && !T->out_made &&
+               (stat(T->out, &out_st) != 0 || !S_ISDIR(out_st.st_mode))) {
+        cli_error("tune", "--out %s: not a folder", T->out); /* said now, not after the search */
+        status = CLI_USAGE;
     }
     if (status == CLI_OK && !T->o.help)
         status = T->merge ? tune_run_merge(T, &cand) : run(T, &cand);
@@ -372,6 +384,7 @@ int tune_prepare(tuner *T, candidates *cand, candidate **basep)
     if (!cli_load(&T->o, &given, &eng))
         return CLI_DATA;
     provenance_hash(given, T->set_hash);
+    T->set_is_base = provenance_is_base(&T->o, given);
     foh_engine_free(eng);
     foh_cardset_free(given);
     tune_split_variants(T);
@@ -398,6 +411,13 @@ int tune_prepare(tuner *T, candidates *cand, candidate **basep)
     printf("foh tune: %d players, seats %s, seed %llu, %ld games per evaluation, budget %ld games, %d thread%s\n",
            T->o.players, T->o.seats, (unsigned long long)T->o.seed, T->o.games, T->budget, T->o.threads,
            T->o.threads == 1 ? "" : "s");
+    char *command = provenance_command(&T->o);
+    printf("provenance: content hash %s of the card set with its variants (%s), %s, command: ", T->set_hash,
+           T->set_is_base ? "the base set as shipped" : "not the base set as shipped",
+           provenance_engine());
+    cli_puts(stdout, command ? command : "(out of memory)");
+    printf("\n");
+    free(command);
     tune_print_targets(T, stdout);
     printf("tunables: %d numbers, %d single changes", T->ntun, T->nvalues_total);
     for (int i = 0; i < T->npatterns; i++)
@@ -479,6 +499,18 @@ static int run(tuner *T, candidates *cand)
         return CLI_DATA;
     }
     tune_base_ready(T, base);
+    /* A per-card target the base's games cannot measure would count as met:
+     * refused (a starting card is never gained during a turn: no impact). */
+    for (int k = 0; k < T->tg.ncard; k++)
+        if (!base->m.card_known[k]) {
+            cli_error("tune", "--target card:%s: its %s is not determined on the base's games (%s): it cannot be "
+                              "tuned towards", T->tg.card[k].id,
+                      T->tg.card[k].figure == TUNE_CARD_OWNERS ? "owners' win rate" : "impact on the win",
+                      T->tg.card[k].figure == TUNE_CARD_OWNERS ? "nobody owned it at the end"
+                                                               : "never gained during a turn: a starting card, or "
+                                                                 "never taken");
+            return CLI_USAGE;
+        }
     candidate **alive = NULL;
     int nalive = 0;
     if (base->loss > 0 && (st = tune_stage1(T, cand, base, &alive, &nalive)) != CLI_OK)

@@ -71,6 +71,7 @@ typedef struct {
     int npatterns;
     long budget, spent, verify_games;
     char set_hash[17];    /* the content hash of the card set with the user's variants (provenance.h) */
+    int set_is_base;      /* it is the base set as shipped */
     uint64_t verify_seed; /* --verify-seed, when verify_seed_given */
     int verify_seed_given;
     int max_changes;

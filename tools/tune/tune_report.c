@@ -82,13 +82,13 @@ static int effects_of(const tuner *T, int card, effect *e)
         if (tune_wants_impact(&T->tg))
             e[n++] = (effect){"impact", " points", TF_IMPACT, card};
     }
-    /* The cards a per-card target names, when not CARD itself. */
+    /* The cards a per-card target names, when not CARD itself (named by id). */
     for (int k = 0; k < T->tg.ncard && n < 14; k++) {
         int c = T->tg.card[k].card;
         if (c == card || c < 0)
             continue;
-        e[n++] = T->tg.card[k].figure == TUNE_CARD_OWNERS ? (effect){"target card's owners' win rate", "%", TF_OWNERS, c}
-                                                           : (effect){"target card's impact", " points", TF_IMPACT, c};
+        e[n++] = T->tg.card[k].figure == TUNE_CARD_OWNERS ? (effect){T->tg.card[k].id, "%", TF_OWNERS, c}
+                                                           : (effect){T->tg.card[k].id, " points", TF_IMPACT, c};
     }
     if (T->tg.seat_spread >= 0)
         e[n++] = (effect){"seat spread", " points", TF_SEAT_SPREAD, -1};

@@ -46,6 +46,9 @@ static int bound(const char *text, size_t n, double dflt, double *out)
         return 0;
     memcpy(buf, text, n);
     buf[n] = '\0';
+    /* Decimal only: not "0x10", not ".5" after "..". */
+    if (strspn(buf, "+-0123456789.eE") != n || buf[0] == '.' || strstr(buf, ".."))
+        return 0;
     *out = strtod(buf, &end);
     return end != buf && !*end && isfinite(*out);
 }
