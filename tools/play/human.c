@@ -390,7 +390,11 @@ static int ask_amount(human_table *t, foh_game *g, const foh_action *legal, int 
     if (e->min == e->max)
         return e->first;
     char name[160], prompt[300];
-    board_card_name(foh_game_cardset(g), e->card, &t->style, name, sizeof name);
+    /* Without colour: the line editor shows its prompt as text, so colour
+     * codes there would be printed raw (issue 32). */
+    board_style plain = t->style;
+    plain.colour = 0;
+    board_card_name(foh_game_cardset(g), e->card, &plain, name, sizeof name);
     snprintf(prompt, sizeof prompt, "How many tokens in %s? (%d to %d; Enter to go back) ", name, e->min, e->max);
     for (;;) {
         const char *line = ask(t, prompt);
