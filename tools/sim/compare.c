@@ -104,14 +104,18 @@ int cmd_compare(int argc, char **argv)
             cli_error("compare", "cannot write %s: %s", outputs[i], strerror(errno));
             status = CLI_DATA;
         }
+    /* What differs, before the games: the fates are watched (a look at
+     * every card after every decision) only when a card changed. */
+    json_t *diff = status == CLI_OK ? compare_diff(cs[0], cs[1]) : NULL;
+    int want_fate = json_array_size(json_object_get(diff, "cards")) > 0;
     for (int k = 0; status == CLI_OK && k < 2; k++) {
         st[k] = calloc(1, sizeof *st[k]);
-        fate[k] = fate_stats_new(foh_cardset_card_count(cs[k]));
+        fate[k] = want_fate ? fate_stats_new(foh_cardset_card_count(cs[k])) : NULL;
         impact[k] = common.impact ? calloc(1, sizeof *impact[k]) : NULL;
-        status = st[k] && fate[k] && (impact[k] || !common.impact)
+        status = st[k] && (fate[k] || !want_fate) && (impact[k] || !common.impact)
                      ? sim_run_fate(&o[k], cs[k], st[k], NULL, impact[k], NULL, fate[k])
                      : CLI_DATA;
-        if (status == CLI_DATA && (!st[k] || !fate[k]))
+        if (status == CLI_DATA && (!st[k] || (want_fate && !fate[k])))
             cli_error("compare", "out of memory");
     }
     if (status == CLI_OK) {
@@ -121,7 +125,7 @@ int cmd_compare(int argc, char **argv)
         }
         json_t *meta = json_pack("{s:i,s:I,s:s}", "players", o[0].players, "seed", (json_int_t)o[0].seed, "seats",
                                  o[0].seats);
-        compare_focus focus = {compare_diff(cs[0], cs[1]), {fate[0], fate[1]}, {NULL, NULL}};
+        compare_focus focus = {diff, {fate[0], fate[1]}, {NULL, NULL}};
         for (int k = 0; k < 2; k++) {
             json_t *variants = json_array();
             for (int i = 0; i < foh_cardset_variant_count(cs[k]); i++)
@@ -135,10 +139,10 @@ int cmd_compare(int argc, char **argv)
         if (!sim_compare(stdout, common.json, common.html, st[0], cs[0], st[1], cs[1], o[0].players, meta, &focus))
             status = CLI_DATA;
         json_decref(meta);
-        json_decref((json_t *)focus.diff);
         for (int k = 0; k < 2; k++)
             json_decref((json_t *)focus.impact[k]);
     }
+    json_decref(diff);
     for (int k = 0; k < 2; k++) {
         free(st[k]);
         fate_stats_free(fate[k]);
