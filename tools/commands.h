@@ -16,5 +16,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

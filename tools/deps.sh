@@ -4,7 +4,7 @@
 # against schemas/), if any is missing. Runs apt-get as root (or through
 # sudo).
 set -euo pipefail
-packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev tmux
+packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev libcivetweb-dev tmux
           python3-jsonschema python3-yaml)
 missing=()
 for p in "${packages[@]}"; do

@@ -25,6 +25,7 @@ static const struct {
     {"compare", cmd_compare, "A/B: two configurations on the same seeds, differences with CIs"},
     {"tune", cmd_tune, "search the smallest set of changes meeting balance targets; write and verify a variant"},
     {"run", cmd_run, "run an experiment file: configurations, seats, games, metrics, targets, a sweep (docs/experiments.md)"},
+    {"serve", cmd_serve, "a browser table: seats by link, bots in empty seats, replays (docs/serve.md)"},
     {"bench", cmd_bench, "measure the engine's and the bots' speed on this machine (docs/performance.md)"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

@@ -206,6 +206,11 @@ int foh_action_from_id(int64_t id, foh_action *out)
 
 int foh_game_observe(const foh_game *g, int player, char *buf, size_t len)
 {
+    if (player < -1 || player >= foh_game_players(g)) { /* no such seat: nothing to see */
+        if (len)
+            buf[0] = '\0';
+        return 0;
+    }
     return of(g)->observe(g, player, buf, len);
 }
 void foh_game_set_log(foh_game *g, foh_log_fn fn, void *ud) { of(g)->set_log(g, fn, ud); }

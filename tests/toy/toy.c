@@ -359,9 +359,12 @@ static void toy_determinize(foh_game *gg, int viewer, uint64_t seed)
 static int toy_observe(const foh_game *g, int player, char *buf, size_t len)
 {
     char text[4096];
-    int at = snprintf(text, sizeof text, "you: P%d\nround: %d of %d\ndeck: %d cards\nhand:", player + 1,
-                      G->round + 1, G->set->rounds, G->ndeck);
-    for (int k = 0; k < TOY_MAX_HAND; k++)
+    char you[16] = "spectator"; /* player -1: the public view, no hand */
+    if (player >= 0)
+        snprintf(you, sizeof you, "P%d", player + 1);
+    int at = snprintf(text, sizeof text, "you: %s\nround: %d of %d\ndeck: %d cards\nhand:", you, G->round + 1,
+                      G->set->rounds, G->ndeck);
+    for (int k = 0; player >= 0 && k < TOY_MAX_HAND; k++)
         if (G->hand[player][k] >= 0 && at < (int)sizeof text)
             at += snprintf(text + at, sizeof text - (size_t)at, " %s (%d)", G->set->name[G->hand[player][k]],
                            G->set->value[G->hand[player][k]]);

@@ -100,6 +100,14 @@ static const struct {
                       "default 200), with Bradley-Terry ratings and 95% bootstrap intervals (docs/bots.md)"},
     [OPT_OUT] = {"out", "DIR", "the results folder (default: the experiment file's name without .yaml,\n"
                                "followed by -results); it must not exist or be empty"},
+    [OPT_PORT] = {"port", "P", "the TCP port to listen on (default 8080; 0: any free port, printed)"},
+    [OPT_HOST] = {"host", "ADDR", "the address to listen on (default 127.0.0.1: this machine alone; 0.0.0.0: every\n"
+                                  "network, for players elsewhere)"},
+    [OPT_TABLES] = {"tables", "DIR", "where tables are saved after every action and resumed from at start\n"
+                                     "(default foh-tables)"},
+    [OPT_ABANDON] = {"abandon", "S", "seconds a human seat may stay unanswered (its page closed) before a bot\n"
+                                     "plays it; its player takes it back on return (default 60)"},
+    [OPT_MAX_TABLES] = {"max-tables", "N", "the most tables at once, finished ones included (default 200)"},
     [OPT_FATE] = {"fate", NULL,
                   "also print each card's fate: the share of its gainers who have it active at the end,\n"
                   "covered or lost (and to which card), the win rate of keepers and of losers, and the\n"
@@ -183,6 +191,11 @@ void cli_defaults(cli_options *o)
     o->ladder_from = 8;
     o->ladder_rungs = 3;
     o->shard = o->shards = 1;
+    o->port = 8080;
+    o->host = "127.0.0.1";
+    o->tables = "foh-tables";
+    o->abandon = 60;
+    o->max_tables = 200;
     /* Named card sets are looked up beside the base set (cards/). */
     const char *slash = strrchr(FOH_DEFAULT_CARDS, '/');
     snprintf(o->cards_root, sizeof o->cards_root, "%.*s", slash ? (int)(slash - FOH_DEFAULT_CARDS) : 1,
@@ -423,6 +436,23 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_FATE: o->fate = 1; return 1;
     case OPT_STRENGTH: o->strength = 1; return 1;
     case OPT_OUT: o->out = v; return 1;
+    case OPT_HOST: o->host = v; return 1;
+    case OPT_TABLES: o->tables = v; return 1;
+    case OPT_PORT:
+        if (!number(c, flag, v, 0, 65535, &x))
+            return 0;
+        o->port = (int)x;
+        return 1;
+    case OPT_ABANDON:
+        if (!number(c, flag, v, 1, 86400, &x))
+            return 0;
+        o->abandon = (int)x;
+        return 1;
+    case OPT_MAX_TABLES:
+        if (!number(c, flag, v, 1, 100000, &x))
+            return 0;
+        o->max_tables = (int)x;
+        return 1;
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
         return add_value(c, "--mods folders", v, o->mods, &o->nmods);

@@ -37,6 +37,7 @@ typedef enum {
     OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* ladder.c */
     OPT_STRENGTH,                                                        /* strength.c */
     OPT_OUT,                                                             /* foh run */
+    OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,         /* foh serve */
     OPT_HELP, OPT_COUNT
 } cli_option_id;
 
@@ -83,6 +84,11 @@ typedef struct {
     int quick;                    /* --quick (bench): every measurement short */
     int strength;                 /* --strength (bench): the bots' round robin */
     const char *out;              /* --out DIR (run): the results folder */
+    int port;                     /* --port P (serve; 0: any free port) */
+    const char *host;             /* --host ADDR (serve; default 127.0.0.1) */
+    const char *tables;           /* --tables DIR (serve): where tables are saved */
+    int abandon;                  /* --abandon S (serve): seconds before a bot takes an absent player's seat */
+    int max_tables;               /* --max-tables N (serve) */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
     int impact;                   /* --impact (sim, compare): the per-card impact table */

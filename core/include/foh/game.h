@@ -193,9 +193,11 @@ FOH_API int foh_game_amount_kind(const foh_game *g);
  * if it is not over. FOH_ERR_SCRIPT when scoring runs a failing script. */
 FOH_API foh_status foh_game_results(foh_game *g, double *out, foh_error *err);
 
-/* What PLAYER (0-based) sees of G, as text, one fact a line (foh/ruleset.h:
- * observe): into BUF (LEN bytes, NUL-terminated, cut at LEN); returns the
- * length the whole text needs. For clients of any ruleset. */
+/* What PLAYER (0-based; -1: a spectator, the public view) sees of G, as
+ * text, one fact a line (foh/ruleset.h: observe): into BUF (LEN bytes,
+ * NUL-terminated, cut at LEN); returns the length the whole text needs (0
+ * and an empty text for a player the game does not have). For clients of
+ * any ruleset. */
 FOH_API int foh_game_observe(const foh_game *g, int player, char *buf, size_t len);
 
 /* The ruleset's own evaluation, for look-ahead bots (foh/ruleset.h:

@@ -148,7 +148,8 @@ struct foh_ruleset {
      * everything VIEWER sees, so bots search copies without cheating. */
     void (*determinize)(foh_game *g, int viewer, uint64_t seed);
     /* What PLAYER sees of G, as text for a person or a client (one fact a
-     * line: public zones, PLAYER's private ones, counts of the others'),
+     * line: public zones, PLAYER's private ones, counts of the others');
+     * PLAYER -1 is a spectator, who sees the public zones alone,
      * into BUF (LEN bytes, NUL-terminated, cut at LEN); returns the length
      * the whole text needs, as snprintf does. */
     int (*observe)(const foh_game *g, int player, char *buf, size_t len);
@@ -215,6 +216,18 @@ struct foh_ruleset {
      * with a message naming what differs (FOH_ERR_DATA) when the position
      * cannot carry over: cards added, removed, moved or retyped. */
     foh_status (*rebind)(foh_game *g, foh_engine *eng, foh_error *err);
+
+    /* ---- a table for people, `foh serve` (optional: NULL, and a client
+     * shows a card's name alone, and no legend) ---- */
+    /* Card CARD (0, 1, ...) of CS for a player: its name as observe's text
+     * writes it into NAME (NAMELEN bytes), and what the card is, shows and
+     * does, one paragraph, into TEXT (TEXTLEN bytes); both cut to fit.
+     * Returns 1, or 0 past the last card (NAME and TEXT then empty). */
+    int (*describe_card)(const foh_cardset *cs, int card, char *name, size_t namelen, char *text, size_t textlen);
+    /* What the symbols and short words of observe's text mean, one
+     * "SYMBOL: meaning" a line, into BUF (LEN bytes, cut to fit); returns
+     * the length the whole text needs, as snprintf does. */
+    int (*legend)(const foh_cardset *cs, char *buf, size_t len);
 };
 
 /* PLAYER's score broken down (the ruleset's score_lines): at most MAX

@@ -124,6 +124,16 @@ static void set_log(foh_game *g, foh_log_fn fn, void *ud)
 
 static uint64_t digest(const foh_game *g) { return civ_digest(G); }
 
+static int describe_card(const foh_cardset *cs, int card, char *name, size_t namelen, char *text, size_t textlen)
+{
+    return civ_describe_card((const civ_set *)cs, card, name, namelen, text, textlen);
+}
+static int legend(const foh_cardset *cs, char *buf, size_t len)
+{
+    (void)cs;
+    return civ_legend(buf, len);
+}
+
 static foh_status eval_begin(foh_game *g, int player, foh_game *scratch, double *context, foh_error *err)
 {
     (void)g, (void)player, (void)scratch, (void)err;
@@ -245,6 +255,8 @@ const foh_ruleset foh_ruleset_civ = {
     .score_lines = score_lines,
     .determinize = determinize,
     .observe = observe,
+    .describe_card = describe_card,
+    .legend = legend,
     .set_log = set_log,
     .digest = digest,
     .eval_begin = eval_begin,

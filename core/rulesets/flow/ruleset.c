@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bot_eval.h"
 #include "internal.h"
@@ -108,7 +109,7 @@ static void put(char *buf, size_t len, int *at, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     size_t used = (size_t)*at < len ? (size_t)*at : len;
-    int n = vsnprintf(buf + used, len - used, fmt, ap);
+    int n = vsnprintf(used < len ? buf + used : NULL, used < len ? len - used : 0, fmt, ap);
     va_end(ap);
     if (n > 0)
         *at += n;
@@ -120,35 +121,147 @@ static const char *card_name(const foh_game *g, int card)
     return foh_cardset_card(foh_game_cardset(g), card, &info) == FOH_OK ? info.name : "?";
 }
 
+/* An icon as observe's text shows it: its symbol and name ("⚔ Military"). */
+static const char *flow_icon_label(const foh_cardset *cs, int icon)
+{
+    const char *sym = foh_cardset_icon_symbol(cs, icon);
+    return sym && *sym ? sym : foh_cardset_icon_name(cs, icon);
+}
+
+/* "Current Age: II" and the deck's cards by age ("deck by age: II 3, III
+ * 12"): the age names are the cards' own (rulebook "Current Age"). */
+static void flow_age_lines(const foh_game *g, char *buf, size_t len, int *at)
+{
+    const foh_cardset *cs = foh_game_cardset(g);
+    int ncards = foh_cardset_card_count(cs), age = foh_game_current_age(g);
+    const char *names[8] = {0};
+    int counts[8] = {0};
+    foh_card_info info;
+    for (int c = 0; c < ncards; c++)
+        if (foh_cardset_card(cs, c, &info) == FOH_OK && info.age_value >= 0 && info.age_value < 8 &&
+            !names[info.age_value])
+            names[info.age_value] = info.age;
+    put(buf, len, at, "Current Age: %s\n", age >= 0 && age < 8 && names[age] ? names[age] : "?");
+    for (int i = 0; i < foh_game_deck_size(g); i++)
+        if (foh_cardset_card(cs, foh_game_deck_card(g, i), &info) == FOH_OK && info.age_value >= 0 &&
+            info.age_value < 8)
+            counts[info.age_value]++;
+    put(buf, len, at, "deck by age:");
+    for (int a = 0, any = 0; a < 8; a++)
+        if (counts[a])
+            put(buf, len, at, "%s %s %d", any++ ? "," : "", names[a] ? names[a] : "?", counts[a]);
+    put(buf, len, at, "\n");
+}
+
 /* Everything of The Flow of History is public but the deck's order (rulebook
  * "Components"): the Current Age, the Market with its investments, the
- * Supply and Reserve, and each Nation's cards and tokens. */
+ * Supply and Reserve, and each Nation's stacks, icons, strengths, tokens and
+ * VP. PLAYER -1 is a spectator (the same view: nothing is private). The
+ * first lines keep their old form; the rest follows them. */
 static int flow_observe(const foh_game *g, int player, char *buf, size_t len)
 {
     int at = 0, n = flow_game_players(g);
+    const foh_cardset *cs = foh_game_cardset(g);
     if (len > 0)
         buf[0] = '\0';
-    put(buf, len, &at, "you: P%d\nturn: %d\nto act: P%d\ndeck: %d cards\nsupply: %d\nreserve: %d\n", player + 1,
-        flow_game_turn(g) + 1, flow_game_to_act(g) + 1, foh_game_deck_size(g), foh_game_supply(g),
-        foh_game_reserve(g));
+    if (player >= 0)
+        put(buf, len, &at, "you: P%d\n", player + 1);
+    else
+        put(buf, len, &at, "you: spectator\n");
+    put(buf, len, &at, "turn: %d\nto act: P%d\ndeck: %d cards\nsupply: %d\nreserve: %d\n", flow_game_turn(g) + 1,
+        flow_game_to_act(g) + 1, foh_game_deck_size(g), foh_game_supply(g), foh_game_reserve(g));
     put(buf, len, &at, "market:");
     for (int i = 0; i < foh_game_market_size(g); i++) {
         int c = foh_game_market_card(g, i), who = foh_game_investor(g, c);
         put(buf, len, &at, "%s %s", i ? "," : "", card_name(g, c));
         if (who >= 0 && who < n)
             put(buf, len, &at, " (P%d, %d tokens)", who + 1, foh_game_invested_tokens(g, c));
+        else if (who >= n)
+            put(buf, len, &at, " (the Banker, %d tokens)", foh_game_invested_tokens(g, c));
     }
     put(buf, len, &at, "\n");
     int cards[FOH_MAX_CARDS];
     for (int p = 0; p < n; p++) {
         put(buf, len, &at, "P%d: %d tokens; nation:", p + 1, foh_game_tokens(g, p));
-        for (int t = 0, any = 0; t < foh_cardset_type_count(foh_game_cardset(g)); t++) {
+        for (int t = 0, any = 0; t < foh_cardset_type_count(cs); t++) {
             int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
             for (int i = 0; i < k; i++, any = 1)
                 put(buf, len, &at, "%s %s", any ? "," : "", card_name(g, cards[i]));
         }
         put(buf, len, &at, "\n");
     }
+    /* The rest of the table at a glance. Counting icons may run Permanent
+     * effects, so a copy of the game counts them. */
+    flow_age_lines(g, buf, len, &at);
+    foh_game *c = foh_game_clone(g);
+    for (int p = 0; c && p < n; p++) {
+        put(buf, len, &at, "P%d stacks:", p + 1);
+        for (int t = 0, any = 0; t < foh_cardset_type_count(cs); t++) {
+            int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
+            if (!k)
+                continue;
+            put(buf, len, &at, "%s %s: %s", any++ ? ";" : "", foh_cardset_type_name(cs, t), card_name(g, cards[k - 1]));
+            if (k > 1)
+                put(buf, len, &at, " (covers %d)", k - 1);
+        }
+        int icons[FOH_MAX_ICONS] = {0}, attack = 0, defence = 0;
+        foh_score sc;
+        foh_error err;
+        put(buf, len, &at, "\nP%d icons:", p + 1);
+        if (foh_game_icon_counts(c, p, icons, &err) == FOH_OK)
+            for (int i = 0; i < foh_cardset_icon_count(cs); i++)
+                if (icons[i])
+                    put(buf, len, &at, " %s %d", flow_icon_label(cs, i), icons[i]);
+        if (foh_game_strengths(c, p, &attack, &defence, &err) == FOH_OK)
+            put(buf, len, &at, "; attack %d, defence %d", attack, defence);
+        if (foh_game_score_player(c, p, &sc, &err) == FOH_OK)
+            put(buf, len, &at, "; %d VP", sc.total);
+        put(buf, len, &at, "\n");
+    }
+    foh_game_free(c);
+    return at;
+}
+
+/* A card for a player (foh serve's card text on hover): "Warriors: Military,
+ * Age A. Stripe: ⚔ Military 1 (reconstructed). <the card's text>". */
+static int flow_describe_card(const foh_cardset *cs, int card, char *name, size_t namelen, char *text,
+                               size_t textlen)
+{
+    foh_card_info info;
+    int at = 0;
+    if (textlen)
+        text[0] = '\0';
+    if (namelen)
+        name[0] = '\0';
+    if (card < 0 || card >= foh_cardset_card_count(cs) || foh_cardset_card(cs, card, &info) != FOH_OK)
+        return 0;
+    snprintf(name, namelen, "%s", info.name);
+    put(text, textlen, &at, "%s, Age %s. Stripe:", info.type, info.age);
+    int any = 0;
+    for (int i = 0; i < foh_cardset_icon_count(cs); i++)
+        for (int k = 0; k < info.stripe[i]; k++, any = 1)
+            put(text, textlen, &at, " %s", flow_icon_label(cs, i));
+    if (!any)
+        put(text, textlen, &at, " none");
+    /* The card table marks stripes read off no printed card (issue 32). */
+    if (info.stripe_source && strstr(info.stripe_source, "reconstructed"))
+        put(text, textlen, &at, " (reconstructed, not printed)");
+    put(text, textlen, &at, ". %s", info.text ? info.text : "");
+    return 1;
+}
+
+/* The icons' symbols and the words of flow_observe's lines. */
+static int flow_legend(const foh_cardset *cs, char *buf, size_t len)
+{
+    int at = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < foh_cardset_icon_count(cs); i++)
+        put(buf, len, &at, "%s: %s icon\n", flow_icon_label(cs, i), foh_cardset_icon_name(cs, i));
+    put(buf, len, &at, "attack, defence: military strength (rulebook \"Attack Effects\")\n"
+                       "covers N: the top card of a stack lies on N others, whose effects are off\n"
+                       "(P1, 3 tokens): P1 invested 3 tokens in the Market card\n"
+                       "VP: victory points if the game ended now\n");
     return at;
 }
 
@@ -207,4 +320,6 @@ const foh_ruleset foh_ruleset_flow = {
     .worth_weighing = flow_worth_weighing,
     .evaluation = "VP and tokens, minus the best opponent",
     .value_scale = 6, /* a VP difference worth a 73% reward to ISMCTS */
+    .describe_card = flow_describe_card,
+    .legend = flow_legend,
 };

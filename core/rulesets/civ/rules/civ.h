@@ -263,6 +263,12 @@ void civ_results(const civ_game *g, double *out);
 void civ_describe(const civ_game *g, const foh_action *a, char *buf, size_t len);
 int civ_observe(const civ_game *g, int player, char *buf, size_t len);
 int civ_score_lines(const civ_game *g, int player, foh_score_line *out, int max);
+/* Card CARD of CS for a player: its label into NAME, its type, age,
+ * modifiers, Military Bonus, Prestige, Boon and Join into BUF (foh serve);
+ * 0 past the last card. */
+int civ_describe_card(const civ_set *cs, int card, char *name, size_t namelen, char *buf, size_t len);
+/* What observe's words mean, one "WORD: meaning" a line (snprintf's rules). */
+int civ_legend(char *buf, size_t len);
 uint64_t civ_digest(const civ_game *g);
 
 /* ---- determinize.c ---- */

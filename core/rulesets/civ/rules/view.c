@@ -59,12 +59,21 @@ static void put(text *t, const char *fmt, ...)
 
 static const char *const phase_names[] = {"Fate", "Action", "Conflict", "End (discard)", "over"};
 
-/* The cards of zone Z owned by P that VIEWER knows, as ", "-separated labels. */
-static int list(const civ_game *g, text *t, civ_zone z, int p, int viewer)
+/* Whether VIEWER knows card C: a player what it has seen; a spectator (-1)
+ * what every player has seen (a card drawn face up, shown, played). */
+static int knows(const civ_game *g, int c, int viewer)
+{
+    unsigned all = (1u << g->players) - 1;
+    return viewer >= 0 ? g->seen[c] >> viewer & 1 : (g->seen[c] & all) == all;
+}
+
+/* The cards of zone Z owned by P that VIEWER knows (ANY: every one, the
+ * zone being public), as ", "-separated labels. */
+static int list(const civ_game *g, text *t, civ_zone z, int p, int viewer, int any)
 {
     int n = 0;
     for (int c = 0; c < g->set->ncards; c++)
-        if (g->where[c] == z && (z == CIV_Z_VICTORY_UP || g->owner[c] == p) && (viewer < 0 || g->seen[c] >> viewer & 1))
+        if (g->where[c] == z && (z == CIV_Z_VICTORY_UP || g->owner[c] == p) && (any || knows(g, c, viewer)))
             put(t, "%s%s", n++ ? ", " : "", g->set->card[c].label);
     return n;
 }
@@ -75,7 +84,7 @@ static void observe_piles(const civ_game *g, text *t, int player)
         int up = j < g->set->rules.face_up_piles;
         put(t, "pile %d (%s): %d cards", j + 1, up ? "face up" : "face down", g->npile[j]);
         int known = 0;
-        for (int i = g->npile[j] - 1; i >= 0 && g->seen[g->pile[j][i]] >> player & 1; i--)
+        for (int i = g->npile[j] - 1; i >= 0 && knows(g, g->pile[j][i], player); i--)
             put(t, "%s%s", known++ ? ", " : (up && i == g->npile[j] - 1 ? "; top " : "; you know next "),
                 g->set->card[g->pile[j][i]].label);
         put(t, "\n");
@@ -88,7 +97,10 @@ int civ_observe(const civ_game *g, int player, char *buf, size_t len)
     text t = {buf, len, 0};
     if (len)
         buf[0] = 0;
-    put(&t, "you: P%d\n", player + 1);
+    if (player >= 0)
+        put(&t, "you: P%d\n", player + 1);
+    else
+        put(&t, "you: spectator\n");
     if (g->over)
         put(&t, "the game is over\n");
     else
@@ -103,7 +115,7 @@ int civ_observe(const civ_game *g, int player, char *buf, size_t len)
             g->attacker + 1, g->total[0], g->defender + 1, g->total[1], (g->side ? g->defender : g->attacker) + 1);
     observe_piles(g, &t, player);
     put(&t, "Victory cards: ");
-    list(g, &t, CIV_Z_VICTORY_UP, 0, -1);
+    list(g, &t, CIV_Z_VICTORY_UP, 0, -1, 1);
     put(&t, "\n");
     for (int p = 0; p < g->players; p++) {
         put(&t, "P%d: %d VT; Vitality %d, Resources %d, Stability %d, Military %d, Culture %d; hand %d of %d", p + 1,
@@ -111,13 +123,13 @@ int civ_observe(const civ_game *g, int player, char *buf, size_t len)
             civ_attribute(g, p, CIV_STABILITY), civ_attribute(g, p, CIV_MILITARY), civ_attribute(g, p, CIV_CULTURE),
             civ_hand_size(g, p), civ_hand_limit(g, p));
         put(&t, p == player ? "\n  hand: " : "\n  known in hand: ");
-        if (!list(g, &t, CIV_Z_HAND, p, player))
+        if (!list(g, &t, CIV_Z_HAND, p, player, 0))
             put(&t, "-");
         put(&t, "\n  in play: ");
-        if (!list(g, &t, CIV_Z_PLAY, p, -1))
+        if (!list(g, &t, CIV_Z_PLAY, p, -1, 1))
             put(&t, "-");
         put(&t, "\n  Aggression cards: ");
-        if (!list(g, &t, CIV_Z_AGGRESSION, p, -1))
+        if (!list(g, &t, CIV_Z_AGGRESSION, p, -1, 1))
             put(&t, "-");
         put(&t, "\n");
     }
@@ -148,4 +160,50 @@ uint64_t civ_digest(const civ_game *g)
     for (size_t i = 0; i < sizeof(civ_game) - offsetof(civ_game, rng); i++)
         h = (h ^ b[i]) * 1099511628211ull;
     return h;
+}
+
+int civ_describe_card(const civ_set *cs, int card, char *name, size_t namelen, char *buf, size_t len)
+{
+    text t = {buf, len, 0};
+    if (len)
+        buf[0] = 0;
+    if (namelen)
+        name[0] = 0;
+    if (card < 0 || card >= cs->ncards)
+        return 0;
+    const civ_card *c = &cs->card[card];
+    snprintf(name, namelen, "%s", c->label);
+    if (c->type == CIV_VICTORY) {
+        put(&t, "Victory card: the %s %s %s X VT at each age's end", civ_rank_names[c->rank],
+            civ_measure_names[c->measure], c->gain ? "gains" : "loses");
+        return 1;
+    }
+    put(&t, "%s%s, %s age.", civ_type_names[c->type], CIV_IS_LEADER(c->type) ? " Leader" : "",
+        c->age >= 0 && c->age < CIV_AGES ? cs->age_name[c->age] : "?");
+    for (int a = 0, any = 0; a < CIV_NATTRS; a++)
+        if (c->adds[a])
+            put(&t, "%s %s %+d", any++ ? "," : "", civ_attr_names[a], c->adds[a]);
+    if (c->bonus)
+        put(&t, " Military Bonus %d.", c->bonus);
+    if (c->prestige)
+        put(&t, " Prestige Value %d.", c->prestige);
+    if (c->boon >= 0)
+        put(&t, " Boon: %s.", cs->card[c->boon].label);
+    if (c->join >= 0)
+        put(&t, " Join: %s.", cs->card[c->join].label);
+    if (c->target != CIV_TARGET_NONE)
+        put(&t, " Targets a %s.", civ_target_names[c->target]);
+    return 1;
+}
+
+int civ_legend(char *buf, size_t len)
+{
+    return snprintf(buf, len, "VT: Victory Tokens, the score\n"
+                              "Vitality: +1 draw per 3\nResources: +1 play per 4\nStability: +1 hand limit per 2\n"
+                              "Military: strength in a Conflict\nCulture: Destiny VT\n"
+                              "Military Bonus: what a Troop adds in a Conflict\n"
+                              "Prestige Value: what winning a Conflict is worth\n"
+                              "Boon: VT when both cards are in play\nJoin: a card that joins another\n"
+                              "known in hand: cards of another hand you have seen\n"
+                              "face down pile: its cards are hidden until drawn\n");
 }

@@ -1,0 +1,662 @@
+/* serve: `foh serve`, a browser table for any ruleset (docs/serve.md).
+ *
+ * An HTTP server on CivetWeb (Debian's libcivetweb; why in docs/serve.md)
+ * serves the page (tools/serve/page/, compiled in: no file is read at run
+ * time, so no path can lead out of it) and a JSON API over the tables
+ * (serve_table.h). A steward thread plays the bots' decisions, and a human
+ * seat's when its player has been away longer than --abandon. The main
+ * thread waits for SIGINT or SIGTERM, then stops the server; every table
+ * was saved after its last action, and `foh serve` started again resumes
+ * them. */
+#include <civetweb.h>
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "any/any.h"
+#include "commands.h"
+#include "common/cli.h"
+#include "page_app_js.h"
+#include "page_index_html.h"
+#include "page_style_css.h"
+#include "serve/serve_table.h"
+#include "serve/serve_views.h"
+
+/* The request limits, each refused with its own status (docs/serve.md). */
+#define SERVE_MAX_BODY 65536  /* bytes of a request's body: 413 past it */
+#define SERVE_THREADS "32"    /* connections served at once; more wait in the queue */
+#define SERVE_WORKERS 2       /* threads running the engine for requests (besides the steward's) */
+
+static const cli_option_id serve_options[] = {OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,
+                                              OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_COUNT};
+static const cli_command serve_command = {
+    "serve", NULL, 0,
+    "Serve a table in the browser: open the address it prints, make a table (a card set, its variants, "
+    "and each seat a human or a bot), and send each human seat's link to its player. Spectators watch "
+    "by the table's link without a seat; a bot plays a seat left empty or abandoned, and gives it back "
+    "when its player returns. Tables are saved after every action in --tables and resumed when foh serve "
+    "starts again; a finished table's timeline replays it. Ctrl-C stops the server.\n",
+    serve_options, "The page and the JSON API: docs/serve.md.\n"};
+
+typedef struct {
+    serve_config cfg;
+    cli_options o;
+    pthread_mutex_t lock; /* the list of tables, and the steward's sleep */
+    pthread_cond_t wake;
+    serve_table **tables; /* room for o.max_tables; a table, once added, stays until the server stops */
+    int ntables;
+    int stopping;
+    /* The engine's work (loading card sets, playing, previews) runs on the
+     * server's own threads, whose stacks are the system's default: the HTTP
+     * library's threads have small ones. A request's handler queues a job
+     * and waits for it. */
+    pthread_mutex_t jobs_lock;
+    pthread_cond_t jobs_wake, jobs_done;
+    struct job *first, *last;
+    int jobs_stop; /* under jobs_lock: the workers end once the queue is empty */
+    pthread_t workers[SERVE_WORKERS];
+    int nworkers;
+} server;
+
+typedef struct job {
+    void (*fn)(void *arg);
+    void *arg;
+    int done;
+    struct job *next;
+} job;
+
+/* Run FN(ARG) on a worker thread and wait for it. */
+static void run_job(server *s, void (*fn)(void *), void *arg)
+{
+    job j = {.fn = fn, .arg = arg};
+    pthread_mutex_lock(&s->jobs_lock);
+    if (s->last)
+        s->last->next = &j;
+    else
+        s->first = &j;
+    s->last = &j;
+    pthread_cond_signal(&s->jobs_wake);
+    while (!j.done)
+        pthread_cond_wait(&s->jobs_done, &s->jobs_lock);
+    pthread_mutex_unlock(&s->jobs_lock);
+}
+
+static void *worker(void *ud)
+{
+    server *s = ud;
+    pthread_mutex_lock(&s->jobs_lock);
+    for (;;) {
+        while (!s->first && !s->jobs_stop)
+            pthread_cond_wait(&s->jobs_wake, &s->jobs_lock);
+        if (!s->first)
+            break; /* stopping, and nothing left to do */
+        job *j = s->first;
+        s->first = j->next;
+        if (!s->first)
+            s->last = NULL;
+        pthread_mutex_unlock(&s->jobs_lock);
+        j->fn(j->arg);
+        pthread_mutex_lock(&s->jobs_lock);
+        j->done = 1;
+        pthread_cond_broadcast(&s->jobs_done);
+    }
+    pthread_mutex_unlock(&s->jobs_lock);
+    return NULL;
+}
+
+/* ---- replies ---- */
+
+static const char *reason(int status)
+{
+    switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 422: return "Unprocessable Entity";
+    case 503: return "Service Unavailable";
+    default: return "Internal Server Error";
+    }
+}
+
+static int reply_bytes(struct mg_connection *c, int status, const char *type, const char *body, size_t len)
+{
+    mg_printf(c,
+              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-store\r\n"
+              "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n"
+              "Content-Security-Policy: default-src 'self'; frame-ancestors 'none'\r\nConnection: close\r\n\r\n",
+              status, reason(status), type, len);
+    mg_write(c, body, len);
+    return status;
+}
+
+/* Reply with JSON J (taken); a J that could not be made is a 500. */
+static int reply_json(struct mg_connection *c, int status, json_t *j)
+{
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!text)
+        return reply_bytes(c, 500, "application/json", "{\"error\":\"out of memory\"}", 25);
+    reply_bytes(c, status, "application/json; charset=utf-8", text, strlen(text));
+    free(text);
+    return status;
+}
+
+static int reply_error(struct mg_connection *c, int status, const char *msg)
+{
+    return reply_json(c, status, json_pack("{s:s?, s:i}", "error", msg, "status", status));
+}
+
+/* ---- the page ---- */
+
+static int page(struct mg_connection *c, const struct mg_request_info *ri)
+{
+    static const struct {
+        const char *path, *type, *body;
+    } files[] = {
+        {"/", "text/html; charset=utf-8", foh_page_index_html},
+        {"/index.html", "text/html; charset=utf-8", foh_page_index_html},
+        {"/app.js", "text/javascript; charset=utf-8", foh_page_app_js},
+        {"/style.css", "text/css; charset=utf-8", foh_page_style_css},
+    };
+    if (strcmp(ri->request_method, "GET") && strcmp(ri->request_method, "HEAD"))
+        return reply_error(c, 405, "the page is read with GET");
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        if (!strcmp(ri->local_uri_raw ? ri->local_uri_raw : "", files[i].path))
+            return reply_bytes(c, 200, files[i].type, files[i].body, strlen(files[i].body));
+    return reply_error(c, 404, "no such page: the page is /, the API under /api/ (docs/serve.md)");
+}
+
+/* ---- requests ---- */
+
+/* The request's body as JSON into *OUT. An HTTP status: 200, or the one
+ * sent (411, 413, 400). */
+static int read_body(struct mg_connection *c, const struct mg_request_info *ri, json_t **out)
+{
+    *out = NULL;
+    if (ri->content_length < 0)
+        return reply_error(c, 411, "a request's body needs its Content-Length");
+    if (ri->content_length > SERVE_MAX_BODY)
+        return reply_error(c, 413, "the body is larger than 65536 bytes");
+    char *buf = malloc((size_t)ri->content_length + 1);
+    if (!buf)
+        return reply_error(c, 500, "out of memory");
+    size_t got = 0;
+    while (got < (size_t)ri->content_length) {
+        int n = mg_read(c, buf + got, (size_t)ri->content_length - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    json_error_t jerr;
+    *out = got == (size_t)ri->content_length ? json_loadb(buf, got, JSON_REJECT_DUPLICATES, &jerr) : NULL;
+    free(buf);
+    if (!*out) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "the body is not valid JSON%s%s", got == (size_t)ri->content_length ? ": " : "",
+                 got == (size_t)ri->content_length ? jerr.text : " (cut short)");
+        return reply_error(c, 400, msg);
+    }
+    return 200;
+}
+
+static int valid_id(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++)
+        if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+            return 0;
+    return n == SERVE_ID_LEN;
+}
+
+static serve_table *find_table(server *s, const char *id)
+{
+    serve_table *t = NULL;
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < s->ntables && !t; i++)
+        if (!strcmp(serve_table_id(s->tables[i]), id))
+            t = s->tables[i];
+    pthread_mutex_unlock(&s->lock);
+    return t;
+}
+
+static int add_table(server *s, serve_table *t)
+{
+    pthread_mutex_lock(&s->lock);
+    int ok = s->ntables < s->o.max_tables;
+    if (ok)
+        s->tables[s->ntables++] = t;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+/* A request's work on the engine, run by a worker (run_job). */
+typedef struct {
+    server *s;
+    json_t *body;             /* the request's JSON (create, actions, undo) */
+    serve_table *t;           /* the table asked about (NULL: create one) */
+    const char *what;         /* "", "cards", "replay", "actions", "undo" */
+    char token[128];
+    char id[SERVE_ID_LEN + 1];
+    long step;                /* replay: the step asked */
+    int post;
+    int status;               /* the reply: an HTTP status, */
+    json_t *out;              /* its JSON (status 200 or 201), */
+    char why[1600];           /* or why not */
+} call;
+
+static void create_job(void *arg)
+{
+    call *k = arg;
+    serve_table *t = serve_table_create(&k->s->cfg, k->id, k->body, &k->status, k->why, sizeof k->why);
+    if (!t)
+        return;
+    if (!add_table(k->s, t)) {
+        serve_table_free(t);
+        k->status = 503;
+        snprintf(k->why, sizeof k->why, "the server holds its most tables (--max-tables)");
+        return;
+    }
+    serve_table_lock(t);
+    k->out = json_pack("{s:s, s:o, s:o}", "id", k->id, "links", serve_table_links(t), "table",
+                       serve_table_summary(t));
+    serve_table_unlock(t);
+    k->status = 201;
+}
+
+static int create_table(server *s, struct mg_connection *c, const struct mg_request_info *ri)
+{
+    pthread_mutex_lock(&s->lock);
+    int full = s->ntables >= s->o.max_tables;
+    pthread_mutex_unlock(&s->lock);
+    if (full)
+        return reply_error(c, 503, "the server holds its most tables (--max-tables)");
+    call k = {.s = s};
+    int status = read_body(c, ri, &k.body);
+    if (status != 200)
+        return status;
+    unsigned char bytes[SERVE_ID_LEN / 2];
+    FILE *f = fopen("/dev/urandom", "rb");
+    int ok = f && fread(bytes, 1, sizeof bytes, f) == sizeof bytes;
+    if (f)
+        fclose(f);
+    for (size_t i = 0; ok && i < sizeof bytes; i++)
+        snprintf(k.id + 2 * i, 3, "%02x", bytes[i]);
+    if (ok)
+        run_job(s, create_job, &k);
+    json_decref(k.body);
+    if (!ok)
+        return reply_error(c, 500, "no random source for the table's id");
+    return k.out ? reply_json(c, k.status, k.out) : reply_error(c, k.status, k.why);
+}
+
+static int list_tables(server *s, struct mg_connection *c)
+{
+    json_t *list = json_array();
+    pthread_mutex_lock(&s->lock);
+    int n = s->ntables;
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; list && i < n; i++) {
+        serve_table_lock(s->tables[i]);
+        json_array_append_new(list, serve_table_summary(s->tables[i]));
+        serve_table_unlock(s->tables[i]);
+    }
+    return reply_json(c, 200, json_pack("{s:o?, s:i}", "tables", list, "max_tables", s->o.max_tables));
+}
+
+/* The card sets and variants a table may name (the project's and the
+ * mods'), for the page's form. */
+static int list_sets(server *s, struct mg_connection *c)
+{
+    const char *path[CLI_MAX_SEARCH];
+    int np = cli_search_path(&s->o, "cards", path, CLI_MAX_SEARCH);
+    json_t *sets = json_array();
+    for (int i = 0; sets && i < np; i++) {
+        char **names;
+        int n = cli_list_dir(path[i], "", &names);
+        for (int k = 0; k < n; k++) {
+            char game[2200], vdir[2200];
+            snprintf(game, sizeof game, "%s/%s/game.yaml", path[i], names[k]);
+            struct stat st;
+            if (stat(game, &st) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            json_t *variants = json_array();
+            char **vn;
+            snprintf(vdir, sizeof vdir, "%s/%s/variants", path[i], names[k]);
+            int nv = cli_list_dir(vdir, "", &vn);
+            for (int v = 0; v < nv; v++)
+                json_array_append_new(variants, json_string(vn[v]));
+            cli_free_list(vn, nv > 0 ? nv : 0);
+            json_array_append_new(sets, json_pack("{s:s, s:o}", "name", names[k], "variants", variants));
+        }
+        cli_free_list(names, n > 0 ? n : 0);
+    }
+    json_t *common = json_array();
+    np = cli_search_path(&s->o, "variants", path, CLI_MAX_SEARCH);
+    for (int i = 0; common && i < np; i++) {
+        char **vn;
+        int nv = cli_list_dir(path[i], "", &vn);
+        for (int v = 0; v < nv; v++)
+            json_array_append_new(common, json_string(vn[v]));
+        cli_free_list(vn, nv > 0 ? nv : 0);
+    }
+    return reply_json(c, 200, json_pack("{s:o?, s:o?}", "sets", sets, "variants", common));
+}
+
+/* The token of the request: ?k= in the address, or the body's "token". */
+static void token_of(const struct mg_request_info *ri, json_t *body, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *q = ri->query_string;
+    if (q && mg_get_var(q, strlen(q), "k", out, len) < 0)
+        out[0] = '\0';
+    const char *b = json_string_value(json_object_get(body, "token"));
+    if (b && strlen(b) < len)
+        snprintf(out, len, "%s", b);
+}
+
+static long query_long(const struct mg_request_info *ri, const char *name, long fallback)
+{
+    char v[32];
+    const char *q = ri->query_string;
+    if (!q || mg_get_var(q, strlen(q), name, v, sizeof v) < 0)
+        return fallback;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    return *v && !*end && !errno ? x : -1;
+}
+
+static void table_job(void *arg)
+{
+    call *k = arg;
+    serve_table *t = k->t;
+    serve_table_lock(t);
+    int who = serve_table_seat_of(t, k->token, serve_now());
+    k->status = 200;
+    if (who == -3) {
+        k->status = 403;
+        snprintf(k->why, sizeof k->why, "this link's token opens no seat of the table");
+    } else if (k->post && who == SERVE_SPECTATOR) {
+        k->status = 401;
+        snprintf(k->why, sizeof k->why, "a seat's token is needed (its link's k=...)");
+    } else if (!strcmp(k->what, "")) {
+        k->out = serve_table_view(t, who);
+    } else if (!strcmp(k->what, "cards")) {
+        k->out = serve_table_cards(t);
+    } else if (!strcmp(k->what, "replay")) {
+        k->out = serve_table_replay(t, k->step, &k->status, k->why, sizeof k->why);
+    } else if (!strcmp(k->what, "undo")) {
+        k->status = serve_table_undo(t, who, k->why, sizeof k->why);
+    } else {
+        json_t *version = json_object_get(k->body, "version");
+        const char *action = json_string_value(json_object_get(k->body, "action"));
+        char *end = NULL;
+        errno = 0;
+        long long id = action ? strtoll(action, &end, 10) : -1;
+        if (!json_is_integer(version) || !action || !*action || *end || errno || id < 0) {
+            k->status = 400;
+            snprintf(k->why, sizeof k->why,
+                     "send {\"token\": ..., \"version\": N, \"action\": \"ID\"} (an id of the view's legal actions)");
+        } else
+            k->status = serve_table_act(t, who, (long)json_integer_value(version), (long)id, k->why, sizeof k->why);
+    }
+    if (k->status == 200 && !k->out && k->post)
+        k->out = serve_table_view(t, who);
+    serve_table_unlock(t);
+}
+
+/* /api/tables/ID[/WHAT] */
+static int table_request(server *s, struct mg_connection *c, const struct mg_request_info *ri, const char *rest)
+{
+    call k = {.s = s};
+    size_t n = strcspn(rest, "/");
+    snprintf(k.id, sizeof k.id, "%.*s", (int)(n < sizeof k.id - 1 ? n : sizeof k.id - 1), rest);
+    k.t = n == SERVE_ID_LEN && valid_id(k.id) ? find_table(s, k.id) : NULL;
+    if (!k.t)
+        return reply_error(c, 404, "no such table");
+    k.what = rest[n] ? rest + n + 1 : "";
+    int get = !strcmp(ri->request_method, "GET");
+    k.post = !strcmp(ri->request_method, "POST");
+    if (strcmp(k.what, "") && strcmp(k.what, "cards") && strcmp(k.what, "replay") && strcmp(k.what, "actions") &&
+        strcmp(k.what, "undo"))
+        return reply_error(c, 404, "no such part of a table (cards, replay, actions, undo)");
+    if ((!strcmp(k.what, "actions") || !strcmp(k.what, "undo")) ? !k.post : !get)
+        return reply_error(c, 405, k.post ? "read with GET" : "send with POST");
+    if (k.post) {
+        int status = read_body(c, ri, &k.body);
+        if (status != 200)
+            return status;
+    }
+    token_of(ri, k.body, k.token, sizeof k.token);
+    k.step = query_long(ri, "step", 0);
+    run_job(s, table_job, &k);
+    json_decref(k.body);
+    if (k.status == 200 && k.post) {
+        pthread_mutex_lock(&s->lock);
+        pthread_cond_signal(&s->wake); /* the bots may move now */
+        pthread_mutex_unlock(&s->lock);
+    }
+    if (k.status != 200)
+        return reply_error(c, k.status, k.why);
+    return k.out ? reply_json(c, 200, k.out) : reply_error(c, 500, "out of memory");
+}
+
+static int handle(struct mg_connection *c, void *ud)
+{
+    server *s = ud;
+    const struct mg_request_info *ri = mg_get_request_info(c);
+    const char *uri = ri->local_uri_raw ? ri->local_uri_raw : "";
+    if (strncmp(uri, "/api/", 5))
+        return page(c, ri);
+    if (!strcmp(uri, "/api/tables")) {
+        if (!strcmp(ri->request_method, "POST"))
+            return create_table(s, c, ri);
+        if (!strcmp(ri->request_method, "GET"))
+            return list_tables(s, c);
+        return reply_error(c, 405, "GET lists the tables, POST makes one");
+    }
+    if (!strcmp(uri, "/api/sets"))
+        return strcmp(ri->request_method, "GET") ? reply_error(c, 405, "read with GET") : list_sets(s, c);
+    if (!strncmp(uri, "/api/tables/", 12))
+        return table_request(s, c, ri, uri + 12);
+    return reply_error(c, 404, "no such API address (docs/serve.md)");
+}
+
+/* ---- the steward: bots' decisions and abandoned seats ---- */
+
+static void *steward(void *ud)
+{
+    server *s = ud;
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopping) {
+        int n = s->ntables, worked = 0;
+        pthread_mutex_unlock(&s->lock);
+        for (int i = 0; i < n; i++) {
+            serve_table_lock(s->tables[i]);
+            worked |= serve_table_step(s->tables[i], serve_now(), s->o.abandon);
+            serve_table_unlock(s->tables[i]);
+        }
+        pthread_mutex_lock(&s->lock);
+        if (!worked && !s->stopping) {
+            /* Nothing to play: sleep until a request or a tenth of a second
+             * (an absent player's time may run out meanwhile). */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 100000000L;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&s->wake, &s->lock, &until);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* ---- the command ---- */
+
+/* The tables saved in the --tables folder, resumed. 0 if one could not be
+ * (said: the server does not start over a table it would lose). */
+static int resume_tables(server *s)
+{
+    char **names;
+    int n = cli_list_dir(s->o.tables, ".table.json", &names), ok = 1;
+    if (n < 0) {
+        cli_error("serve", "%s: %s", s->o.tables, strerror(errno));
+        return 0;
+    }
+    for (int i = 0; ok && i < n; i++) {
+        char id[64], why[2048];
+        snprintf(id, sizeof id, "%.*s", (int)(strlen(names[i]) - strlen(".table.json")), names[i]);
+        if (!valid_id(id))
+            continue; /* not one of ours */
+        serve_table *t = serve_table_resume(&s->cfg, id, why, sizeof why);
+        if (!t) {
+            cli_error("serve", "cannot resume table %s: %s (move its files out of %s to start without it)", id, why,
+                      s->o.tables);
+            ok = 0;
+        } else if (!add_table(s, t)) {
+            serve_table_free(t);
+            cli_error("serve", "%s holds more tables than --max-tables %d", s->o.tables, s->o.max_tables);
+            ok = 0;
+        }
+    }
+    cli_free_list(names, n);
+    return ok;
+}
+
+static void free_server(server *s)
+{
+    for (int i = 0; i < s->ntables; i++)
+        serve_table_free(s->tables[i]);
+    free(s->tables);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    pthread_mutex_destroy(&s->jobs_lock);
+    pthread_cond_destroy(&s->jobs_wake);
+    pthread_cond_destroy(&s->jobs_done);
+}
+
+/* Listen on the options' address: the context, or NULL after saying why. */
+static struct mg_context *listen_on(server *s, int *port)
+{
+    char ports[300], err_text[256] = "";
+    snprintf(ports, sizeof ports, "%s:%d", s->o.host, s->o.port);
+    const char *options[] = {"listening_ports", ports, "num_threads", SERVE_THREADS, "request_timeout_ms", "10000",
+                             "enable_keep_alive", "no", NULL};
+    struct mg_callbacks callbacks;
+    memset(&callbacks, 0, sizeof callbacks);
+    struct mg_init_data init = {.callbacks = &callbacks, .user_data = s, .configuration_options = options};
+    unsigned code = 0;
+    struct mg_error_data error = {.code = &code, .text = err_text, .text_buffer_size = sizeof err_text};
+    struct mg_context *ctx = mg_start2(&init, &error);
+    if (!ctx) {
+        cli_error("serve", "cannot listen on %s: %s", ports, err_text[0] ? err_text : "refused");
+        return NULL;
+    }
+    mg_set_request_handler(ctx, "/", handle, s);
+    struct mg_server_port sp[4];
+    *port = mg_get_server_ports(ctx, 4, sp) > 0 ? sp[0].port : s->o.port;
+    return ctx;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    server s;
+    memset(&s, 0, sizeof s);
+    int st = cli_parse(&serve_command, argc, argv, &s.o);
+    if (st != CLI_OK)
+        return st;
+    if (s.o.help) {
+        cli_help(&serve_command, stdout);
+        return CLI_OK;
+    }
+    foh_error err;
+    foh_cardset *probe = any_load(&s.o, &err); /* the default card set must load before anyone is told to come */
+    if (!probe) {
+        cli_error(NULL, "%s", err.msg);
+        return CLI_DATA;
+    }
+    foh_cardset_free(probe);
+    if (mkdir(s.o.tables, 0700) != 0 && errno != EEXIST) {
+        cli_error("serve", "%s: %s", s.o.tables, strerror(errno));
+        return CLI_USAGE;
+    }
+    s.cfg = (serve_config){.o = &s.o, .standin = "greedy"};
+    pthread_mutex_init(&s.lock, NULL);
+    pthread_cond_init(&s.wake, NULL);
+    pthread_mutex_init(&s.jobs_lock, NULL);
+    pthread_cond_init(&s.jobs_wake, NULL);
+    pthread_cond_init(&s.jobs_done, NULL);
+    s.tables = calloc((size_t)s.o.max_tables, sizeof *s.tables);
+    if (!s.tables || !resume_tables(&s)) {
+        if (!s.tables)
+            cli_error("serve", "out of memory");
+        free_server(&s);
+        return CLI_DATA;
+    }
+    /* The signals are taken by sigwait below, so every thread blocks them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGPIPE); /* a page closed mid-reply: the write fails, the server goes on */
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    mg_init_library(0);
+    int port = 0;
+    struct mg_context *ctx = listen_on(&s, &port);
+    pthread_t steward_thread;
+    for (int i = 0; ctx && i < SERVE_WORKERS; i++)
+        if (pthread_create(&s.workers[s.nworkers], NULL, worker, &s) == 0)
+            s.nworkers++;
+    int steward_ok = ctx && s.nworkers > 0 && pthread_create(&steward_thread, NULL, steward, &s) == 0;
+    if (ctx && !steward_ok)
+        cli_error("serve", "cannot start the server's threads");
+    int status = steward_ok ? CLI_OK : CLI_USAGE;
+    if (steward_ok) {
+        printf("foh serve: http://%s:%d/ (%d tables resumed from %s; Ctrl-C stops)\n", s.o.host, port, s.ntables,
+               s.o.tables);
+        if (fflush(stdout) != 0) {
+            cli_error("serve", "cannot write to standard output");
+            status = CLI_USAGE;
+        } else {
+            sigdelset(&stop, SIGPIPE);
+            int sig;
+            sigwait(&stop, &sig);
+            fprintf(stderr, "foh serve: stopping (%s); every table is saved\n", sig == SIGINT ? "Ctrl-C" : "SIGTERM");
+        }
+    }
+    if (ctx)
+        mg_stop(ctx); /* waits for the requests being served */
+    if (steward_ok) {
+        pthread_mutex_lock(&s.lock);
+        s.stopping = 1;
+        pthread_cond_signal(&s.wake);
+        pthread_mutex_unlock(&s.lock);
+        pthread_join(steward_thread, NULL);
+    }
+    pthread_mutex_lock(&s.jobs_lock);
+    s.jobs_stop = 1;
+    pthread_cond_broadcast(&s.jobs_wake);
+    pthread_mutex_unlock(&s.jobs_lock);
+    for (int i = 0; i < s.nworkers; i++)
+        pthread_join(s.workers[i], NULL);
+    mg_exit_library();
+    free_server(&s);
+    return status;
+}

@@ -1,0 +1,399 @@
+/* serve_views: the JSON a page of foh serve is sent (see serve_views.h). */
+#include "serve/serve_views.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "foh/match.h"
+#include "foh/ruleset.h"
+#include "serve/serve_table.h"
+
+double serve_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the log ---- */
+
+void serve_log_add(serve_log *log, const char *line)
+{
+    if (log->n == log->cap) {
+        int cap = log->cap ? 2 * log->cap : 64;
+        char **grown = realloc(log->line, sizeof *grown * (size_t)cap);
+        if (!grown) {
+            log->failed = 1;
+            return;
+        }
+        log->line = grown;
+        log->cap = cap;
+    }
+    char *copy = strdup(line);
+    if (!copy) {
+        log->failed = 1;
+        return;
+    }
+    log->line[log->n++] = copy;
+}
+
+void serve_log_add_fn(void *log, const char *line) { serve_log_add(log, line); }
+
+void serve_log_clear(serve_log *log)
+{
+    for (int i = 0; i < log->n; i++)
+        free(log->line[i]);
+    log->n = 0;
+    log->failed = 0;
+}
+
+void serve_log_free(serve_log *log)
+{
+    serve_log_clear(log);
+    free(log->line);
+    log->line = NULL;
+    log->cap = 0;
+}
+
+void serve_preview_free(serve_preview_cache *c)
+{
+    json_decref(c->legal);
+    c->legal = NULL;
+    c->version = -1;
+}
+
+/* ---- JSON of untrusted text ---- */
+
+/* TEXT as a JSON string: card files and scripts may hold bytes that are
+ * not UTF-8, which JSON cannot carry; each such byte becomes '?'. */
+static json_t *text_json(const char *text)
+{
+    json_t *s = json_string(text ? text : "");
+    if (s)
+        return s;
+    char *copy = strdup(text);
+    if (!copy)
+        return NULL;
+    for (char *c = copy; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+    s = json_string(copy);
+    free(copy);
+    return s;
+}
+
+/* What VIEWER sees of G, in a new string (NULL if out of memory). */
+static char *observation(const foh_game *g, int viewer)
+{
+    int need = foh_game_observe(g, viewer, NULL, 0);
+    char *text = malloc((size_t)need + 1);
+    if (text)
+        foh_game_observe(g, viewer, text, (size_t)need + 1);
+    return text;
+}
+
+/* The first score line (what the ruleset ranks by) of every player into
+ * OUT; 0 if scoring failed. */
+static int ranking(foh_game *g, double *out)
+{
+    for (int p = 0; p < foh_game_players(g); p++) {
+        foh_score_line line;
+        foh_error err;
+        if (foh_game_score_lines(g, p, &line, 1, &err) < 1)
+            return 0;
+        out[p] = line.value;
+    }
+    return 1;
+}
+
+/* Whether LINE (LEN bytes) is one of TEXT's lines. */
+static int has_line(const char *text, const char *line, size_t len)
+{
+    for (const char *at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+        if (strncmp(at, line, len) == 0 && (at[len] == '\n' || at[len] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* ---- previews ---- */
+
+typedef struct {
+    char *seen;           /* what the viewer sees after the action */
+    serve_log log;        /* what the log says of it */
+    double rank[FOH_MAX_PLAYERS];
+    int ranked;
+    foh_status status;
+    char msg[512];
+} outcome;
+
+/* A played on a copy of G whose hidden parts are re-sampled for VIEWER
+ * with SEED. */
+static void play_copy(foh_game *g, int viewer, const foh_action *a, uint64_t seed, outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    foh_game *c = foh_game_clone(g);
+    foh_error err;
+    if (!c) {
+        out->status = FOH_ERR_MEMORY;
+        snprintf(out->msg, sizeof out->msg, "out of memory");
+        return;
+    }
+    foh_game_determinize(c, viewer, seed);
+    foh_game_set_log(c, serve_log_add_fn, &out->log);
+    out->status = foh_game_apply(c, a, &err);
+    if (out->status != FOH_OK)
+        snprintf(out->msg, sizeof out->msg, "%s", err.msg);
+    else {
+        out->seen = observation(c, viewer);
+        out->ranked = ranking(c, out->rank);
+    }
+    foh_game_free(c);
+}
+
+static void outcome_free(outcome *o)
+{
+    free(o->seen);
+    serve_log_free(&o->log);
+}
+
+/* The changes of the viewer's observation from BEFORE to A's outcome that
+ * two re-sampled copies agree on: [{from, to}]. */
+static json_t *changed_lines(const char *before, const outcome *a, const outcome *b, int *uncertain)
+{
+    json_t *out = json_array();
+    for (const char *at = a->seen; out && at && *at;) {
+        size_t len = strcspn(at, "\n");
+        if (!has_line(before, at, len)) {
+            if (!has_line(b->seen, at, len))
+                *uncertain = 1; /* chance (a hidden card) decides it */
+            else {
+                /* The line it replaces: the one before with the same head ("supply:"). */
+                size_t head = strcspn(at, ":");
+                const char *was = NULL;
+                for (const char *w = before; head < len && w && *w; w = strchr(w, '\n') ? strchr(w, '\n') + 1 : NULL)
+                    if (!strncmp(w, at, head + 1)) {
+                        was = w;
+                        break;
+                    }
+                char to[2048], from[2048];
+                snprintf(to, sizeof to, "%.*s", (int)len, at);
+                snprintf(from, sizeof from, "%.*s", was ? (int)strcspn(was, "\n") : 0, was ? was : "");
+                json_t *one = json_object();
+                json_object_set_new(one, "to", text_json(to));
+                if (was)
+                    json_object_set_new(one, "from", text_json(from));
+                json_array_append_new(out, one);
+            }
+        }
+        at += len + (at[len] == '\n');
+    }
+    return out;
+}
+
+static json_t *preview(foh_game *g, int viewer, const foh_action *a, const char *before, const double *rank,
+                       int ranked, uint64_t seed)
+{
+    outcome o[2];
+    play_copy(g, viewer, a, seed, &o[0]);
+    play_copy(g, viewer, a, seed ^ 0x9e3779b97f4a7c15ull, &o[1]);
+    json_t *p = json_object();
+    if (o[0].status != FOH_OK) {
+        json_object_set_new(p, "error", text_json(o[0].msg));
+    } else {
+        int uncertain = o[1].status != FOH_OK;
+        json_t *log = json_array();
+        for (int i = 0; i < o[0].log.n; i++) {
+            int both = 0;
+            for (int j = 0; j < o[1].log.n && !both; j++)
+                both = !strcmp(o[0].log.line[i], o[1].log.line[j]);
+            if (both)
+                json_array_append_new(log, text_json(o[0].log.line[i]));
+            else
+                uncertain = 1;
+        }
+        json_object_set_new(p, "log", log);
+        if (o[1].status == FOH_OK)
+            json_object_set_new(p, "changes", changed_lines(before, &o[0], &o[1], &uncertain));
+        json_t *scores = json_array();
+        for (int q = 0; ranked && o[0].ranked && o[1].ranked && q < foh_game_players(g); q++)
+            if (o[0].rank[q] != rank[q] && o[0].rank[q] == o[1].rank[q])
+                json_array_append_new(scores, json_pack("{s:i, s:f, s:f}", "seat", q + 1, "from", rank[q], "to",
+                                                        o[0].rank[q]));
+        json_object_set_new(p, "scores", scores);
+        json_object_set_new(p, "uncertain", json_boolean(uncertain));
+    }
+    outcome_free(&o[0]);
+    outcome_free(&o[1]);
+    return p;
+}
+
+static json_t *id_json(const foh_action *a)
+{
+    int64_t id;
+    char text[32];
+    if (foh_action_id(a, &id) != FOH_OK)
+        return json_null();
+    snprintf(text, sizeof text, "%lld", (long long)id);
+    return json_string(text);
+}
+
+/* The legal actions of the position with their previews, for the viewer. */
+static json_t *legal_list(const serve_view_in *in)
+{
+    serve_preview_cache *c = in->preview;
+    if (c && c->legal && c->version == in->version && c->viewer == in->viewer)
+        return json_incref(c->legal);
+    foh_game *g = in->g;
+    foh_action *legal = NULL;
+    int cap = 0;
+    foh_error err;
+    int n = foh_match_legal(g, &legal, &cap, &err);
+    char *before = n > 0 ? observation(g, in->viewer) : NULL;
+    double rank[FOH_MAX_PLAYERS];
+    int ranked = ranking(g, rank), amount_kind = foh_game_amount_kind(g);
+    json_t *out = json_array();
+    for (int i = 0; out && before && i < n; i++) {
+        char name[512];
+        foh_game_describe_action(g, &legal[i], name, sizeof name);
+        foh_action group = legal[i];
+        if (group.kind == (foh_action_kind)amount_kind)
+            group.tokens = 0;
+        json_t *one = json_object();
+        json_object_set_new(one, "id", id_json(&legal[i]));
+        json_object_set_new(one, "name", text_json(name));
+        json_object_set_new(one, "group", id_json(&group));
+        json_object_set_new(one, "preview",
+                            preview(g, in->viewer, &legal[i], before, rank, ranked, (uint64_t)in->version * 7919u));
+        json_array_append_new(out, one);
+    }
+    free(before);
+    free(legal);
+    if (n < 0) {
+        json_decref(out);
+        return json_pack("{s:s}", "error", err.msg);
+    }
+    if (c && out) {
+        serve_preview_free(c);
+        c->legal = json_incref(out);
+        c->version = in->version;
+        c->viewer = in->viewer;
+    }
+    return out;
+}
+
+/* ---- the view ---- */
+
+static json_t *who_json(int who)
+{
+    return who >= 0 ? json_integer(who + 1) : json_string(who == SERVE_HOTSEAT ? "hotseat" : "spectator");
+}
+
+static json_t *scores_json(foh_game *g)
+{
+    json_t *all = json_array();
+    for (int p = 0; all && p < foh_game_players(g); p++) {
+        foh_score_line lines[32];
+        foh_error err;
+        int n = foh_game_score_lines(g, p, lines, 32, &err);
+        json_t *one = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(one, json_pack("{s:o, s:f}", "label", text_json(lines[i].label), "value",
+                                                 lines[i].value));
+        if (n < 0)
+            json_array_append_new(one, json_pack("{s:s, s:o}", "label", "error", "value", text_json(err.msg)));
+        json_array_append_new(all, one);
+    }
+    return all;
+}
+
+static json_t *seats_json(const serve_view_in *in, int players)
+{
+    json_t *seats = json_array();
+    for (int p = 0; seats && p < players; p++) {
+        char name[16];
+        snprintf(name, sizeof name, "P%d", p + 1);
+        json_array_append_new(seats, json_pack("{s:i, s:s, s:s, s:o, s:b, s:b}", "seat", p + 1, "name", name, "kind",
+                                               in->seat[p].human ? "human" : "bot", "spec",
+                                               text_json(in->seat[p].spec), "standin", in->seat[p].standin,
+                                               "present", in->seat[p].present));
+    }
+    return seats;
+}
+
+json_t *serve_view(const serve_view_in *in)
+{
+    foh_game *g = in->g;
+    int players = foh_game_players(g), over = foh_game_is_over(g);
+    json_t *v = json_object(), *variants = json_array(), *log = json_array();
+    if (!v || !variants || !log) {
+        json_decref(v);
+        json_decref(variants);
+        json_decref(log);
+        return NULL;
+    }
+    for (int i = 0; i < in->nvariants; i++)
+        json_array_append_new(variants, text_json(in->variants[i]));
+    for (int i = 0; i < in->log->n; i++)
+        json_array_append_new(log, text_json(in->log->line[i]));
+    if (in->log->failed)
+        json_array_append_new(log, json_string("(some lines of the log were lost: out of memory)"));
+    char *seen = observation(g, in->viewer);
+    json_object_set_new(v, "table", text_json(in->table));
+    json_object_set_new(v, "title", text_json(in->rs->title));
+    json_object_set_new(v, "ruleset", text_json(in->rs->name));
+    json_object_set_new(v, "cards", text_json(in->cards));
+    json_object_set_new(v, "variants", variants);
+    json_object_set_new(v, "players", json_integer(players));
+    json_object_set_new(v, "you", who_json(in->who));
+    json_object_set_new(v, "viewer", json_integer(in->viewer + 1));
+    json_object_set_new(v, "hotseat", json_boolean(in->hotseat));
+    json_object_set_new(v, "version", json_integer(in->version));
+    json_object_set_new(v, "turn", json_integer(foh_game_turn(g) + 1));
+    json_object_set_new(v, "to_act", json_integer(over ? 0 : foh_game_to_act(g) + 1));
+    json_object_set_new(v, "over", json_boolean(over));
+    json_object_set_new(v, "stopped", text_json(in->stopped));
+    json_object_set_new(v, "seats", seats_json(in, players));
+    json_object_set_new(v, "observation", text_json(seen ? seen : ""));
+    json_object_set_new(v, "scores", scores_json(g));
+    json_object_set_new(v, "log", log);
+    free(seen);
+    double results[FOH_MAX_PLAYERS];
+    foh_error err;
+    if (over && foh_game_results(g, results, &err) == FOH_OK) {
+        json_t *r = json_array();
+        for (int p = 0; p < players; p++)
+            json_array_append_new(r, json_real(results[p]));
+        json_object_set_new(v, "results", r);
+    }
+    const foh_choice *ch = foh_game_choice(g);
+    if (ch && !over)
+        json_object_set_new(v, "choice", json_pack("{s:i, s:o}", "seat", ch->player + 1, "prompt",
+                                                   text_json(ch->prompt)));
+    json_object_set_new(v, "decides", json_boolean(in->decides && !over));
+    if (in->decides && !over)
+        json_object_set_new(v, "legal", legal_list(in));
+    if (in->replay_steps)
+        json_object_set_new(v, "replay", json_pack("{s:i, s:i}", "step", in->version, "steps", in->replay_steps));
+    return v;
+}
+
+json_t *serve_cards(const foh_cardset *cs)
+{
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    json_t *cards = json_array();
+    char name[256], text[4096];
+    for (int c = 0; cards && rs->describe_card && rs->describe_card(cs, c, name, sizeof name, text, sizeof text); c++)
+        json_array_append_new(cards, json_pack("{s:o, s:o}", "name", text_json(name), "text", text_json(text)));
+    int need = rs->legend ? rs->legend(cs, NULL, 0) : 0;
+    char *legend = malloc((size_t)need + 1);
+    if (legend) {
+        legend[0] = '\0';
+        if (rs->legend)
+            rs->legend(cs, legend, (size_t)need + 1);
+    }
+    json_t *out = json_pack("{s:o, s:o}", "cards", cards ? cards : json_array(), "legend", text_json(legend ? legend : ""));
+    free(legend);
+    return out;
+}
