@@ -435,7 +435,7 @@ static void cmd_help(human_table *t, foh_game *g, const char *arg)
     char safe[4 * 256];
     int c = find_card(foh_game_cardset(g), arg);
     if (c < 0)
-        fprintf(t->out, "No one card is called '%s' (a card's id or name, or the start of a word of one card's).\n",
+        fprintf(t->out, "No card is called '%s' (a card's id or name, or the start of a word of one card's).\n",
                 cli_safe(arg, safe, sizeof safe));
     else
         board_card_help(t->out, foh_game_cardset(g), c, &t->style);
