@@ -216,14 +216,16 @@ static void print_nation(FILE *out, foh_game *g, int p, int viewer, const board_
                     covered[x] += ci.stripe[x];
             }
             board_icons_text(cs, covered, st, text, sizeof text);
-            fprintf(out, "        %d covered: stripes %s\n", k - 1, text);
+            snprintf(line, sizeof line, "%d covered: stripes %s", k - 1, text);
+            board_wrap(out, st->width, 8, 10, line);
         }
     }
     int inv = foh_game_investment(g, p);
     if (inv >= 0) {
         char name[160];
         board_card_name(cs, inv, st, name, sizeof name);
-        fprintf(out, "    invested %d in %s\n", foh_game_invested_tokens(g, inv), name);
+        snprintf(line, sizeof line, "invested %d in %s", foh_game_invested_tokens(g, inv), name);
+        board_wrap(out, st->width, 4, 6, line);
     }
 }
 
@@ -388,7 +390,8 @@ void board_print_compact(FILE *out, foh_game *g, int viewer, const board_style *
         k = add(line, k, ")");
     }
     board_wrap(out, st->width, 0, 2, line);
-    fprintf(out, "%sNations%s (tokens; icons; attack/defence strength; the cards on top):\n", bold, reset);
+    snprintf(line, sizeof line, "%sNations%s (tokens; icons; attack/defence strength; the cards on top):", bold, reset);
+    board_wrap(out, st->width, 0, 2, line);
     int setup = in_setup(g);
     for (int p = 0; p < foh_game_players(g); p++) {
         int icons[FOH_MAX_ICONS] = {0}, attack = 0, defence = 0;

@@ -378,6 +378,32 @@ static void print_list(human_table *t, foh_game *g, int p, const foh_action *leg
                "Type a number, or help (and the icons), board (the full board), score, log [N], hint, undo, save FILE, quit.");
 }
 
+/* TEXT cut at spaces to WIDTH columns, its runs of spaces kept (a
+ * table's columns stay aligned while they fit); the rest indented. */
+static void wrap_spaced(FILE *out, int width, const char *text)
+{
+    int indent = 0;
+    size_t len = strlen(text);
+    while ((int)len + indent > width) {
+        size_t room = (size_t)(width - indent), cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0) /* one word longer than the line: whole */
+            cut = strcspn(text, " ");
+        size_t end = cut;
+        while (end > 0 && text[end - 1] == ' ')
+            end--;
+        fprintf(out, "%*s%.*s\n", indent, "", (int)end, text);
+        text += cut;
+        text += strspn(text, " ");
+        len = strlen(text);
+        indent = 4;
+        if (!len)
+            return;
+    }
+    fprintf(out, "%*s%s\n", indent, "", text);
+}
+
 /* ---- Commands ---- */
 
 /* Whether TEXT (LEN bytes) begins a word of NAME, any case ("gandhi" in
@@ -415,7 +441,7 @@ static int find_card(const foh_cardset *cs, const char *text)
 static void cmd_help(human_table *t, foh_game *g, const char *arg)
 {
     if (!arg[0]) {
-        fprintf(t->out, "Commands:\n"
+        static const char help[] = "Commands:\n"
                         "  N            take action N of the list (Invest then asks how many tokens)\n"
                         "  complete     (harvest, pass, ...) the action of that kind, when there is one\n"
                         "  help CARD    a card's full text and data (its id, or any word of its name;\n"
@@ -428,7 +454,16 @@ static void cmd_help(human_table *t, foh_game *g, const char *arg)
                         "  save FILE    save the game (resume with foh play --load FILE)\n"
                         "  quit         stop (offers to save); Ctrl-C and Ctrl-D save and stop\n"
                         "After a Snipe, Complete or Activate, in brackets: what it pays or earns, its\n"
-                        "attacks, your attack/defence strength after it, and the card it covers.\n");
+                        "attacks, your attack/defence strength after it, and the card it covers.\n";
+        /* Line by line, each cut to the width (its columns kept). */
+        for (const char *h = help; *h;) {
+            size_t len = strcspn(h, "\n");
+            char line[200];
+            snprintf(line, sizeof line, "%.*s", (int)len, h);
+            wrap_spaced(t->out, t->style.width, line);
+            h += len + (h[len] == '\n');
+        }
+
         board_icon_legend(t->out, foh_game_cardset(g), &t->style);
         return;
     }
@@ -677,7 +712,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             if (t->save_path) {
                 save_to(t, NULL, "Quit");
             } else {
-                const char *file = ask(t, "Save before quitting? A file name, or Enter to quit without saving: ");
+                const char *file = ask(t, "Save first? A file name, or Enter to quit unsaved: ");
                 while (file && isspace((unsigned char)*file))
                     file++;
                 if (file && file[0])
@@ -720,32 +755,6 @@ foh_player *human_new(human_table *t, const char *name)
     return &h->base;
 }
 
-/* TEXT cut at spaces to WIDTH columns, its runs of spaces kept (a
- * table's columns stay aligned while they fit); the rest indented. */
-static void wrap_spaced(FILE *out, int width, const char *text)
-{
-    int indent = 0;
-    size_t len = strlen(text);
-    while ((int)len + indent > width) {
-        size_t room = (size_t)(width - indent), cut = room;
-        while (cut > 0 && text[cut] != ' ')
-            cut--;
-        if (cut == 0) /* one word longer than the line: whole */
-            cut = strcspn(text, " ");
-        size_t end = cut;
-        while (end > 0 && text[end - 1] == ' ')
-            end--;
-        fprintf(out, "%*s%.*s\n", indent, "", (int)end, text);
-        text += cut;
-        text += strspn(text, " ");
-        len = strlen(text);
-        indent = 4;
-        if (!len)
-            return;
-    }
-    fprintf(out, "%*s%s\n", indent, "", text);
-}
-
 void human_table_last_turns(human_table *t, foh_game *g)
 {
     if (!foh_game_is_over(g))
@@ -782,7 +791,8 @@ int human_table_scores(human_table *t, foh_game *g)
         if (!over && mark)
             *mark = '\0';
         if (!over && !strncmp(line, "Winner:", 7)) {
-            fprintf(t->out, "No winner: the game is not over (the table above is the score if it ended now).\n");
+            board_wrap(t->out, t->style.width, 0, 0,
+                       "No winner: the game is not over (the table above is the score if it ended now).");
             continue;
         }
         char fixed[4096];

@@ -585,7 +585,17 @@ static int print_end(const session *ss, foh_game *g)
         human_table_last_turns(ss->table, g);
         fflush(ss->table->out);
     }
-    if (foh_game_is_stalled(g))
+    if (ss->table && foh_game_is_over(g)) {
+        char line[400];
+        snprintf(line, sizeof line, "Game over after %d turns%s. Tokens substituted for an empty Reserve: %d",
+                 foh_game_turn(g),
+                 foh_game_is_stalled(g) ? ": the turn limit (engine ruling E1) ended it; the game is stalled and "
+                                          "scored as usual"
+                                        : "",
+                 foh_game_substituted(g));
+        printf("\n");
+        human_line(ss->table, line);
+    } else if (foh_game_is_stalled(g))
         printf("\nGame over after %d turns: the turn limit (engine ruling E1) ended it; the game is stalled and "
                "scored as usual. Tokens substituted for an empty Reserve: %d\n",
                foh_game_turn(g), foh_game_substituted(g));
