@@ -1,7 +1,8 @@
 /* board: the whole public state of a game as a human player sees it before
  * a decision (docs/play.md): the Market, every Nation, Supply, Reserve,
- * Current Age, the deck, whose turn it is. Fits 80 columns; colours card
- * types and draws icon symbols when asked. Uses only the public API. */
+ * Current Age, the deck, whose turn it is, in full or compact (80x24),
+ * wrapped to the terminal's width (board_style.width); colours card types
+ * and draws icon symbols when asked. Uses only the public API. */
 #ifndef FOH_BOARD_H
 #define FOH_BOARD_H
 

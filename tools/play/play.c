@@ -30,11 +30,13 @@ static const cli_command PLAY = {
     "player's VP breakdown. The same seed prints the same game, byte for byte.\n"
     "\n"
     "A seat 'human' (or 'human:NAME') is played at the terminal: the board before each\n"
-    "decision, the legal actions numbered, and commands help CARD, board, score, log,\n"
+    "decision (a compact one; board shows it all), the legal actions numbered, and\n"
+    "commands help CARD, board, score, log,\n"
     "hint, undo, save FILE, quit (docs/play.md). Several human seats play hot-seat.\n"
     "With --load, --players, --seed, --cards, --variant and --mods come from the save\n"
     "file. With --watch, card files edited during the game take effect from the next\n"
-    "turn (a game continued under edited cards is no longer saved).\n",
+    "turn (a game continued under edited cards is no longer saved after every action;\n"
+    "save FILE saves it when its actions replay under the edited files).\n",
     PLAY_OPTIONS, NULL};
 
 static const cli_option_id REPLAY_OPTIONS[] = {OPT_TRACE, OPT_COUNT};
