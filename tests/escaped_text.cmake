@@ -44,7 +44,9 @@ foreach(i RANGE 1 40)
   string(APPEND inputs "1\nabc${esc}[2J\n1\n")
 endforeach()
 file(WRITE ${dir}/inputs.txt "${inputs}")
-execute_process(COMMAND ${FOH} play --load ${dir}/evil-game.json --stop-after 12 INPUT_FILE ${dir}/inputs.txt
+# (COLUMNS: the header on one line, as the check below reads it.)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env COLUMNS=1000 ${FOH} play --load ${dir}/evil-game.json --stop-after 12
+                INPUT_FILE ${dir}/inputs.txt
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 file(WRITE ${dir}/transcript.txt "${out}${err}")
 check("foh play --load" "${rc} ${out}${err}" "^0 .*players: P1 human:${shown_re} P2 random")

@@ -33,7 +33,8 @@ orig=$(<"$file")
 edit() { printf '%s\n' "${orig/timing: none/$1}" >"$file"; }
 
 mkfifo in.fifo
-"$foh" play --players 3 --seed 5 --seats human,greedy,greedy --cards cards/base --watch <in.fifo >out.txt 2>err.txt &
+# COLUMNS: the log's lines unwrapped, for the greps below.
+COLUMNS=1000 "$foh" play --players 3 --seed 5 --seats human,greedy,greedy --cards cards/base --watch <in.fifo >out.txt 2>err.txt &
 pid=$!
 exec 3>in.fifo
 trap 'exec 3>&- 2>/dev/null || true; kill $pid 2>/dev/null || true' EXIT

@@ -110,7 +110,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
     for (;;) {
         const char *line = ask(in, prompt);
         if (!line) {
-            save_to(in, NULL, "End of input");
+            save_to(in, NULL, term_interrupted(in->t) ? "Interrupted (Ctrl-C)" : "End of input");
             foh_error_set(err, FOH_ERR_USAGE, "%s", term_failure(in->t) ? term_failure(in->t) : "the input ended");
             return -1;
         }

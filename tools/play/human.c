@@ -53,6 +53,7 @@ human_table *human_table_new(FILE *in, FILE *out, const foh_cardset *cs, uint64_
     t->style.colour = term_colour(out);
     t->style.symbols = term_symbols(out);
     t->style.names = t->names;
+    t->style.width = term_width(out);
     return t;
 }
 
@@ -95,6 +96,61 @@ int human_table_log(human_table *t, const char *line)
     return 1;
 }
 
+/* Whether the N bytes at S are one of the plural nouns the log writes
+ * after a count ("1 tokens"). */
+static int plural_noun(const char *s, size_t n)
+{
+    static const char *const nouns[] = {"tokens", "icons", "cards", "turns", "actions", "VPs"};
+    for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+        if (strlen(nouns[i]) == n && !strncmp(s, nouns[i], n))
+            return 1;
+    return 0;
+}
+
+void human_text(const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const char *s = in; *s && k + 1 < len;) {
+        /* The engine's log names the Banker by its engine name (kept in
+         * the bots' logs, which must not change): the player reads the
+         * rulebook's. */
+        if (!strncmp(s, "neutral investor 1", 18) && !isdigit((unsigned char)s[18])) {
+            k += (size_t)snprintf(out + k, len - k, "the Banker");
+            s += 18;
+            continue;
+        }
+        /* "1 tokens", "1 Culture icons": one, singular. */
+        if (s[0] == '1' && s[1] == ' ' && (s == in || !isalnum((unsigned char)s[-1]))) {
+            const char *w1 = s + 2;
+            size_t n1 = strspn(w1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+            const char *w2 = w1[n1] == ' ' ? w1 + n1 + 1 : NULL;
+            size_t n2 = w2 ? strspn(w2, "abcdefghijklmnopqrstuvwxyz") : 0;
+            size_t cut = plural_noun(w1, n1) ? (size_t)(w1 + n1 - 1 - s) : n2 && plural_noun(w2, n2) ? (size_t)(w2 + n2 - 1 - s) : 0;
+            if (cut && !isalnum((unsigned char)s[cut + 1])) {
+                k += (size_t)snprintf(out + k, len - k, "%.*s", (int)cut, s);
+                s += cut + 1; /* the plural's s */
+                continue;
+            }
+        }
+        out[k++] = *s++;
+    }
+    out[k < len ? k : len - 1] = '\0';
+}
+
+void human_line(human_table *t, const char *line)
+{
+    /* From scripts: escaped first, so that it cannot drive the terminal. */
+    char safe[4 * 1024], fixed[4 * 1024 + 64];
+    if (strlen(line) > 1024) { /* a script's long line: whole, unwrapped */
+        cli_line(t->out, line);
+        return;
+    }
+    cli_escape(line, safe, sizeof safe);
+    human_text(safe, fixed, sizeof fixed);
+    int lead = (int)strspn(fixed, " ");
+    board_wrap(t->out, t->style.width, lead, lead + 4, fixed + lead);
+}
+
 /* Print log lines [FROM, TO) of T (dropped ones said once). */
 static void print_log(human_table *t, int from, int to)
 {
@@ -103,7 +159,7 @@ static void print_log(human_table *t, int from, int to)
                 HUMAN_LOG_BYTES >> 20);
     for (int i = from; i < to; i++)
         if (t->log[i])
-            cli_line(t->out, t->log[i]);
+            human_line(t, t->log[i]);
 }
 
 void human_table_rewind(human_table *t, int k)
@@ -216,7 +272,76 @@ static void entry_text(const human_table *t, foh_game *g, const foh_action *lega
     }
 }
 
-static void print_list(human_table *t, foh_game *g, int p, const foh_action *legal, const entry *e, int k)
+/* The consequences of action A at G that its description does not say,
+ * found by playing it on a copy whose hidden cards are shuffled (nothing
+ * secret shows): what it pays or earns (a Snipe's cost, a Complete's
+ * investor bonus), the attacks it makes with the strengths, the stack top
+ * a gained card covers, and the player's strengths after it. "" if none. */
+typedef struct {
+    char text[1200];
+    size_t used;
+    int lines;
+} preview_log;
+
+static void preview_line(void *ud, const char *line)
+{
+    preview_log *pl = ud;
+    const char *tail = strstr(line, ": ");
+    size_t len = sizeof pl->text - pl->used;
+    /* The action's own line (what it pays or earns), then attack results;
+     * never a card drawn (even shuffled, it would read as news). */
+    if (pl->lines++ == 0 && tail)
+        pl->used += (size_t)snprintf(pl->text + pl->used, len, "%s", tail + 2);
+    else if ((strstr(line, "attack") || strstr(line, "strength")) && !strstr(line, "enters the Market") &&
+             pl->used < sizeof pl->text)
+        pl->used += (size_t)snprintf(pl->text + pl->used, len, "%s%s", pl->used ? "; " : "", line + strspn(line, " "));
+    if (pl->used >= sizeof pl->text)
+        pl->used = sizeof pl->text - 1;
+}
+
+static void preview(const human_table *t, foh_game *g, const foh_action *a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (a->kind != FOH_ACT_SNIPE && a->kind != FOH_ACT_COMPLETE && a->kind != FOH_ACT_ACTIVATE)
+        return;
+    const foh_cardset *cs = foh_game_cardset(g);
+    int p = foh_game_to_act(g);
+    size_t k = 0;
+    foh_game *copy = foh_game_clone(g);
+    if (!copy)
+        return;
+    preview_log pl = {.used = 0};
+    foh_game_determinize(copy, p, foh_seed_for(t->seed, (uint64_t)t->done + 4242));
+    foh_game_set_log(copy, preview_line, &pl);
+    foh_error err;
+    int a0 = 0, d0 = 0, a1 = 0, d1 = 0;
+    foh_game_strengths(g, p, &a0, &d0, &err);
+    if (foh_game_apply(copy, a, &err) == FOH_OK) {
+        if (pl.text[0])
+            k += (size_t)snprintf(buf + k, len - k, "%s", pl.text);
+        if (foh_game_strengths(copy, p, &a1, &d1, &err) == FOH_OK && (a1 != a0 || d1 != d0) && k < len)
+            k += (size_t)snprintf(buf + k, len - k, "%sattack/defence %d/%d -> %d/%d", k ? "; " : "", a0, d0, a1, d1);
+    }
+    foh_game_free(copy);
+    /* The card goes on its type's stack: the top card there is covered
+     * (its stripe stays, its effect ends). */
+    foh_card_info ci;
+    if (a->kind != FOH_ACT_ACTIVATE && k < len && foh_cardset_card(cs, a->card, &ci) == FOH_OK &&
+        !strcmp(foh_cardset_type_placement(cs, ci.type_index), "stack")) {
+        int cards[FOH_MAX_CARDS];
+        int n = foh_game_nation_cards(g, p, ci.type_index, cards, FOH_MAX_CARDS);
+        if (n > 0) {
+            char name[160];
+            board_style plain = t->style;
+            plain.colour = 0;
+            board_card_name(cs, cards[n - 1], &plain, name, sizeof name);
+            k += (size_t)snprintf(buf + k, len - k, "%scovers %s (its stripe stays, its effect ends)", k ? "; " : "",
+                                  name);
+        }
+    }
+}
+
+static void print_list(human_table *t, foh_game *g, int p, const foh_action *legal, const entry *e, int k, int full)
 {
     char name[96];
     const foh_choice *ch = foh_game_choice(g);
@@ -237,19 +362,65 @@ static void print_list(human_table *t, foh_game *g, int p, const foh_action *leg
                                             [FOH_ACT_SNIPE] = "Snipe",       [FOH_ACT_ACTIVATE] = "Activate",
                                             [FOH_ACT_HARVEST] = "Harvest",   [FOH_ACT_CHOOSE] = "Options",
                                             [FOH_ACT_PASS] = "Pass",         [FOH_ACT_CUSTOM] = "Other actions"};
-        if ((int)e[i].kind != last && !ch)
+        /* The kinds' headings only on the full board: the compact one
+         * must leave the list room on 24 lines (each entry names its kind). */
+        if ((int)e[i].kind != last && !ch && full)
             fprintf(t->out, "  %s\n", heads[e[i].kind]);
         last = (int)e[i].kind;
-        char text[400];
+        char text[400], fixed[1800], why[1200], line[1900];
         entry_text(t, g, legal, &e[i], text, sizeof text);
-        fprintf(t->out, "  %3d  %s\n", i + 1, text);
+        preview(t, g, &legal[e[i].first], why, sizeof why);
+        snprintf(line, sizeof line, "%3d  %s%s%s%s", i + 1, text, why[0] ? " (" : "", why, why[0] ? ")" : "");
+        human_text(line, fixed, sizeof fixed);
+        board_wrap(t->out, t->style.width, 2, 7, fixed);
     }
-    fprintf(t->out, "Type a number, or help, board, score, log [N], hint, undo, save FILE, quit.\n");
+    board_wrap(t->out, t->style.width, 0, 2,
+               "Type a number, or help (and the icons), board (the full board), score, log [N], hint, undo, save FILE, quit.");
+}
+
+/* TEXT cut at spaces to WIDTH columns, its runs of spaces kept (a
+ * table's columns stay aligned while they fit); the rest indented. */
+static void wrap_spaced(FILE *out, int width, const char *text)
+{
+    int indent = 0;
+    size_t len = strlen(text);
+    while ((int)len + indent > width) {
+        size_t room = (size_t)(width - indent), cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0) /* one word longer than the line: whole */
+            cut = strcspn(text, " ");
+        size_t end = cut;
+        while (end > 0 && text[end - 1] == ' ')
+            end--;
+        fprintf(out, "%*s%.*s\n", indent, "", (int)end, text);
+        text += cut;
+        text += strspn(text, " ");
+        len = strlen(text);
+        indent = 4;
+        if (!len)
+            return;
+    }
+    fprintf(out, "%*s%s\n", indent, "", text);
 }
 
 /* ---- Commands ---- */
 
-/* The card a player names in CARD (id or name, any case; a unique prefix). */
+/* Whether TEXT (LEN bytes) begins a word of NAME, any case ("gandhi" in
+ * "Mahatma Gandhi"; words split at spaces, '_' and '-'). */
+static int begins_word(const char *name, const char *text, size_t len)
+{
+    for (const char *w = name; *w;) {
+        if (!strncasecmp(w, text, len))
+            return 1;
+        w += strcspn(w, " _-");
+        w += strspn(w, " _-");
+    }
+    return 0;
+}
+
+/* The card a player names in CARD: its id or name, any case; else the one
+ * card whose id or name has a word starting so. */
 static int find_card(const foh_cardset *cs, const char *text)
 {
     int n = foh_cardset_card_count(cs), found = -1, count = 0;
@@ -259,7 +430,7 @@ static int find_card(const foh_cardset *cs, const char *text)
         foh_cardset_card(cs, c, &ci);
         if (!strcasecmp(ci.id, text) || !strcasecmp(ci.name, text))
             return c;
-        if (!strncasecmp(ci.id, text, len) || !strncasecmp(ci.name, text, len)) {
+        if (begins_word(ci.id, text, len) || begins_word(ci.name, text, len)) {
             found = c;
             count++;
         }
@@ -270,23 +441,36 @@ static int find_card(const foh_cardset *cs, const char *text)
 static void cmd_help(human_table *t, foh_game *g, const char *arg)
 {
     if (!arg[0]) {
-        fprintf(t->out, "Commands:\n"
+        static const char help[] = "Commands:\n"
                         "  N            take action N of the list (Invest then asks how many tokens)\n"
                         "  complete     (harvest, pass, ...) the action of that kind, when there is one\n"
-                        "  help CARD    a card's full text and data (its id or name; Tab completes)\n"
+                        "  help CARD    a card's full text and data (its id, or any word of its name;\n"
+                        "               Tab completes)\n"
                         "  board        the board again\n"
                         "  score        everyone's VP if the game ended now, broken down\n"
                         "  log [N]      the last N lines of the game's log (20)\n"
                         "  hint         a bot's 3 best actions here, with its values\n"
                         "  undo         back to your previous decision (the bots replay as before)\n"
                         "  save FILE    save the game (resume with foh play --load FILE)\n"
-                        "  quit         stop (offers to save)\n");
+                        "  quit         stop (offers to save); Ctrl-C and Ctrl-D save and stop\n"
+                        "After a Snipe, Complete or Activate, in brackets: what it pays or earns, its\n"
+                        "attacks, your attack/defence strength after it, and the card it covers.\n";
+        /* Line by line, each cut to the width (its columns kept). */
+        for (const char *h = help; *h;) {
+            size_t len = strcspn(h, "\n");
+            char line[200];
+            snprintf(line, sizeof line, "%.*s", (int)len, h);
+            wrap_spaced(t->out, t->style.width, line);
+            h += len + (h[len] == '\n');
+        }
+
+        board_icon_legend(t->out, foh_game_cardset(g), &t->style);
         return;
     }
     char safe[4 * 256];
     int c = find_card(foh_game_cardset(g), arg);
     if (c < 0)
-        fprintf(t->out, "No card is called '%s' (a card's id or name, or a prefix of one card's).\n",
+        fprintf(t->out, "No card is called '%s' (a card's id or name, or the start of a word of one card's).\n",
                 cli_safe(arg, safe, sizeof safe));
     else
         board_card_help(t->out, foh_game_cardset(g), c, &t->style);
@@ -340,12 +524,17 @@ static void cmd_hint(human_table *t, foh_game *g, const foh_action *legal, int n
     }
     foh_alternative alt[3];
     int k = bot->explain(bot, alt, 3);
-    fprintf(t->out, "The greedy bot's best actions here (value: VP and tokens after, minus the best\n"
-                    "opponent's):\n");
+    board_wrap(t->out, t->style.width, 0, 0,
+               "The greedy bot's best actions here, each with how the position would stand after it: your VP and "
+               "tokens (as the bot weighs them) ahead of (+) or behind (-) the best opponent's:");
     for (int i = 0; i < k; i++) {
-        char text[200];
+        char text[200], line[400], fixed[500];
+        double v = alt[i].value;
         foh_game_describe_action(g, &legal[alt[i].index], text, sizeof text);
-        fprintf(t->out, "  %d. %s: %.1f\n", i + 1, text, alt[i].value);
+        snprintf(line, sizeof line, "%d. %s: %+.1f (%s the best opponent)", i + 1, text, v,
+                 v > 0.05 ? "ahead of" : v < -0.05 ? "behind" : "level with");
+        human_text(line, fixed, sizeof fixed);
+        board_wrap(t->out, t->style.width, 2, 5, fixed);
     }
     foh_player_free(bot);
 }
@@ -358,12 +547,14 @@ static void save_to(human_table *t, const char *path, const char *why)
     if (!path)
         path = t->save_path ? t->save_path : "foh-autosave.json";
     char safe[4096];
+    char line[3 * sizeof safe];
     if (t->save && t->save(t->save_ud, path, err, sizeof err)) {
         cli_safe(path, safe, sizeof safe);
-        fprintf(t->out, "%s: the game is saved in %s; resume with: foh play --load %s\n", why, safe, safe);
+        snprintf(line, sizeof line, "%s: the game is saved in %s; resume with: foh play --load %s", why, safe, safe);
     } else
-        fprintf(t->out, "%s: the game could not be saved: %s\n", why,
-                cli_safe(t->save ? err : "no save", safe, sizeof safe));
+        snprintf(line, sizeof line, "%s: the game could not be saved: %s", why,
+                 cli_safe(t->save ? err : "no save", safe, sizeof safe));
+    board_wrap(t->out, t->style.width, 0, 4, line);
 }
 
 /* ---- Deciding ---- */
@@ -437,9 +628,11 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
         return -1;
     }
     int k = entries_of(legal, n, e);
-    board_print(t->out, g, p, &t->style);
+    /* What happened first, then the board and the list: on a small
+     * terminal the recap scrolls away, the board and the prompt stay. */
     recap(t, p);
-    print_list(t, g, p, legal, e, k);
+    board_print_compact(t->out, g, p, &t->style);
+    print_list(t, g, p, legal, e, k, 0);
     char prompt[96], name[80];
     snprintf(prompt, sizeof prompt, "%s> ", board_player_name(&t->style, p, name, sizeof name));
     int pick = -1;
@@ -493,7 +686,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             cmd_help(t, g, arg);
         } else if (!strcmp(word, "board")) {
             board_print(t->out, g, p, &t->style);
-            print_list(t, g, p, legal, e, k);
+            print_list(t, g, p, legal, e, k, 1);
         } else if (!strcmp(word, "score")) {
             cmd_score(t, g);
         } else if (!strcmp(word, "log")) {
@@ -519,7 +712,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             if (t->save_path) {
                 save_to(t, NULL, "Quit");
             } else {
-                const char *file = ask(t, "Save before quitting? A file name, or Enter to quit without saving: ");
+                const char *file = ask(t, "Save first? A file name, or Enter to quit unsaved: ");
                 while (file && isspace((unsigned char)*file))
                     file++;
                 if (file && file[0])
@@ -535,7 +728,7 @@ static int human_decide(foh_player *self, foh_game *g, const foh_action *legal, 
             pick = ask_amount(t, g, legal, n, &e[chosen]); /* -1: back to the list */
     }
     if (t->end_of_input)
-        save_to(t, NULL, "End of input");
+        save_to(t, NULL, term_interrupted(t->in) ? "Interrupted (Ctrl-C)" : "End of input");
     free(e);
     if (pick < 0) {
         foh_error_set(err, FOH_ERR_USAGE, "%s", t->undo_to >= 0 ? "undo" : "the player stopped the game");
@@ -560,4 +753,52 @@ foh_player *human_new(human_table *t, const char *name)
     h->base.free = human_free;
     h->t = t;
     return &h->base;
+}
+
+void human_table_last_turns(human_table *t, foh_game *g)
+{
+    if (!foh_game_is_over(g))
+        return;
+    int from = t->nmarks > 0 ? t->marks[t->nmarks - 1].nlog : t->nlog > 40 ? t->nlog - 40 : 0;
+    if (from < t->log_kept)
+        from = t->log_kept;
+    if (from < t->nlog) {
+        fprintf(t->out, "\nThe last turns, since the last decision at the table:\n");
+        print_log(t, from, t->nlog);
+    }
+    int viewer = t->nmarks > 0 ? t->marks[t->nmarks - 1].player : -1;
+    board_print(t->out, g, viewer, &t->style);
+}
+
+int human_table_scores(human_table *t, foh_game *g)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (!mem)
+        return cli_print_scores(t->out, g);
+    int ok = cli_print_scores(mem, g);
+    if (fclose(mem) != 0 || !text) {
+        free(text);
+        return cli_print_scores(t->out, g);
+    }
+    int over = foh_game_is_over(g);
+    for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char *mark = strstr(line, "   WINNER");
+        if (!over && mark)
+            *mark = '\0';
+        if (!over && !strncmp(line, "Winner:", 7)) {
+            board_wrap(t->out, t->style.width, 0, 0,
+                       "No winner: the game is not over (the table above is the score if it ended now).");
+            continue;
+        }
+        char fixed[4096];
+        human_text(line, fixed, sizeof fixed);
+        wrap_spaced(t->out, t->style.width, fixed);
+    }
+    free(text);
+    return ok;
 }

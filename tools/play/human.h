@@ -69,6 +69,25 @@ int human_table_log(human_table *t, const char *line);
  * caller restores the position and the recorded actions). */
 void human_table_rewind(human_table *t, int k);
 
+/* IN as the table shows it (OUT, LEN bytes): the Banker by its rulebook
+ * name, "1 token" for the log's "1 tokens". The bots' logs keep the
+ * engine's words (their outputs do not change). */
+void human_text(const char *in, char *out, size_t len);
+
+/* A line of the game's log (or of the scores) for the table: escaped,
+ * shown as human_text does, word-wrapped to the table's width. */
+void human_line(human_table *t, const char *line);
+
+/* The end of game G for the humans, before "Game over": the turns since
+ * the last human decision and the final board (a bot's turn may have
+ * ended it). Nothing if G is not over. */
+void human_table_last_turns(human_table *t, foh_game *g);
+
+/* G's score table for the humans: wrapped to the table's width, and with
+ * no winner named when G is not over (a game stopped is not won). 0 when
+ * scoring fails (said). */
+int human_table_scores(human_table *t, foh_game *g);
+
 /* A human seat at table T named NAME (may be ""). NULL if out of memory. */
 foh_player *human_new(human_table *t, const char *name);
 

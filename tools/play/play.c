@@ -30,11 +30,13 @@ static const cli_command PLAY = {
     "player's VP breakdown. The same seed prints the same game, byte for byte.\n"
     "\n"
     "A seat 'human' (or 'human:NAME') is played at the terminal: the board before each\n"
-    "decision, the legal actions numbered, and commands help CARD, board, score, log,\n"
+    "decision (a compact one; board shows it all), the legal actions numbered, and\n"
+    "commands help CARD, board, score, log,\n"
     "hint, undo, save FILE, quit (docs/play.md). Several human seats play hot-seat.\n"
     "With --load, --players, --seed, --cards, --variant and --mods come from the save\n"
     "file. With --watch, card files edited during the game take effect from the next\n"
-    "turn (a game continued under edited cards is no longer saved).\n",
+    "turn (a game continued under edited cards is no longer saved after every action;\n"
+    "save FILE saves it when its actions replay under the edited files).\n",
     PLAY_OPTIONS, NULL};
 
 static const cli_option_id REPLAY_OPTIONS[] = {OPT_TRACE, OPT_COUNT};
@@ -249,14 +251,41 @@ static int make_seats(session *ss, const cli_options *o, foh_player **seats)
     return 1;
 }
 
-/* The human table's save: the game as it stands. */
+/* After a --watch reload: whether the actions so far, replayed from the
+ * start under the card files as they are now, reach the game as it stands
+ * (then a save with the files' new hashes replays); 0 with ERR if not. */
+static int replays_now(session *ss, char *err, size_t len)
+{
+    foh_error e;
+    foh_options opt = {.players = ss->o->players, .seed = ss->o->seed};
+    foh_game *again = foh_game_new(ss->eng, &opt, &e);
+    if (!again) {
+        snprintf(err, len, "the game cannot start under the reloaded card files: %s", e.msg);
+        return 0;
+    }
+    int ok = 1;
+    for (int i = 0; ok && i < ss->ndone; i++)
+        if (foh_game_apply(again, &ss->done[i].action, &e) != FOH_OK) {
+            snprintf(err, len, "under the reloaded card files, action %d of the game is refused (%s): a save could "
+                               "not be replayed", i + 1, e.msg);
+            ok = 0;
+        }
+    if (ok && foh_game_digest(again) != foh_game_digest(ss->g)) {
+        snprintf(err, len, "the game went on under reloaded card files (--watch) and its actions play out "
+                           "differently under them now: a save could not be replayed");
+        ok = 0;
+    }
+    foh_game_free(again);
+    return ok;
+}
+
+/* The human table's save: the game as it stands (after a reload, if its
+ * actions replay under the files as they are now). */
 static int save_now(void *ud, const char *path, char *err, size_t len)
 {
     session *ss = ud;
-    if (ss->reloaded) {
-        snprintf(err, len, "the game went on under reloaded card files (--watch): a save of it could not be replayed");
+    if (ss->reloaded && !replays_now(ss, err, len))
         return 0;
-    }
     if (!save_write(path, ss->o, ss->cs, ss->g, ss->done, ss->ndone, err, len))
         return 0;
     return 1;
@@ -299,34 +328,34 @@ static void explain(session *ss, foh_game *g, foh_player *seat)
 }
 
 
-static void print_setup(foh_game *g, int reveal)
+static void print_setup(FILE *out, foh_game *g, int reveal)
 {
     const foh_cardset *cs = foh_game_cardset(g);
     foh_card_info ci;
-    printf("Market:");
+    fprintf(out, "Market:");
     for (int i = 0; i < foh_game_market_size(g); i++) {
         foh_cardset_card(cs, foh_game_market_card(g, i), &ci);
-        printf("%s %s (%s)", i ? "," : "", ci.name, ci.age);
+        fprintf(out, "%s %s (%s)", i ? "," : "", ci.name, ci.age);
     }
-    printf("\n");
+    fprintf(out, "\n");
     for (int p = 0; p < foh_game_players(g); p++)
         for (int t = 0; t < foh_cardset_type_count(cs); t++) {
             int cards[FOH_MAX_CARDS];
             int k = foh_game_nation_cards(g, p, t, cards, FOH_MAX_CARDS);
             for (int i = 0; i < k; i++) {
                 foh_cardset_card(cs, cards[i], &ci);
-                printf("P%d starts with %s\n", p + 1, ci.name);
+                fprintf(out, "P%d starts with %s\n", p + 1, ci.name);
             }
         }
-    printf("Civilization deck: %d cards. Supply %d, Reserve %d. First player: P%d\n", foh_game_deck_size(g),
+    fprintf(out, "Civilization deck: %d cards. Supply %d, Reserve %d. First player: P%d\n", foh_game_deck_size(g),
            foh_game_supply(g), foh_game_reserve(g), foh_game_first_player(g) + 1);
     if (reveal) {
-        printf("Civilization deck order (--reveal), top first:");
+        fprintf(out, "Civilization deck order (--reveal), top first:");
         for (int i = 0; i < foh_game_deck_size(g); i++) {
             foh_cardset_card(cs, foh_game_deck_card(g, i), &ci);
-            printf("%s %s (%s)", i ? "," : "", ci.name, ci.age);
+            fprintf(out, "%s %s (%s)", i ? "," : "", ci.name, ci.age);
         }
-        printf("\n");
+        fprintf(out, "\n");
     }
 }
 
@@ -505,34 +534,70 @@ static void options_from_save(cli_options *o, const save_file *sv)
         o->limits.time_ms = sv->limits.time_ms;
 }
 
-static void print_header(const cli_options *o, const foh_cardset *cs, foh_game *g)
+static void print_header(FILE *out, const cli_options *o, const foh_cardset *cs, foh_game *g)
 {
-    printf("The Flow of History: %d players, seed %llu, ", o->players, (unsigned long long)o->seed);
-    origin_print_cards(stdout, o);
-    printf(", players:");
+    fprintf(out, "The Flow of History: %d players, seed %llu, ", o->players, (unsigned long long)o->seed);
+    origin_print_cards(out, o);
+    fprintf(out, ", players:");
     /* One spec for all seats, or one per seat (as cli_seats reads them). */
     const char *spec = o->seats;
     for (int p = 0; p < o->players; p++) {
         size_t len = strcspn(spec, ",");
         char one[256], safe[4 * sizeof one];
         snprintf(one, sizeof one, "%.*s", (int)len, spec);
-        printf(" P%d %s", p + 1, cli_safe(one, safe, sizeof safe)); /* from a save file with --load */
+        fprintf(out, " P%d %s", p + 1, cli_safe(one, safe, sizeof safe)); /* from a save file with --load */
         if (spec[len] == ',')
             spec += len + 1;
     }
-    printf("\n");
+    fprintf(out, "\n");
     for (int i = 0; i < foh_cardset_variant_count(cs); i++) {
-        printf("Variant: ");
-        cli_line(stdout, foh_cardset_variant_name(cs, i));
+        fprintf(out, "Variant: ");
+        cli_line(out, foh_cardset_variant_name(cs, i));
     }
-    print_setup(g, o->reveal);
+    print_setup(out, g, o->reveal);
+}
+
+/* The header: the bots' as it always was, the humans' wrapped to their
+ * terminal's width (as every line the table shows). */
+static void print_game_header(session *ss, const cli_options *o, const foh_cardset *cs, foh_game *g)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = ss->table ? open_memstream(&text, &size) : NULL;
+    if (!mem) {
+        print_header(stdout, o, cs, g);
+        return;
+    }
+    print_header(mem, o, cs, g);
+    if (fclose(mem) == 0 && text)
+        for (char *line = text, *nl; *line; line = nl + 1) {
+            if (!(nl = strchr(line, '\n')))
+                break;
+            *nl = '\0';
+            human_line(ss->table, line);
+        }
+    free(text);
 }
 
 /* The end of the game or of the recording, and the scores: 0 when scoring
  * fails (said). */
 static int print_end(const session *ss, foh_game *g)
 {
-    if (foh_game_is_stalled(g))
+    if (ss->table) {
+        human_table_last_turns(ss->table, g);
+        fflush(ss->table->out);
+    }
+    if (ss->table && foh_game_is_over(g)) {
+        char line[400];
+        snprintf(line, sizeof line, "Game over after %d turns%s. Tokens substituted for an empty Reserve: %d",
+                 foh_game_turn(g),
+                 foh_game_is_stalled(g) ? ": the turn limit (engine ruling E1) ended it; the game is stalled and "
+                                          "scored as usual"
+                                        : "",
+                 foh_game_substituted(g));
+        printf("\n");
+        human_line(ss->table, line);
+    } else if (foh_game_is_stalled(g))
         printf("\nGame over after %d turns: the turn limit (engine ruling E1) ended it; the game is stalled and "
                "scored as usual. Tokens substituted for an empty Reserve: %d\n",
                foh_game_turn(g), foh_game_substituted(g));
@@ -542,10 +607,17 @@ static int print_end(const session *ss, foh_game *g)
     else if (!strcmp(ss->cmd, "replay"))
         printf("\nThe recording ends after %d actions, turn %d; the scores if the game ended now:\n", ss->ndone,
                foh_game_turn(g) + 1);
-    else
+    else if (ss->table) {
+        char line[2400];
+        snprintf(line, sizeof line, "Stopped after %d actions, turn %d%s%s; the scores if the game ended now:",
+                 ss->ndone, foh_game_turn(g) + 1, ss->save ? "; resume with foh play --load " : "",
+                 ss->save ? ss->save : "");
+        printf("\n");
+        human_line(ss->table, line);
+    } else
         printf("\nStopped after %d actions, turn %d%s%s; the scores if the game ended now:\n", ss->ndone,
                foh_game_turn(g) + 1, ss->save ? "; resume with foh play --load " : "", ss->save ? ss->save : "");
-    return cli_print_scores(stdout, g);
+    return ss->table ? human_table_scores(ss->table, g) : cli_print_scores(stdout, g);
 }
 
 /* A human's undo: back to decision point K of the table (the position,
@@ -643,7 +715,7 @@ static int run_session(cli_options *o, session *ss)
         status = CLI_DATA;
     }
     if (status == CLI_OK && !ss->quiet) {
-        print_header(o, cs, g);
+        print_game_header(ss, o, cs, g);
         foh_game_set_log(g, log_line, ss);
     }
     ss->seats = seats;

@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <histedit.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "common/cli.h"
@@ -19,7 +21,41 @@ struct term {
     size_t cap;
     const char *failure; /* why reading stopped, if not the end of input */
     char why[160];
+    struct sigaction old_int; /* SIGINT's handler before term_open */
+    int handling;             /* SIGINT is ours while T is open */
 };
+
+/* Set by the SIGINT handler: a handler can reach nothing else (it may only
+ * touch a volatile sig_atomic_t), so this one flag is the process's. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* el_gets' reader: one byte, or end of input once Ctrl-C was pressed (the
+ * handler interrupts the read: no SA_RESTART). */
+static int read_char(EditLine *el, wchar_t *c)
+{
+    term *t;
+    el_get(el, EL_CLIENTDATA, &t);
+    for (;;) {
+        if (interrupted)
+            return 0;
+        unsigned char b;
+        ssize_t n = read(fileno(t->in), &b, 1);
+        if (n == 1) {
+            *c = (wchar_t)b;
+            return 1;
+        }
+        if (n == 0)
+            return 0;
+        if (errno != EINTR)
+            return -1;
+    }
+}
 
 static char *prompt_of(EditLine *el)
 {
@@ -102,7 +138,17 @@ term *term_open(FILE *in, FILE *out)
         el_set(t->el, EL_ADDFN, "foh-complete", "complete a command or card name", complete);
         el_set(t->el, EL_BIND, "^I", "foh-complete", NULL);
         el_set(t->el, EL_SIGNAL, 1);
+        el_set(t->el, EL_GETCFN, read_char);
     }
+    /* Ctrl-C ends the input as Ctrl-D does (the game is saved): the handler
+     * only sets a flag; the read it interrupts returns and the caller's
+     * usual end of input saves. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    t->handling = sigaction(SIGINT, &sa, &t->old_int) == 0;
     return t;
 }
 
@@ -110,6 +156,8 @@ void term_close(term *t)
 {
     if (!t)
         return;
+    if (t->handling)
+        sigaction(SIGINT, &t->old_int, NULL);
     if (t->el)
         el_end(t->el);
     if (t->hist)
@@ -130,7 +178,7 @@ static const char *fail_input(term *t, const char *why)
 
 const char *term_read(term *t, const char *prompt)
 {
-    if (t->failure)
+    if (t->failure || interrupted)
         return NULL;
     if (t->el) {
         t->prompt = prompt;
@@ -159,11 +207,13 @@ const char *term_read(term *t, const char *prompt)
         return fail_input(t, "out of memory");
     size_t n = 0;
     int c;
-    while ((c = getc(t->in)) != EOF && c != '\n') {
+    while ((c = getc(t->in)) != EOF && c != '\n' && !interrupted) {
         if (n == TERM_MAX_LINE)
             return fail_input(t, "a line longer than " TERM_MAX_LINE_TEXT " bytes (the terminal's limit)");
         t->line[n++] = (char)c;
     }
+    if (interrupted)
+        return NULL;
     if (c == EOF && ferror(t->in)) {
         char why[120];
         snprintf(why, sizeof why, "cannot read it (%s)", strerror(errno));
@@ -180,6 +230,27 @@ const char *term_read(term *t, const char *prompt)
 }
 
 const char *term_failure(const term *t) { return t->failure; }
+
+int term_interrupted(const term *t)
+{
+    (void)t;
+    return interrupted != 0;
+}
+
+int term_width(FILE *out)
+{
+    int w = 0;
+    struct winsize ws;
+    if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0)
+        w = ws.ws_col;
+    const char *cols = getenv("COLUMNS");
+    if (w <= 0 && cols && cols[0])
+        w = atoi(cols);
+    if (w <= 0)
+        w = 80;
+    /* Narrower than a card's name and its number, nothing is readable. */
+    return w < 30 ? 30 : w > 1000 ? 1000 : w;
+}
 
 int term_colour(FILE *out)
 {

@@ -36,6 +36,14 @@ const char *term_read(term *t, const char *prompt);
 /* Why term_read stopped reading, or NULL at a plain end of input. */
 const char *term_failure(const term *t);
 
+/* Whether the input ended because Ctrl-C (SIGINT) was pressed while T was
+ * open (term_read then returns NULL, as at the end of input). */
+int term_interrupted(const term *t);
+
+/* OUT's width in columns: the terminal's, else $COLUMNS, else 80 (at
+ * least 30). */
+int term_width(FILE *out);
+
 /* Whether output OUT gets colour: a terminal, NO_COLOR unset, TERM not
  * "dumb" (https://no-color.org). */
 int term_colour(FILE *out);
