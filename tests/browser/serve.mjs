@@ -26,6 +26,9 @@ mkdirSync(shots, { recursive: true });
 const tables = mkdtempSync(join(tmpdir(), "foh-serve-test-"));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let checks = 0;
+// FOH_SERVE_PARTS=1,3 runs those parts alone (when mending one).
+const parts = (process.env.FOH_SERVE_PARTS || "1,2,3,4").split(",").map(Number);
+const want = (n) => parts.includes(n);
 function check(ok, what) {
   if (!ok) throw new Error("check failed: " + what);
   checks++;
@@ -91,10 +94,12 @@ async function waitTurn(page, ms = 60000) {
 // Take one of the legal actions shown (a random control), and wait for the
 // page to show the table after it.
 async function decide(page) {
+  await page.bringToFront(); // a tab in the background draws no frames, and takes no clicks
   const before = await state(page);
   const controls = await page.$$("#actions button");
   check(controls.length > 0, "the page shows the legal actions as controls");
   const pick = controls[random(controls.length)];
+  if (process.env.FOH_SERVE_DEBUG) console.log("pick", await pick.evaluate((b) => b.textContent + " " + (b.previousSibling ? b.previousSibling.value : "")));
   await pick.hover(); // the preview
   const preview = await page.$eval("#preview", (e) => e.textContent);
   check(preview.startsWith("If you"), "hovering a control previews the action: " + preview.slice(0, 60));
@@ -111,6 +116,7 @@ async function decide(page) {
 const browser = await puppeteer.launch({
   executablePath: "/usr/bin/chromium",
   headless: true,
+  protocolTimeout: 60000,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync"],
 });
@@ -119,7 +125,9 @@ const errors = [];
 // the network is never idle).
 async function open(page, url) {
   await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => document.body.dataset.version !== undefined || !document.getElementById("lobby").hidden);
+  // Polled by time: a tab in the background runs no animation frames.
+  await page.waitForFunction(() => document.body.dataset.version !== undefined || !document.getElementById("lobby").hidden,
+    { polling: 100 });
 }
 async function newPage(context) {
   const page = await (context || browser).newPage();
@@ -132,6 +140,7 @@ try {
   await startServer(0);
 
   // ---- 1. a full 4-player game through the page ----
+  if (want(1)) {
   const lobby = await newPage();
   await open(lobby, server.base + "/");
   await lobby.waitForSelector("#set option");
@@ -194,11 +203,14 @@ try {
   await page.click("#step-back");
   await sleep(300);
   await page.$eval("#step", (e) => { e.value = "3"; e.dispatchEvent(new Event("input")); });
-  await page.waitForFunction(() => /Replay: step 3 of/.test(document.getElementById("status").textContent));
+  await page.waitForFunction(() => /Replay: step 3 of/.test(document.getElementById("status").textContent),
+    { polling: 100 });
   await page.screenshot({ path: join(shots, "5-timeline.png"), fullPage: true });
   await page.close();
+  }
 
   // ---- 2. two people, a 2-player Banker game, two browser contexts ----
+  if (want(2)) {
   const made = await api("/api/tables", { cards: "base", variants: ["two-player-banker"], seats: ["human", "human"],
     seed: 3 });
   check(made.links.length === 2, "a table of two humans gives two links");
@@ -226,8 +238,10 @@ try {
   check(ends.every((t) => /Game over/.test(t)), "both players see the end of the Banker game");
   console.log("2. a 2-player Banker game by two links: " + moves + " decisions");
   await Promise.all(contexts.map((c) => c.close()));
+  }
 
   // ---- 3. hidden cards, in the civilization draft ----
+  if (want(3)) {
   const civ = await api("/api/tables", { cards: "civ-draft", seats: ["human", "human", "greedy"], seed: 11 });
   const tok = [civ.links[0].token, civ.links[1].token];
   const civPages = [await newPage(), await newPage(), await newPage()];
@@ -252,6 +266,7 @@ try {
       const own = hand(views[owner].observation);
       const seen = viewer < 2 ? known(views[viewer].observation, owner + 1) : known(views[2].observation, owner + 1);
       const hidden = own.filter((c) => !seen.includes(c) && distinct(c) && !views[viewer].observation.includes(c));
+      // What the page holds, hidden elements included (the card tip, every option).
       const text = await civPages[viewer].evaluate(() => document.body.textContent);
       const json = JSON.stringify(views[viewer]);
       for (const c of hidden) {
@@ -262,6 +277,7 @@ try {
       }
     }
     const i = views[0].decides ? 0 : views[1].decides ? 1 : -1;
+    if (process.env.FOH_SERVE_DEBUG) console.log("step", step, "decides", i, "version", views[0].version);
     if (i >= 0) {
       await waitTurn(civPages[i]);
       if ((await state(civPages[i])).version === views[i].version) {
@@ -275,8 +291,10 @@ try {
   check(hiddenChecked > 20, "hidden cards were checked (" + hiddenChecked + " checks)");
   console.log("3. the civilization draft: " + hiddenChecked + " hidden-card checks over " + civMoves + " decisions");
   for (const p of civPages) await p.close();
+  }
 
   // ---- 4. a bot takes an abandoned seat, and gives it back ----
+  if (want(4)) {
   const away = await api("/api/tables", { cards: "base", seats: ["human", "greedy", "greedy"], seed: 2 });
   let v = await api("/api/tables/" + away.id);
   const start = v.version;
@@ -295,6 +313,7 @@ try {
   await back.screenshot({ path: join(shots, "8-seat-given-back.png"), fullPage: true });
   console.log("4. a bot played the abandoned seat for " + (v.version - start) + " actions, then gave it back");
   await back.close();
+  }
 
   check(errors.length === 0, "no script error on any page: " + errors.join("; "));
   await stopServer();

@@ -32,6 +32,7 @@
 #define SERVE_MAX_BODY 65536  /* bytes of a request's body: 413 past it */
 #define SERVE_THREADS "32"    /* connections served at once; more wait in the queue */
 #define SERVE_WORKERS 2       /* threads running the engine for requests (besides the steward's) */
+#define SERVE_MAX_NESTING 32  /* levels of a request's JSON: 400 past it */
 
 static const cli_option_id serve_options[] = {OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,
                                               OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_COUNT};
@@ -181,6 +182,29 @@ static int page(struct mg_connection *c, const struct mg_request_info *ri)
 
 /* ---- requests ---- */
 
+/* How deep the arrays and objects of JSON text TEXT nest (strings
+ * skipped): the parser recurses once a level, on a thread whose stack the
+ * HTTP library keeps small. */
+static int nesting(const char *text, size_t len)
+{
+    int depth = 0, most = 0, in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = 0;
+        } else if (ch == '"')
+            in_string = 1;
+        else if (ch == '[' || ch == '{')
+            most = ++depth > most ? depth : most;
+        else if ((ch == ']' || ch == '}') && depth > 0)
+            depth--;
+    }
+    return most;
+}
+
 /* The request's body as JSON into *OUT. An HTTP status: 200, or the one
  * sent (411, 413, 400). */
 static int read_body(struct mg_connection *c, const struct mg_request_info *ri, json_t **out)
@@ -199,6 +223,10 @@ static int read_body(struct mg_connection *c, const struct mg_request_info *ri, 
         if (n <= 0)
             break;
         got += (size_t)n;
+    }
+    if (got == (size_t)ri->content_length && nesting(buf, got) > SERVE_MAX_NESTING) {
+        free(buf);
+        return reply_error(c, 400, "the body's JSON is nested deeper than 32 levels");
     }
     json_error_t jerr;
     *out = got == (size_t)ri->content_length ? json_loadb(buf, got, JSON_REJECT_DUPLICATES, &jerr) : NULL;
@@ -356,16 +384,20 @@ static int list_sets(server *s, struct mg_connection *c)
     return reply_json(c, 200, json_pack("{s:o?, s:o?}", "sets", sets, "variants", common));
 }
 
-/* The token of the request: ?k= in the address, or the body's "token". */
+/* The token of the request: ?k= in the address, or the body's "token"
+ * ("-", which opens no seat, for one too long or not a string). */
 static void token_of(const struct mg_request_info *ri, json_t *body, char *out, size_t len)
 {
     out[0] = '\0';
     const char *q = ri->query_string;
-    if (q && mg_get_var(q, strlen(q), "k", out, len) < 0)
+    int got = q ? mg_get_var(q, strlen(q), "k", out, len) : -1;
+    if (got == -1) /* none */
         out[0] = '\0';
-    const char *b = json_string_value(json_object_get(body, "token"));
-    if (b && strlen(b) < len)
-        snprintf(out, len, "%s", b);
+    else if (got < 0) /* longer than any token: a forged one, never no token at all */
+        snprintf(out, len, "-");
+    json_t *b = json_object_get(body, "token");
+    if (b)
+        snprintf(out, len, "%s", json_is_string(b) && strlen(json_string_value(b)) < len ? json_string_value(b) : "-");
 }
 
 static long query_long(const struct mg_request_info *ri, const char *name, long fallback)

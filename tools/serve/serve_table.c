@@ -106,6 +106,19 @@ static int seat_decide(foh_player *self, foh_game *g, const foh_action *legal, i
 
 static void seat_free(foh_player *self) { (void)self; /* part of its table */ }
 
+/* The index of A among LEGAL[0..N), every field alike, or -1. (The match
+ * loop's foh_match_find compares only the fields The Flow of History's
+ * kinds use; another ruleset's kinds use others: the civilization draft's
+ * draw names its pile.) */
+static int find_exact(const foh_action *legal, int n, const foh_action *a)
+{
+    for (int i = 0; i < n; i++)
+        if (legal[i].kind == a->kind && legal[i].card == a->card && legal[i].tokens == a->tokens &&
+            legal[i].option == a->option)
+            return i;
+    return -1;
+}
+
 /* ---- the log and the recorded actions ---- */
 
 static void log_line(void *ud, const char *line)
@@ -140,7 +153,7 @@ static foh_status before(void *ud, foh_game *g, const foh_decision *d, foh_error
         t->cap = cap;
     }
     any_save_name(g, t->match.legal, d->nlegal, &d->action, &t->done[t->ndone]);
-    t->chosen[t->ndone] = foh_match_find(t->match.legal, d->nlegal, &d->action);
+    t->chosen[t->ndone] = find_exact(t->match.legal, d->nlegal, &d->action);
     return FOH_OK;
 }
 
@@ -232,16 +245,10 @@ static int table_start(serve_table *t, char *why, size_t whylen)
         return 422;
     }
     t->rs = foh_cardset_ruleset(t->cs);
-    const char *note = NULL;
-    if (!foh_cardset_allows_players(t->cs, t->o.players, &note)) {
-        snprintf(why, whylen, "%s is not played by %d players%s%s", t->rs->title, t->o.players, note ? ": " : "",
-                 note ? note : "");
-        return 422;
-    }
     t->eng = foh_engine_new_limited(t->cs, &t->o.limits, &err);
     foh_options opt = {.players = t->o.players, .seed = t->o.seed};
     t->g = t->eng ? foh_game_new(t->eng, &opt, &err) : NULL;
-    if (!t->g) {
+    if (!t->g) { /* e.g. a number of players the card set does not allow */
         snprintf(why, whylen, "the game cannot start: %s", err.msg);
         return 422;
     }
@@ -694,7 +701,7 @@ int serve_table_act(serve_table *t, int who, long version, long action, char *wh
         return 500;
     }
     foh_action a;
-    int i = foh_action_from_id(action, &a) == 0 ? foh_match_find(t->match.legal, n, &a) : -1;
+    int i = foh_action_from_id(action, &a) == 0 ? find_exact(t->match.legal, n, &a) : -1;
     if (i < 0) {
         /* Not legal here: the rules say why (foh_game_check). */
         int bad = foh_action_from_id(action, &a) != 0;

@@ -168,8 +168,13 @@ static int flow_observe(const foh_game *g, int player, char *buf, size_t len)
         put(buf, len, &at, "you: P%d\n", player + 1);
     else
         put(buf, len, &at, "you: spectator\n");
-    put(buf, len, &at, "turn: %d\nto act: P%d\ndeck: %d cards\nsupply: %d\nreserve: %d\n", flow_game_turn(g) + 1,
-        flow_game_to_act(g) + 1, foh_game_deck_size(g), foh_game_supply(g), foh_game_reserve(g));
+    put(buf, len, &at, "turn: %d\n", flow_game_turn(g) + 1);
+    if (flow_game_to_act(g) >= 0)
+        put(buf, len, &at, "to act: P%d\n", flow_game_to_act(g) + 1);
+    else
+        put(buf, len, &at, "to act: nobody, the game is over\n");
+    put(buf, len, &at, "deck: %d cards\nsupply: %d\nreserve: %d\n", foh_game_deck_size(g), foh_game_supply(g),
+        foh_game_reserve(g));
     put(buf, len, &at, "market:");
     for (int i = 0; i < foh_game_market_size(g); i++) {
         int c = foh_game_market_card(g, i), who = foh_game_investor(g, c);
