@@ -44,7 +44,7 @@ endif()
 # and tests/schema-bad; and the toy game and the civilization draft's tests (tests/toy, tests/civ: another ruleset). tests/sim-errors is kept: its variant is well
 # formed, only its Lua fails.
 file(GLOB_RECURSE found RELATIVE ${SRC} ${SRC}/*.yaml ${SRC}/*.yml)
-set(skip "^(build[^/]*|\\.git|tests/(fuzz|bad-mods|scenario-errors|variant-errors|schema-bad|toy|civ))/")
+set(skip "^(build[^/]*|\\.git|tests/browser/node_modules|tests/(fuzz|bad-mods|scenario-errors|variant-errors|schema-bad|toy|civ))/")
 set(bin_rel "..")
 if(BIN)
   file(RELATIVE_PATH bin_rel ${SRC} ${BIN}) # a build folder inside the sources, whatever its name

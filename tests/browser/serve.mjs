@@ -136,6 +136,7 @@ async function newPage(context) {
   return page;
 }
 
+const t0 = Date.now();
 try {
   await startServer(0);
 
@@ -197,7 +198,7 @@ try {
   const vp = await page.$$eval("#scores tr", (rows) => rows.length);
   check(vp >= 2, "the score table is shown");
   await page.screenshot({ path: join(shots, "4-game-over.png"), fullPage: true });
-  console.log("1. a 4-player game through the page: " + decisions + " decisions by the person, to the end");
+  console.log("1. a 4-player game through the page (" + ((Date.now() - t0) / 1000).toFixed(0) + " s): " + decisions + " decisions by the person, to the end");
   // The timeline: step 3 of the finished game.
   await page.waitForSelector("#timeline:not([hidden])");
   await page.click("#step-back");
@@ -231,12 +232,15 @@ try {
     }
     check(!(s[0].decides && s[1].decides), "one player decides at a time");
     await decide(pages[i]);
+    // The other page would see the move at its next poll (half a second);
+    // it looks now, as a player reloading would, to keep the test short.
+    await pages[1 - i].evaluate(() => poll());
     if (++moves === 3)
       await pages[1].screenshot({ path: join(shots, "6-banker-p2.png"), fullPage: true });
   }
   const ends = await Promise.all(pages.map((p) => p.$eval("#over", (e) => e.textContent)));
   check(ends.every((t) => /Game over/.test(t)), "both players see the end of the Banker game");
-  console.log("2. a 2-player Banker game by two links: " + moves + " decisions");
+  console.log("2. a 2-player Banker game by two links: " + moves + " decisions (" + ((Date.now() - t0) / 1000).toFixed(0) + " s)");
   await Promise.all(contexts.map((c) => c.close()));
   }
 
@@ -261,7 +265,7 @@ try {
     const views = [await api("/api/tables/" + civ.id, undefined, tok[0]), await api("/api/tables/" + civ.id, undefined, tok[1]),
       await api("/api/tables/" + civ.id)];
     if (views[0].over) break;
-    await sleep(700); // the pages poll
+    for (const p of civPages) await p.evaluate(() => poll()); // as each page's next poll would
     for (const [viewer, owner] of [[1, 0], [0, 1], [2, 0], [2, 1]]) {
       const own = hand(views[owner].observation);
       const seen = viewer < 2 ? known(views[viewer].observation, owner + 1) : known(views[2].observation, owner + 1);
@@ -289,7 +293,7 @@ try {
       await civPages[2].screenshot({ path: join(shots, "7-civ-spectator.png"), fullPage: true });
   }
   check(hiddenChecked > 20, "hidden cards were checked (" + hiddenChecked + " checks)");
-  console.log("3. the civilization draft: " + hiddenChecked + " hidden-card checks over " + civMoves + " decisions");
+  console.log("3. (" + ((Date.now() - t0) / 1000).toFixed(0) + " s) the civilization draft: " + hiddenChecked + " hidden-card checks over " + civMoves + " decisions");
   for (const p of civPages) await p.close();
   }
 
@@ -311,7 +315,7 @@ try {
   check(!v.seats[0].standin, "the player's return gives the seat back");
   check(v.log.some((l) => /P1's player is back/.test(l)), "the log says the player is back");
   await back.screenshot({ path: join(shots, "8-seat-given-back.png"), fullPage: true });
-  console.log("4. a bot played the abandoned seat for " + (v.version - start) + " actions, then gave it back");
+  console.log("4. (" + ((Date.now() - t0) / 1000).toFixed(0) + " s) a bot played the abandoned seat for " + (v.version - start) + " actions, then gave it back");
   await back.close();
   }
 

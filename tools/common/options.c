@@ -317,6 +317,31 @@ static int add_value(const char *command, const char *what, const char *v, const
     return 1;
 }
 
+/* foh serve's options. */
+static int set_serve_option(const char *c, const char *flag, cli_option_id id, const char *v, cli_options *o)
+{
+    long x;
+    switch (id) {
+    case OPT_HOST: o->host = v; return 1;
+    case OPT_TABLES: o->tables = v; return 1;
+    case OPT_PORT:
+        if (!number(c, flag, v, 0, 65535, &x))
+            return 0;
+        o->port = (int)x;
+        return 1;
+    case OPT_ABANDON:
+        if (!number(c, flag, v, 1, 86400, &x))
+            return 0;
+        o->abandon = (int)x;
+        return 1;
+    default:
+        if (!number(c, flag, v, 1, 100000, &x))
+            return 0;
+        o->max_tables = (int)x;
+        return 1;
+    }
+}
+
 /* Store the value V of option ID in O. */
 static int set_option(const cli_command *cmd, int id, const char *v, cli_options *o)
 {
@@ -436,23 +461,12 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_FATE: o->fate = 1; return 1;
     case OPT_STRENGTH: o->strength = 1; return 1;
     case OPT_OUT: o->out = v; return 1;
-    case OPT_HOST: o->host = v; return 1;
-    case OPT_TABLES: o->tables = v; return 1;
+    case OPT_HOST:
+    case OPT_TABLES:
     case OPT_PORT:
-        if (!number(c, flag, v, 0, 65535, &x))
-            return 0;
-        o->port = (int)x;
-        return 1;
     case OPT_ABANDON:
-        if (!number(c, flag, v, 1, 86400, &x))
-            return 0;
-        o->abandon = (int)x;
-        return 1;
     case OPT_MAX_TABLES:
-        if (!number(c, flag, v, 1, 100000, &x))
-            return 0;
-        o->max_tables = (int)x;
-        return 1;
+        return set_serve_option(c, flag, (cli_option_id)id, v, o);
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_MODS:
         return add_value(c, "--mods folders", v, o->mods, &o->nmods);

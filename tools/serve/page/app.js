@@ -463,9 +463,15 @@ async function table() {
   $("step-back").addEventListener("click", () => showStep(Number($("step").value) - 1));
   $("step-next").addEventListener("click", () => showStep(Number($("step").value) + 1));
   await poll();
+  // Every half second while others play; every two seconds while this
+  // seat decides (the server then only learns the player is still here).
+  let last = Date.now();
   const tick = async () => {
-    if (!view || !view.over) await poll(); // a finished table changes no more
-    setTimeout(tick, view && view.decides ? 2000 : 500);
+    if ((!view || !view.over) && (!view || !view.decides || Date.now() - last >= 2000)) {
+      last = Date.now();
+      await poll(); // a finished table changes no more
+    }
+    setTimeout(tick, 500);
   };
   setTimeout(tick, 500);
 }
