@@ -11,6 +11,9 @@
 #    sim, compare (of games), tune and bench without --games get
 #    --games 20; a play with an ismcts bot and no human seat gets
 #    --stop-after 40 (ISMCTS thinks for seconds a move);
+#  - `foh serve` (which serves until stopped) listens on any free port
+#    (--port 0) unless the line names one; once it prints its address its
+#    page is fetched, and Ctrl-C (SIGINT) must stop it with status 0;
 #  - files the lines name that no earlier line writes are made first:
 #    mods/mine (a copy of cards/base with tests/scenarios as its scenarios,
 #    the tutorial's mod, docs/modding.md), experiment.yaml (the example of
@@ -34,6 +37,26 @@ awk '/^```yaml$/ { on = 1; next } /^```$/ { on = 0 } on' "$src/docs/experiments.
 ./build/foh sim --seats greedy --games 20 --seed 2 --json b.json >/dev/null 2>&1 || { echo "cannot make b.json"; exit 1; }
 
 failed=0 ran=0
+# foh serve, started as CMD: its page fetched once it listens, then stopped
+# with SIGINT; its exit status in serve_rc (1 if it never listened or the
+# page did not come).
+serve() {
+  bash -c "exec $1" </dev/null >serve.out 2>&1 &
+  local pid=$! url="" i
+  for i in $(seq 100); do
+    url=$(grep -o 'http://[0-9.]*:[0-9]*/' serve.out | head -n 1)
+    [ -n "$url" ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+  done
+  local page=1
+  [ -n "$url" ] && curl -sf "$url" | grep -q '<html' && page=0
+  kill -INT $pid 2>/dev/null
+  wait $pid
+  serve_rc=$?
+  [ $page -eq 0 ] || { echo "(its page did not come)" >>serve.out; [ $serve_rc -ne 0 ] || serve_rc=1; }
+}
+
 run() {
   local line=$1 cmd
   cmd=$(sed -E -e 's/ \.\.\.//g' -e 's/ COMMAND / play /' -e 's/--games ([0-9]{3,}|[2-9][1-9]|[3-9][0-9])/--games 20/' <<<"$line")
@@ -50,8 +73,15 @@ run() {
   fi
   ran=$((ran + 1))
   local out rc
-  out=$(timeout 300 bash -c "$cmd" </dev/null 2>&1)
-  rc=$?
+  if [[ $verb == serve ]]; then
+    [[ $cmd == *--port* ]] || cmd="$cmd --port 0"
+    serve "$cmd"
+    out=$(cat serve.out)
+    rc=$serve_rc
+  else
+    out=$(timeout 300 bash -c "$cmd" </dev/null 2>&1)
+    rc=$?
+  fi
   if [ $rc -ne 0 ]; then
     echo "FAILED (exit $rc): $line"
     echo "  ran: $cmd"

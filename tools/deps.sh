@@ -6,7 +6,7 @@
 # it drives Debian's chromium, it downloads no browser). Runs apt-get as
 # root (or through sudo).
 set -euo pipefail
-packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev libcivetweb-dev tmux
+packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev libcivetweb-dev tmux curl
           python3-jsonschema python3-yaml)
 missing=()
 for p in "${packages[@]}"; do

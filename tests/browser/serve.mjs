@@ -235,7 +235,7 @@ try {
     // The other page would see the move at its next poll (half a second);
     // it looks now, as a player reloading would, to keep the test short.
     await pages[1 - i].evaluate(() => poll());
-    if (++moves === 3)
+    if (++moves === 3 && (await pages[1].bringToFront(), true))
       await pages[1].screenshot({ path: join(shots, "6-banker-p2.png"), fullPage: true });
   }
   const ends = await Promise.all(pages.map((p) => p.$eval("#over", (e) => e.textContent)));
@@ -289,7 +289,7 @@ try {
         civMoves++;
       }
     } else await sleep(200);
-    if (step === 10)
+    if (step === 10 && (await civPages[2].bringToFront(), true))
       await civPages[2].screenshot({ path: join(shots, "7-civ-spectator.png"), fullPage: true });
   }
   check(hiddenChecked > 20, "hidden cards were checked (" + hiddenChecked + " checks)");

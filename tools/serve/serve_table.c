@@ -230,8 +230,8 @@ static int find_variant(cli_options *o, int i, const char *name)
     snprintf(probe, sizeof probe, "%s/variants/%s/variant.yaml", set, name);
     if (access(probe, R_OK) != 0)
         return 0;
-    snprintf(o->variant_dir[i], sizeof o->variant_dir[i], "%s/variants/%s", set, name);
-    return 1;
+    int n = snprintf(o->variant_dir[i], sizeof o->variant_dir[i], "%s/variants/%s", set, name);
+    return n > 0 && (size_t)n < sizeof o->variant_dir[i]; /* a longer folder is not found, never cut */
 }
 
 /* The card set, engine, game, seats and match of T, whose options are set.

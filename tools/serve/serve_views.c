@@ -125,7 +125,7 @@ typedef struct {
     double rank[FOH_MAX_PLAYERS];
     int ranked;
     foh_status status;
-    char msg[512];
+    char msg[sizeof ((foh_error *)0)->msg];
 } outcome;
 
 /* A played on a copy of G whose hidden parts are re-sampled for VIEWER
