@@ -8,7 +8,8 @@
 // 3. in the civilization draft, no page (the other player's, a
 //    spectator's) and no view the server sends holds a card hidden from it;
 // 4. a bot takes the seat of a player who is away, and gives it back;
-// 5. the table at phone size fits the screen's width.
+// 5. the table at phone size fits the screen's width (in 1);
+// 6. (part 5) two people at one screen (hot seat) undo a decision.
 // Screenshots of each stage go to SCREENSHOT_DIR. Exit 0 when every check
 // holds; the first failed check is printed and the exit is 1.
 import { spawn } from "node:child_process";
@@ -27,7 +28,7 @@ const tables = mkdtempSync(join(tmpdir(), "foh-serve-test-"));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let checks = 0;
 // FOH_SERVE_PARTS=1,3 runs those parts alone (when mending one).
-const parts = (process.env.FOH_SERVE_PARTS || "1,2,3,4").split(",").map(Number);
+const parts = (process.env.FOH_SERVE_PARTS || "1,2,3,4,5").split(",").map(Number);
 const want = (n) => parts.includes(n);
 function check(ok, what) {
   if (!ok) throw new Error("check failed: " + what);
@@ -317,6 +318,31 @@ try {
   await back.screenshot({ path: join(shots, "8-seat-given-back.png"), fullPage: true });
   console.log("4. (" + ((Date.now() - t0) / 1000).toFixed(0) + " s) a bot played the abandoned seat for " + (v.version - start) + " actions, then gave it back");
   await back.close();
+  }
+
+  // ---- 5. hot seat: two people at one screen, and undo ----
+  if (want(5)) {
+  const hot = await api("/api/tables", { cards: "base", seats: ["human", "greedy", "human"], hotseat: true, seed: 8 });
+  check(hot.links.length === 1 && hot.links[0].seat === "hotseat", "a hot-seat table has one link");
+  const screen = await newPage();
+  await open(screen, server.base + "/?t=" + hot.id + "&k=" + hot.links[0].token);
+  for (let i = 0; i < 3; i++) {
+    await waitTurn(screen);
+    await decide(screen);
+  }
+  const before = await waitTurn(screen);
+  await screen.click("#undo");
+  await screen.waitForFunction((v) => Number(document.body.dataset.version) < v, { polling: 100 }, before.version);
+  const undone = await waitTurn(screen);
+  check(undone.decides && undone.version < before.version, "undo goes back to a person's decision (" +
+    before.version + " -> " + undone.version + " actions)");
+  const log = await screen.$eval("#log", (e) => e.textContent);
+  check(/undone: back to before P\d's decision/.test(log), "the log says what was undone");
+  await decide(screen); // and the game goes on from there
+  await screen.screenshot({ path: join(shots, "9-hotseat-undo.png"), fullPage: true });
+  console.log("5. (" + ((Date.now() - t0) / 1000).toFixed(0) + " s) hot seat: undo from " + before.version + " to " +
+    undone.version + " actions");
+  await screen.close();
   }
 
   check(errors.length === 0, "no script error on any page: " + errors.join("; "));

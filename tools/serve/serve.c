@@ -139,7 +139,8 @@ static int reply_bytes(struct mg_connection *c, int status, const char *type, co
               "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n"
               "Content-Security-Policy: default-src 'self'; frame-ancestors 'none'\r\nConnection: close\r\n\r\n",
               status, reason(status), type, len);
-    mg_write(c, body, len);
+    if (strcmp(mg_get_request_info(c)->request_method, "HEAD")) /* HEAD: the headers alone */
+        mg_write(c, body, len);
     return status;
 }
 

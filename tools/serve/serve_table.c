@@ -507,7 +507,7 @@ serve_table *serve_table_resume(const serve_config *cfg, const char *id, char *w
     t->replaying = 1;
     for (int i = 0; ok && i < rec.nactions; i++) {
         foh_error err;
-        int n = foh_match_legal(t->g, &t->match.legal, &t->match.cap, &err), idx;
+        int n = foh_match_legal(t->g, &t->match.legal, &t->match.cap, &err), idx = -1;
         ok = n >= 0 && any_save_find(&rec, i, t->g, t->match.legal, n, &idx, why, whylen);
         if (n < 0)
             snprintf(why, whylen, "%s: %s", t->save_path, err.msg);

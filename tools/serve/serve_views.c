@@ -158,15 +158,29 @@ static void outcome_free(outcome *o)
     serve_log_free(&o->log);
 }
 
-/* The changes of the viewer's observation from BEFORE to A's outcome that
- * two re-sampled copies agree on: [{from, to}]. */
-static json_t *changed_lines(const char *before, const outcome *a, const outcome *b, int *uncertain)
+/* How many copies of the game a preview plays, each re-sampled: a fact
+ * shown must come out the same in all of them (with two, a 20-card
+ * face-down pile would show a made-up card one time in twenty). */
+#define SAMPLES 3
+
+/* Whether LINE (LEN bytes) is among the lines of every outcome of O[1..N). */
+static int in_all(const outcome *o, int n, const char *line, size_t len)
+{
+    for (int k = 1; k < n; k++)
+        if (!has_line(o[k].seen, line, len))
+            return 0;
+    return 1;
+}
+
+/* The changes of the viewer's observation from BEFORE to the outcomes O
+ * (N of them) that they all agree on: [{from, to}]. */
+static json_t *changed_lines(const char *before, const outcome *o, int n, int *uncertain)
 {
     json_t *out = json_array();
-    for (const char *at = a->seen; out && at && *at;) {
+    for (const char *at = o[0].seen; out && at && *at;) {
         size_t len = strcspn(at, "\n");
         if (!has_line(before, at, len)) {
-            if (!has_line(b->seen, at, len))
+            if (!in_all(o, n, at, len))
                 *uncertain = 1; /* chance (a hidden card) decides it */
             else {
                 /* The line it replaces: the one before with the same head ("supply:"). */
@@ -195,37 +209,50 @@ static json_t *changed_lines(const char *before, const outcome *a, const outcome
 static json_t *preview(foh_game *g, int viewer, const foh_action *a, const char *before, const double *rank,
                        int ranked, uint64_t seed)
 {
-    outcome o[2];
-    play_copy(g, viewer, a, seed, &o[0]);
-    play_copy(g, viewer, a, seed ^ 0x9e3779b97f4a7c15ull, &o[1]);
+    outcome o[SAMPLES];
+    for (int k = 0; k < SAMPLES; k++)
+        play_copy(g, viewer, a, seed + 0x9e3779b97f4a7c15ull * (uint64_t)k, &o[k]);
     json_t *p = json_object();
+    int ok = 1, all_ranked = ranked;
+    for (int k = 0; k < SAMPLES; k++) {
+        ok = ok && o[k].status == FOH_OK;
+        all_ranked = all_ranked && o[k].ranked;
+    }
     if (o[0].status != FOH_OK) {
         json_object_set_new(p, "error", text_json(o[0].msg));
     } else {
-        int uncertain = o[1].status != FOH_OK;
+        int uncertain = !ok;
         json_t *log = json_array();
         for (int i = 0; i < o[0].log.n; i++) {
-            int both = 0;
-            for (int j = 0; j < o[1].log.n && !both; j++)
-                both = !strcmp(o[0].log.line[i], o[1].log.line[j]);
-            if (both)
+            int all = 1;
+            for (int k = 1; k < SAMPLES && all; k++) {
+                int found = 0;
+                for (int j = 0; j < o[k].log.n && !found; j++)
+                    found = !strcmp(o[0].log.line[i], o[k].log.line[j]);
+                all = found;
+            }
+            if (all)
                 json_array_append_new(log, text_json(o[0].log.line[i]));
             else
                 uncertain = 1;
         }
         json_object_set_new(p, "log", log);
-        if (o[1].status == FOH_OK)
-            json_object_set_new(p, "changes", changed_lines(before, &o[0], &o[1], &uncertain));
+        if (ok)
+            json_object_set_new(p, "changes", changed_lines(before, o, SAMPLES, &uncertain));
         json_t *scores = json_array();
-        for (int q = 0; ranked && o[0].ranked && o[1].ranked && q < foh_game_players(g); q++)
-            if (o[0].rank[q] != rank[q] && o[0].rank[q] == o[1].rank[q])
+        for (int q = 0; all_ranked && ok && q < foh_game_players(g); q++) {
+            int same = o[0].rank[q] != rank[q];
+            for (int k = 1; k < SAMPLES; k++)
+                same = same && o[k].rank[q] == o[0].rank[q];
+            if (same)
                 json_array_append_new(scores, json_pack("{s:i, s:f, s:f}", "seat", q + 1, "from", rank[q], "to",
                                                         o[0].rank[q]));
+        }
         json_object_set_new(p, "scores", scores);
         json_object_set_new(p, "uncertain", json_boolean(uncertain));
     }
-    outcome_free(&o[0]);
-    outcome_free(&o[1]);
+    for (int k = 0; k < SAMPLES; k++)
+        outcome_free(&o[k]);
     return p;
 }
 
