@@ -176,7 +176,11 @@ try {
       const version = s.version, port = server.port;
       await stopServer();
       await startServer(port);
-      await sleep(1500); // the page polls again
+      // The page's next poll reaches the new server.
+      const end = Date.now() + 20000;
+      while (!(await page.evaluate(async () => { await poll(); return !/does not answer/.test(
+        document.getElementById("status").textContent); })) && Date.now() < end)
+        await sleep(200);
       const after = await waitTurn(page);
       check(after.version === version, "the table resumes where it stood (" + after.version + " = " + version + ")");
       restarted = true;

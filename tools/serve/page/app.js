@@ -160,6 +160,7 @@ let cards = [];        // [{name, text}]
 let cardPattern = null;
 let busy = false;
 let replayStep = -1;   // the timeline's step shown, or -1: the game as it stands
+let offline = false;   // the last poll failed
 
 // TEXT as nodes, each card name in it a span whose text shows on hover or tap.
 function withCards(text) {
@@ -325,9 +326,25 @@ async function take(a) {
   if (busy) return;
   busy = true;
   $("act-error").textContent = "";
+  const body = { token: token, version: view.version, action: a.id };
   try {
-    view = await api("/api/tables/" + encodeURIComponent(tableId) + "/actions",
-      { token: token, version: view.version, action: a.id });
+    // A request that never reached the server (it restarts, the network
+    // drops) is sent again, a few times: the version makes a second arrival
+    // harmless (409, the table moved on).
+    for (let tries = 0; ; tries++) {
+      try {
+        view = await api("/api/tables/" + encodeURIComponent(tableId) + "/actions", body);
+        break;
+      } catch (e) {
+        if (e.status === 409 && tries > 0) { // the first try did arrive
+          busy = false;
+          await poll();
+          return;
+        }
+        if (e.status !== undefined || tries >= 8) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
     render(view);
   } catch (e) {
     $("act-error").textContent = e.message;
@@ -432,10 +449,11 @@ async function poll() {
   if (replayStep >= 0) return;
   try {
     const v = await api("/api/tables/" + encodeURIComponent(tableId) + (token ? "?k=" + encodeURIComponent(token) : ""));
-    if (!busy && (!view || v.version !== view.version || JSON.stringify(v.seats) !== JSON.stringify(view.seats) ||
-      v.log.length !== view.log.length)) render(v);
-    $("act-error").textContent = "";
+    if (!busy && (offline || !view || v.version !== view.version ||
+      JSON.stringify(v.seats) !== JSON.stringify(view.seats) || v.log.length !== view.log.length)) render(v);
+    offline = false;
   } catch (e) {
+    offline = true;
     $("status").textContent = "The server does not answer (" + e.message + "); trying again.";
   }
 }
