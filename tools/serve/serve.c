@@ -317,13 +317,7 @@ static int create_table(server *s, struct mg_connection *c, const struct mg_requ
     int status = read_body(c, ri, &k.body);
     if (status != 200)
         return status;
-    unsigned char bytes[SERVE_ID_LEN / 2];
-    FILE *f = fopen("/dev/urandom", "rb");
-    int ok = f && fread(bytes, 1, sizeof bytes, f) == sizeof bytes;
-    if (f)
-        fclose(f);
-    for (size_t i = 0; ok && i < sizeof bytes; i++)
-        snprintf(k.id + 2 * i, 3, "%02x", bytes[i]);
+    int ok = serve_random_hex(k.id, SERVE_ID_LEN);
     if (ok)
         run_job(s, create_job, &k);
     json_decref(k.body);

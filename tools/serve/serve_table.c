@@ -181,18 +181,25 @@ static int valid_name(const char *s)
     return 1;
 }
 
-/* 32 hexadecimal digits from the system's random source. 0 if it failed. */
-static int new_token(char out[SERVE_TOKEN_LEN + 1])
+int serve_random_hex(char *out, int digits)
 {
     unsigned char bytes[SERVE_TOKEN_LEN / 2];
+    int n = (digits + 1) / 2;
+    if (n > (int)sizeof bytes)
+        return 0;
     FILE *f = fopen("/dev/urandom", "rb");
-    int ok = f && fread(bytes, 1, sizeof bytes, f) == sizeof bytes;
+    int ok = f && fread(bytes, 1, (size_t)n, f) == (size_t)n;
     if (f)
         fclose(f);
-    for (size_t i = 0; ok && i < sizeof bytes; i++)
+    for (int i = 0; ok && i < n; i++)
         snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+    if (ok)
+        out[digits] = '\0';
     return ok;
 }
+
+/* A seat's secret. */
+static int new_token(char out[SERVE_TOKEN_LEN + 1]) { return serve_random_hex(out, SERVE_TOKEN_LEN); }
 
 /* The card set's name for people: its folder's last part. */
 static void set_cards_name(serve_table *t, const char *cards)

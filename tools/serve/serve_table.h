@@ -19,6 +19,10 @@
 
 typedef struct serve_table serve_table;
 
+/* DIGITS (at most SERVE_TOKEN_LEN) hexadecimal digits from the system's
+ * random source into OUT (DIGITS + 1 bytes); 0 if it could not be read. */
+int serve_random_hex(char *out, int digits);
+
 /* What every table of a server shares (read only once the server runs). */
 typedef struct {
     const cli_options *o; /* the server's options: the card set and variants by default, --mods, --tables */
