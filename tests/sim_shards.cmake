@@ -33,6 +33,17 @@ execute_process(COMMAND ${FOH} merge ${OUT}/shard1.json ${OUT}/shard1.json OUTPU
 if(NOT rc EQUAL 1 OR NOT err MATCHES "the same part as")
   message(FATAL_ERROR "foh merge of one shard twice: exit ${rc}: ${err}")
 endif()
+# A lost part is refused, naming it; --partial merges what there is, with a warning.
+execute_process(COMMAND ${FOH} merge ${OUT}/shard1.json ${OUT}/shard3.json OUTPUT_QUIET ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "part 2 of 3 is missing")
+  message(FATAL_ERROR "foh merge with part 2 of 3 missing: exit ${rc}: ${err}")
+endif()
+execute_process(COMMAND ${FOH} merge --partial ${OUT}/shard1.json ${OUT}/shard3.json OUTPUT_QUIET ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "warning: part 2 of 3 is missing")
+  message(FATAL_ERROR "foh merge --partial with part 2 of 3 missing: exit ${rc}: ${err}")
+endif()
 file(READ ${OUT}/shard2.json shard)
 string(REGEX REPLACE "\"players\": *2" "\"players\": 100000000" shard "${shard}")
 file(WRITE ${OUT}/bad-shard.json "${shard}")

@@ -108,6 +108,8 @@ static const struct {
     [OPT_ABANDON] = {"abandon", "S", "seconds a human seat may stay unanswered (its page closed) before a bot\n"
                                      "plays it; its player takes it back on return (default 60)"},
     [OPT_MAX_TABLES] = {"max-tables", "N", "the most tables at once, finished ones included (default 200)"},
+    [OPT_PARTIAL] = {"partial", NULL, "merge the shards there are when parts are missing (a warning names them;\n"
+                                      "the report is of those games only)"},
     [OPT_FATE] = {"fate", NULL,
                   "also print each card's fate: the share of its gainers who have it active at the end,\n"
                   "covered or lost (and to which card), the win rate of keepers and of losers, and the\n"
@@ -468,6 +470,7 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_MAX_TABLES:
         return set_serve_option(c, flag, (cli_option_id)id, v, o);
     case OPT_ABLATION: o->ablation = 1; return 1;
+    case OPT_PARTIAL: o->partial = 1; return 1;
     case OPT_MODS:
         return add_value(c, "--mods folders", v, o->mods, &o->nmods);
     case OPT_SEATS: o->seats = v; return 1;

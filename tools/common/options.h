@@ -38,6 +38,7 @@ typedef enum {
     OPT_STRENGTH,                                                        /* strength.c */
     OPT_OUT,                                                             /* foh run */
     OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,         /* foh serve */
+    OPT_PARTIAL,                                                         /* foh merge */
     OPT_HELP, OPT_COUNT
 } cli_option_id;
 
@@ -89,6 +90,7 @@ typedef struct {
     const char *tables;           /* --tables DIR (serve): where tables are saved */
     int abandon;                  /* --abandon S (serve): seconds before a bot takes an absent player's seat */
     int max_tables;               /* --max-tables N (serve) */
+    int partial;                  /* --partial (merge): merge with parts missing */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];
     int impact;                   /* --impact (sim, compare): the per-card impact table */

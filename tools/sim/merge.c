@@ -13,14 +13,15 @@
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
 
-static const cli_option_id MERGE_OPTIONS[] = {OPT_JSON, OPT_HTML, OPT_COUNT};
+static const cli_option_id MERGE_OPTIONS[] = {OPT_JSON, OPT_HTML, OPT_PARTIAL, OPT_COUNT};
 static const cli_command MERGE = {
     "merge", "SHARD...", 1,
     "Adds the raw sums written by 'foh sim --shard i/k --save-shard SHARD' and prints the\n"
     "report of the whole run: the same, byte for byte, as one 'foh sim' over all the\n"
     "games. The shards must come from the same card set, variants, players, seats, seed\n"
     "and number of games. Shards saved with --impact give the run's impact table too\n"
-    "(all of them must have it, or none).\n",
+    "(all of them must have it, or none). A missing part is an error (a lost shard would\n"
+    "pass for the whole run), unless --partial is given.\n",
     MERGE_OPTIONS, NULL};
 
 /* What the merged JSON report adds to the sums: its provenance (this
@@ -121,10 +122,21 @@ int cmd_merge(int argc, char **argv)
         json_decref(meta);
         return CLI_DATA;
     }
+    int missing = 0;
     for (int i = 0; i < shards; i++)
-        if (!seen[i])
-            cli_error("merge", "warning: part %d of %d is missing", i + 1, shards);
+        if (!seen[i]) {
+            cli_error("merge", "%spart %d of %d is missing%s", opts.partial ? "warning: " : "", i + 1, shards,
+                      opts.partial ? "" : " (its shard was lost, or not run: --partial merges the parts there are)");
+            missing++;
+        }
     free(seen);
+    if (missing && !opts.partial) {
+        free(impact);
+        free(total);
+        sim_labels_free(&labels);
+        json_decref(meta);
+        return CLI_DATA;
+    }
     /* The card set as the shards recorded it (checked by sim_stats_load_shard). */
     cli_options o;
     cli_defaults(&o);
