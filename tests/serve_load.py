@@ -26,11 +26,22 @@ import urllib.error
 import urllib.request
 
 
+BUSY = [0]  # 503 replies while a bot was thinking at the table (asked again)
+
+
 def request(base, path, body=None):
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
-    with urllib.request.urlopen(req, timeout=120) as r:
-        return r.status, json.load(r)
+    for tries in range(100):
+        req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                return r.status, json.load(r)
+        except urllib.error.HTTPError as e:
+            if e.code != 503 or not json.loads(e.read() or b"{}").get("busy"):
+                raise
+            BUSY[0] += 1
+            time.sleep(0.05)
+    raise RuntimeError(f"{path}: busy 100 times")
 
 
 def memory(pid):
@@ -134,7 +145,8 @@ def main():
         print(e)
     print(f"{args.tables} tables of 1 human and 4 greedy bots: {'all finished' if ok else 'FAILED'}; "
           f"{counts['requests']} requests in {elapsed:.1f} s = {counts['requests'] / elapsed:.0f} requests/s; "
-          f"server memory: peak {peak}, at the end {rss}; {len(counts['errors'])} errors")
+          f"server memory: peak {peak}, at the end {rss}; {len(counts['errors'])} errors; "
+          f"{BUSY[0]} replies 'a bot is thinking' (asked again)")
     subprocess.run(["rm", "-rf", folder])
     return 0 if ok else 1
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "any/any.h"
@@ -33,6 +34,7 @@
 #define SERVE_THREADS "32"    /* connections served at once; more wait in the queue */
 #define SERVE_WORKERS 2       /* threads running the engine for requests (besides the steward's) */
 #define SERVE_MAX_NESTING 32  /* levels of a request's JSON: 400 past it */
+#define SERVE_BODY_SECONDS 10 /* for a request's body to arrive: 408 past it */
 
 static const cli_option_id serve_options[] = {OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,
                                               OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_COUNT};
@@ -52,6 +54,7 @@ typedef struct {
     pthread_cond_t wake;
     serve_table **tables; /* room for o.max_tables; a table, once added, stays until the server stops */
     int ntables;
+    int reserved; /* places held for tables being made */
     int stopping;
     /* The engine's work (loading card sets, playing, previews) runs on the
      * server's own threads, whose stacks are the system's default: the HTTP
@@ -124,6 +127,7 @@ static const char *reason(int status)
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 409: return "Conflict";
+    case 408: return "Request Timeout";
     case 411: return "Length Required";
     case 413: return "Payload Too Large";
     case 422: return "Unprocessable Entity";
@@ -219,7 +223,14 @@ static int read_body(struct mg_connection *c, const struct mg_request_info *ri, 
     if (!buf)
         return reply_error(c, 500, "out of memory");
     size_t got = 0;
+    double start = serve_now();
     while (got < (size_t)ri->content_length) {
+        /* A body sent a byte at a time would hold this thread for ever:
+         * the whole body has SERVE_BODY_SECONDS. */
+        if (serve_now() - start > SERVE_BODY_SECONDS) {
+            free(buf);
+            return reply_error(c, 408, "the body took longer than 10 seconds to arrive");
+        }
         int n = mg_read(c, buf + got, (size_t)ri->content_length - got);
         if (n <= 0)
             break;
@@ -261,15 +272,26 @@ static serve_table *find_table(server *s, const char *id)
     return t;
 }
 
-static int add_table(server *s, serve_table *t)
+/* Hold a place for a table about to be made (its files are written only
+ * once it has one): 0 if the server holds its most tables already. */
+static int reserve_table(server *s)
 {
     pthread_mutex_lock(&s->lock);
-    int ok = s->ntables < s->o.max_tables;
-    if (ok)
+    int ok = s->ntables + s->reserved < s->o.max_tables;
+    s->reserved += ok;
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+/* Add T in a place held by reserve_table (T NULL: give the place back). */
+static void add_table(server *s, serve_table *t)
+{
+    pthread_mutex_lock(&s->lock);
+    s->reserved--;
+    if (t)
         s->tables[s->ntables++] = t;
     pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->lock);
-    return ok;
 }
 
 /* A request's work on the engine, run by a worker (run_job). */
@@ -285,20 +307,16 @@ typedef struct {
     int status;               /* the reply: an HTTP status, */
     json_t *out;              /* its JSON (status 200 or 201), */
     char why[1600];           /* or why not */
+    int busy;                 /* 503 because a bot holds the table */
 } call;
 
 static void create_job(void *arg)
 {
     call *k = arg;
     serve_table *t = serve_table_create(&k->s->cfg, k->id, k->body, &k->status, k->why, sizeof k->why);
+    add_table(k->s, t);
     if (!t)
         return;
-    if (!add_table(k->s, t)) {
-        serve_table_free(t);
-        k->status = 503;
-        snprintf(k->why, sizeof k->why, "the server holds its most tables (--max-tables)");
-        return;
-    }
     serve_table_lock(t);
     k->out = json_pack("{s:s, s:o, s:o}", "id", k->id, "links", serve_table_links(t), "table",
                        serve_table_summary(t));
@@ -308,18 +326,19 @@ static void create_job(void *arg)
 
 static int create_table(server *s, struct mg_connection *c, const struct mg_request_info *ri)
 {
-    pthread_mutex_lock(&s->lock);
-    int full = s->ntables >= s->o.max_tables;
-    pthread_mutex_unlock(&s->lock);
-    if (full)
-        return reply_error(c, 503, "the server holds its most tables (--max-tables)");
     call k = {.s = s};
     int status = read_body(c, ri, &k.body);
     if (status != 200)
         return status;
+    if (!reserve_table(s)) {
+        json_decref(k.body);
+        return reply_error(c, 503, "the server holds its most tables (--max-tables)");
+    }
     int ok = serve_random_hex(k.id, SERVE_ID_LEN);
     if (ok)
         run_job(s, create_job, &k);
+    else
+        add_table(s, NULL);
     json_decref(k.body);
     if (!ok)
         return reply_error(c, 500, "no random source for the table's id");
@@ -333,7 +352,10 @@ static int list_tables(server *s, struct mg_connection *c)
     int n = s->ntables;
     pthread_mutex_unlock(&s->lock);
     for (int i = 0; list && i < n; i++) {
-        serve_table_lock(s->tables[i]);
+        if (!serve_table_trylock(s->tables[i])) { /* its bot is thinking: the list does not wait */
+            json_array_append_new(list, json_pack("{s:s, s:b}", "id", serve_table_id(s->tables[i]), "busy", 1));
+            continue;
+        }
         json_array_append_new(list, serve_table_summary(s->tables[i]));
         serve_table_unlock(s->tables[i]);
     }
@@ -411,7 +433,14 @@ static void table_job(void *arg)
 {
     call *k = arg;
     serve_table *t = k->t;
-    serve_table_lock(t);
+    if (!serve_table_trylock(t)) {
+        /* Its bot is thinking (up to SERVE_MAX_MS): the worker does not
+         * wait, so that other tables' requests are served meanwhile. */
+        k->status = 503;
+        k->busy = 1;
+        snprintf(k->why, sizeof k->why, "a bot is thinking at this table: ask again in a moment");
+        return;
+    }
     int who = serve_table_seat_of(t, k->token, serve_now());
     k->status = 200;
     if (who == -3) {
@@ -477,15 +506,46 @@ static int table_request(server *s, struct mg_connection *c, const struct mg_req
         pthread_cond_signal(&s->wake); /* the bots may move now */
         pthread_mutex_unlock(&s->lock);
     }
+    if (k.busy) /* the page keeps what it shows and asks again */
+        return reply_json(c, 503, json_pack("{s:s, s:i, s:b}", "error", k.why, "status", 503, "busy", 1));
     if (k.status != 200)
         return reply_error(c, k.status, k.why);
     return k.out ? reply_json(c, 200, k.out) : reply_error(c, 500, "out of memory");
+}
+
+/* Whether the request's Host names this server. Listening on the loopback
+ * address alone, only 127.0.0.1, localhost and [::1] (with the port) are
+ * accepted: a web page elsewhere whose name was pointed at 127.0.0.1 (DNS
+ * rebinding) could otherwise read and make tables through its visitors'
+ * browsers. Listening on another address, any Host is accepted. */
+static int host_allowed(const server *s, const struct mg_request_info *ri)
+{
+    if (strcmp(s->o.host, "127.0.0.1") && strcmp(s->o.host, "localhost") && strcmp(s->o.host, "::1") &&
+        strcmp(s->o.host, "[::1]"))
+        return 1;
+    const char *host = NULL;
+    for (int i = 0; i < ri->num_headers; i++)
+        if (!strcasecmp(ri->http_headers[i].name, "Host"))
+            host = ri->http_headers[i].value;
+    if (!host)
+        return 0;
+    static const char *const names[] = {"127.0.0.1", "localhost", "[::1]"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i]);
+        if (!strncasecmp(host, names[i], n) && (host[n] == '\0' || (host[n] == ':' && atoi(host + n + 1) ==
+                                                                      ri->server_port)))
+            return 1;
+    }
+    return 0;
 }
 
 static int handle(struct mg_connection *c, void *ud)
 {
     server *s = ud;
     const struct mg_request_info *ri = mg_get_request_info(c);
+    if (!host_allowed(s, ri))
+        return reply_error(c, 403, "this server answers to 127.0.0.1, localhost and [::1] alone (its Host header "
+                                   "names another: --host sets the address to listen on)");
     const char *uri = ri->local_uri_raw ? ri->local_uri_raw : "";
     if (strncmp(uri, "/api/", 5))
         return page(c, ri);
@@ -557,11 +617,12 @@ static int resume_tables(server *s)
             cli_error("serve", "cannot resume table %s: %s (move its files out of %s to start without it)", id, why,
                       s->o.tables);
             ok = 0;
-        } else if (!add_table(s, t)) {
+        } else if (!reserve_table(s)) {
             serve_table_free(t);
             cli_error("serve", "%s holds more tables than --max-tables %d", s->o.tables, s->o.max_tables);
             ok = 0;
-        }
+        } else
+            add_table(s, t);
     }
     cli_free_list(names, n);
     return ok;
@@ -584,7 +645,7 @@ static struct mg_context *listen_on(server *s, int *port)
 {
     char ports[300], err_text[256] = "";
     snprintf(ports, sizeof ports, "%s:%d", s->o.host, s->o.port);
-    const char *options[] = {"listening_ports", ports, "num_threads", SERVE_THREADS, "request_timeout_ms", "10000",
+    const char *options[] = {"listening_ports", ports, "num_threads", SERVE_THREADS, "request_timeout_ms", "5000",
                              "enable_keep_alive", "no", NULL};
     struct mg_callbacks callbacks;
     memset(&callbacks, 0, sizeof callbacks);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "any/any.h"
@@ -298,6 +299,22 @@ static int write_seats(serve_table *t, char *why, size_t whylen)
     return ok;
 }
 
+/* Whether bot SPEC thinks within a table's budget: ISMCTS at most
+ * SERVE_MAX_ITERATIONS iterations or SERVE_MAX_MS milliseconds a decision
+ * (the bots of every table take turns on one thread). */
+static int within_budget(const char *spec)
+{
+    if (strncmp(spec, "ismcts", 6) || spec[6] != ':')
+        return 1; /* random, greedy, and ismcts with its default budget */
+    char *end;
+    long n = strtol(spec + 7, &end, 10);
+    if (end == spec + 7)
+        return 1; /* "ismcts:random": the default budget */
+    if (!strncmp(end, "ms", 2))
+        return n <= SERVE_MAX_MS;
+    return n <= SERVE_MAX_ITERATIONS;
+}
+
 /* The request's fields into T's options: an HTTP status, 200 or 400 with WHY. */
 static int read_request(serve_table *t, json_t *req, char *why, size_t whylen)
 {
@@ -402,6 +419,12 @@ static int read_request(serve_table *t, json_t *req, char *why, size_t whylen)
         foh_player *probe = seat->human ? NULL : foh_bot_from_spec(spec, 1, &err);
         if (!seat->human && !probe) {
             snprintf(why, whylen, "seats[%d]: %s", p, err.msg);
+            return 400;
+        }
+        if (!seat->human && !within_budget(spec)) {
+            foh_player_free(probe);
+            snprintf(why, whylen, "seats[%d]: at a table a bot thinks at most %d iterations or %d ms a decision "
+                                  "(its table waits meanwhile)", p, SERVE_MAX_ITERATIONS, SERVE_MAX_MS);
             return 400;
         }
         foh_player_free(probe);
@@ -558,6 +581,19 @@ void serve_table_free(serve_table *t)
 }
 
 void serve_table_lock(serve_table *t) { pthread_mutex_lock(&t->lock); }
+int serve_table_trylock(serve_table *t)
+{
+    /* A fifth of a second: long enough for the steward's look at the table
+     * between bots' decisions, short of a bot's thinking. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    return pthread_mutex_timedlock(&t->lock, &until) == 0;
+}
 void serve_table_unlock(serve_table *t) { pthread_mutex_unlock(&t->lock); }
 const char *serve_table_id(const serve_table *t) { return t->id; }
 

@@ -13,6 +13,11 @@
 
 #include "common/cli.h"
 
+/* A bot's budget at a table: ISMCTS iterations, or milliseconds, a
+ * decision (larger ones are refused: a table waits while its bot thinks). */
+#define SERVE_MAX_ITERATIONS 5000
+#define SERVE_MAX_MS 2000
+
 /* A table id: 12 hexadecimal digits; a seat's secret: 32 (128 random bits). */
 #define SERVE_ID_LEN 12
 #define SERVE_TOKEN_LEN 32
@@ -47,6 +52,9 @@ serve_table *serve_table_resume(const serve_config *cfg, const char *id, char *w
 
 void serve_table_free(serve_table *t);
 void serve_table_lock(serve_table *t);
+/* Lock T, waiting a fifth of a second at most (a bot may be thinking at
+ * it): 1 if locked. */
+int serve_table_trylock(serve_table *t);
 void serve_table_unlock(serve_table *t);
 const char *serve_table_id(const serve_table *t);
 

@@ -172,15 +172,65 @@ static int in_all(const outcome *o, int n, const char *line, size_t len)
     return 1;
 }
 
+/* The names of a card set's cards (describe_card), to tell a card the
+ * viewer could not see before an action. */
+typedef struct {
+    char (*name)[256]; /* as long as describe_card writes them below */
+    int n;
+    char *shown;       /* shown[c]: card c's name is in the viewer's observation before the action */
+} card_names;
+
+static void card_names_of(const foh_cardset *cs, card_names *out)
+{
+    const foh_ruleset *rs = foh_cardset_ruleset(cs);
+    char name[256], text[8];
+    out->name = NULL;
+    out->n = 0;
+    int n = 0;
+    while (rs->describe_card && rs->describe_card(cs, n, name, sizeof name, text, sizeof text))
+        n++;
+    out->name = n ? calloc((size_t)n, sizeof *out->name) : NULL;
+    for (int c = 0; out->name && c < n; c++) {
+        rs->describe_card(cs, c, name, sizeof name, text, sizeof text);
+        snprintf(out->name[c], sizeof out->name[c], "%s", name);
+    }
+    out->n = out->name ? n : 0;
+    out->shown = out->n ? calloc((size_t)out->n, 1) : NULL;
+    if (!out->shown)
+        out->n = 0;
+}
+
+/* Which names BEFORE (the viewer's observation) shows: once a position. */
+static void card_names_shown(card_names *cn, const char *before)
+{
+    for (int c = 0; c < cn->n; c++)
+        cn->shown[c] = strstr(before, cn->name[c]) != NULL;
+}
+
+/* Whether LINE (LEN bytes) names a card that BEFORE (the viewer's
+ * observation before the action, card_names_shown) does not: a card that was hidden (drawn
+ * from a deck or a face-down pile) and that chance picked in the copies,
+ * however alike they came out. */
+static int names_hidden(const card_names *cn, const char *line, size_t len)
+{
+    char one[2048];
+    snprintf(one, sizeof one, "%.*s", (int)len, line);
+    for (int c = 0; c < cn->n; c++)
+        if (!cn->shown[c] && cn->name[c][0] && strstr(one, cn->name[c]))
+            return 1;
+    return 0;
+}
+
 /* The changes of the viewer's observation from BEFORE to the outcomes O
- * (N of them) that they all agree on: [{from, to}]. */
-static json_t *changed_lines(const char *before, const outcome *o, int n, int *uncertain)
+ * (N of them) that they all agree on and that name no hidden card:
+ * [{from, to}]. */
+static json_t *changed_lines(const char *before, const outcome *o, int n, const card_names *cn, int *uncertain)
 {
     json_t *out = json_array();
     for (const char *at = o[0].seen; out && at && *at;) {
         size_t len = strcspn(at, "\n");
         if (!has_line(before, at, len)) {
-            if (!in_all(o, n, at, len))
+            if (!in_all(o, n, at, len) || names_hidden(cn, at, len))
                 *uncertain = 1; /* chance (a hidden card) decides it */
             else {
                 /* The line it replaces: the one before with the same head ("supply:"). */
@@ -207,7 +257,7 @@ static json_t *changed_lines(const char *before, const outcome *o, int n, int *u
 }
 
 static json_t *preview(foh_game *g, int viewer, const foh_action *a, const char *before, const double *rank,
-                       int ranked, uint64_t seed)
+                       int ranked, const card_names *cn, uint64_t seed)
 {
     outcome o[SAMPLES];
     for (int k = 0; k < SAMPLES; k++)
@@ -231,14 +281,14 @@ static json_t *preview(foh_game *g, int viewer, const foh_action *a, const char 
                     found = !strcmp(o[0].log.line[i], o[k].log.line[j]);
                 all = found;
             }
-            if (all)
+            if (all && !names_hidden(cn, o[0].log.line[i], strlen(o[0].log.line[i])))
                 json_array_append_new(log, text_json(o[0].log.line[i]));
             else
                 uncertain = 1;
         }
         json_object_set_new(p, "log", log);
         if (ok)
-            json_object_set_new(p, "changes", changed_lines(before, o, SAMPLES, &uncertain));
+            json_object_set_new(p, "changes", changed_lines(before, o, SAMPLES, cn, &uncertain));
         json_t *scores = json_array();
         for (int q = 0; all_ranked && ok && q < foh_game_players(g); q++) {
             int same = o[0].rank[q] != rank[q];
@@ -280,6 +330,10 @@ static json_t *legal_list(const serve_view_in *in)
     char *before = n > 0 ? observation(g, in->viewer) : NULL;
     double rank[FOH_MAX_PLAYERS];
     int ranked = ranking(g, rank), amount_kind = foh_game_amount_kind(g);
+    card_names cn;
+    card_names_of(foh_game_cardset(g), &cn);
+    if (before)
+        card_names_shown(&cn, before);
     json_t *out = json_array();
     for (int i = 0; out && before && i < n; i++) {
         char name[512];
@@ -292,11 +346,13 @@ static json_t *legal_list(const serve_view_in *in)
         json_object_set_new(one, "name", text_json(name));
         json_object_set_new(one, "group", id_json(&group));
         json_object_set_new(one, "preview",
-                            preview(g, in->viewer, &legal[i], before, rank, ranked, (uint64_t)in->version * 7919u));
+                            preview(g, in->viewer, &legal[i], before, rank, ranked, &cn, (uint64_t)in->version * 7919u));
         json_array_append_new(out, one);
     }
     free(before);
     free(legal);
+    free(cn.name);
+    free(cn.shown);
     if (n < 0) {
         json_decref(out);
         return json_pack("{s:s}", "error", err.msg);

@@ -147,10 +147,11 @@ static void flow_age_lines(const foh_game *g, char *buf, size_t len, int *at)
             info.age_value < 8)
             counts[info.age_value]++;
     put(buf, len, at, "deck by age:");
-    for (int a = 0, any = 0; a < 8; a++)
+    int any = 0;
+    for (int a = 0; a < 8; a++)
         if (counts[a])
             put(buf, len, at, "%s %s %d", any++ ? "," : "", names[a] ? names[a] : "?", counts[a]);
-    put(buf, len, at, "\n");
+    put(buf, len, at, any ? "\n" : " empty\n");
 }
 
 /* Everything of The Flow of History is public but the deck's order (rulebook

@@ -161,6 +161,8 @@ let cardPattern = null;
 let busy = false;
 let replayStep = -1;   // the timeline's step shown, or -1: the game as it stands
 let offline = false;   // the last poll failed
+let gone = false;      // the table does not exist: no more polls
+let armed = null;      // on a touch screen, the action tapped once (its preview shown; a second tap takes it)
 
 // TEXT as nodes, each card name in it a span whose text shows on hover or tap.
 function withCards(text) {
@@ -262,11 +264,14 @@ function renderScores(v) {
   }
   const over = $("over");
   over.hidden = !v.over;
-  if (v.over && v.results) {
-    const best = Math.max(...v.results);
-    const winners = v.seats.filter((s, i) => v.results[i] === best && best > 0).map((s) => s.name);
-    over.textContent = "Game over. " + (winners.length > 1 ? "Shared win: " : "Winner: ") + winners.join(", ");
-  }
+  if (v.over) over.textContent = "Game over. " + winnerText(v);
+}
+
+function winnerText(v) {
+  if (!v.results) return "";
+  const best = Math.max(...v.results);
+  const winners = v.seats.filter((s, i) => v.results[i] === best && best > 0).map((s) => s.name);
+  return (winners.length > 1 ? "Shared win: " : "Winner: ") + winners.join(", ");
 }
 
 function renderSeats(v) {
@@ -322,6 +327,20 @@ function showPreview(a) {
   box.appendChild(ul);
 }
 
+// On a screen without hover, the first tap of a control shows its preview
+// and the second takes it.
+const touch = window.matchMedia && window.matchMedia("(hover: none)").matches;
+function tap(a, button) {
+  if (touch && armed !== a.id) {
+    armed = a.id;
+    showPreview(a);
+    button.textContent = "Tap again: " + a.name;
+    return;
+  }
+  armed = null;
+  take(a);
+}
+
 async function take(a) {
   if (busy) return;
   busy = true;
@@ -341,7 +360,7 @@ async function take(a) {
           await poll();
           return;
         }
-        if (e.status !== undefined || tries >= 8) throw e;
+        if ((e.status !== undefined && e.status !== 503) || tries >= 8) throw e;
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -360,7 +379,7 @@ function renderActions(v) {
   $("choice").textContent = v.choice && v.decides ? v.choice.prompt : "";
   $("undo").hidden = !(v.hotseat && token && !v.over);
   if (!v.decides) {
-    box.appendChild(el("p", v.over ? "The game is over." : v.you === "spectator" ? "You are watching." :
+    box.appendChild(el("p", v.over ? "The game is over. " + winnerText(v) : v.you === "spectator" ? "You are watching." :
       "Waiting for P" + v.to_act + "...", "waiting"));
     return;
   }
@@ -378,7 +397,7 @@ function renderActions(v) {
       b.dataset.id = list[0].id;
       b.addEventListener("mouseenter", () => showPreview(list[0]));
       b.addEventListener("focus", () => showPreview(list[0]));
-      b.addEventListener("click", () => take(list[0]));
+      b.addEventListener("click", () => tap(list[0], b));
       row.appendChild(b);
     } else {
       const sel = el("select");
@@ -394,7 +413,7 @@ function renderActions(v) {
       b.type = "button";
       b.dataset.group = list[0].group;
       b.addEventListener("mouseenter", () => showPreview(pick()));
-      b.addEventListener("click", () => take(pick()));
+      b.addEventListener("click", () => tap(pick(), b));
       row.appendChild(sel);
       row.appendChild(b);
     }
@@ -453,6 +472,16 @@ async function poll() {
       JSON.stringify(v.seats) !== JSON.stringify(view.seats) || v.log.length !== view.log.length)) render(v);
     offline = false;
   } catch (e) {
+    if (e.status === 404) { // no such table: it will not come
+      gone = true;
+      $("status").textContent = "No such table: check the link.";
+      return;
+    }
+    if (e.status === 503) { // a bot is thinking: the next tick asks again
+      offline = true;
+      $("status").textContent = "A bot is thinking; the table shows again in a moment.";
+      return;
+    }
     offline = true;
     $("status").textContent = "The server does not answer (" + e.message + "); trying again.";
   }
@@ -485,6 +514,7 @@ async function table() {
   // seat decides (the server then only learns the player is still here).
   let last = Date.now();
   const tick = async () => {
+    if (gone) return;
     if ((!view || !view.over) && (!view || !view.decides || Date.now() - last >= 2000)) {
       last = Date.now();
       await poll(); // a finished table changes no more
