@@ -29,7 +29,7 @@ def check(ok, what):
 def raw(port, method, path, body=None, headers=None):
     """One request exactly as written (no client-side path clean-up)."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    c.putrequest(method, path, skip_accept_encoding=True)
+    c.putrequest(method, path, skip_accept_encoding=True, skip_host="Host" in (headers or {}))
     for k, v in (headers or {}).items():
         c.putheader(k, v)
     if body is not None and "Content-Length" not in (headers or {}) and "Transfer-Encoding" not in (headers or {}):
@@ -136,6 +136,10 @@ def main():
     refused("GET", f"/api/tables/{tid}/actions", None, 405, "an action by GET")
     refused("DELETE", f"/api/tables/{tid}", None, 405, "DELETE a table")
     refused("PUT", "/api/tables", b"{}", 405, "PUT the tables")
+    refused("GET", f"/api/tables/{tid}?k={mover}", None, 403, "another Host (DNS rebinding)",
+            {"Host": f"evil.example:{port}"})
+    refused("POST", f"/api/tables/{tid}/actions", body(mover), 403, "an action under another Host",
+            {"Host": "evil.example"})
     refused("GET", "/api/tables/0123456789ab", None, 404, "a table that does not exist")
     refused("GET", "/api/tables/ZZZ", None, 404, "a table id of the wrong form")
     refused("GET", f"/api/tables/{tid}/secrets", None, 404, "a part of a table that does not exist")
@@ -151,6 +155,8 @@ def main():
                       ({"seats": []}, "no seat"),
                       ({"seats": ["human", "greedy"], "players": 3}, "players other than the seats"),
                       ({"seats": ["human", "ismcts:999999999"]}, "a bot over its limits"),
+                      ({"seats": ["human", "ismcts:20000"]}, "a bot over a table's budget"),
+                      ({"seats": ["human", "ismcts:5000ms"]}, "a bot over a table's time"),
                       ({"seats": ["human", "deep-blue"]}, "a bot that does not exist"),
                       ({"seats": ["human", "greedy"], "admin": True}, "a field the API does not have"),
                       ({"seats": ["human", "greedy"], "seed": -1}, "a negative seed"),
