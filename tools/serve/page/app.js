@@ -329,7 +329,7 @@ function showPreview(a) {
 
 // On a screen without hover, the first tap of a control shows its preview
 // and the second takes it.
-const touch = window.matchMedia && window.matchMedia("(hover: none)").matches;
+const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
 function tap(a, button) {
   if (touch && armed !== a.id) {
     armed = a.id;
