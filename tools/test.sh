@@ -21,7 +21,7 @@ FOH_BUILD=build bash tools/same.sh
 echo "== build and test under ASan + UBSan, checking invariants after every action"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFOH_WERROR=ON -DFOH_SANITIZE=ON -DFOH_CHECK_INVARIANTS=ON >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
 echo "== valgrind"
