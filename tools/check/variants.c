@@ -21,6 +21,10 @@ static int list_folder(const cli_options *o, const char *const *dirs, int k, int
     const char *root = dirs[k];
     char **names;
     int n = cli_list_dir(root, "", &names);
+    if (n < 0 && k == 0 && !o->data.found) {
+        cli_data_missing("variants", &o->data);
+        return CLI_DATA;
+    }
     if (n < 0) {
         cli_error("variants", "cannot read the folder %s", root);
         return CLI_DATA;

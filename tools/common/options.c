@@ -12,13 +12,6 @@
 #include "common/cli.h"
 #include "foh/ruleset.h"
 
-#ifndef FOH_DEFAULT_CARDS
-#define FOH_DEFAULT_CARDS "cards/base"
-#endif
-#ifndef FOH_DEFAULT_VARIANTS
-#define FOH_DEFAULT_VARIANTS "variants"
-#endif
-
 /* Every option: its name, its value's name (NULL: a flag) and its help. */
 static const struct {
     const char *name, *arg, *help;
@@ -131,7 +124,7 @@ int cli_search_path(const cli_options *o, const char *kind, const char **out, in
 {
     int n = 0;
     if (n < max)
-        out[n++] = !strcmp(kind, "cards") ? o->cards_root : FOH_DEFAULT_VARIANTS;
+        out[n++] = !strcmp(kind, "cards") ? o->cards_root : o->data.variants;
     for (int i = 0; i < o->nenv_mods && n < max; i++)
         out[n++] = o->env_mods[i];
     for (int i = 0; i < o->nmods && n < max; i++)
@@ -186,7 +179,8 @@ void cli_defaults(cli_options *o)
     o->players = 4;
     o->seed = 1;
     o->games = 1000;
-    o->cards = FOH_DEFAULT_CARDS;
+    cli_data_find(&o->data);
+    o->cards = o->data.cards;
     o->seats = "random";
     o->threads = 1;
     o->long_games = 100000;
@@ -199,9 +193,9 @@ void cli_defaults(cli_options *o)
     o->abandon = 60;
     o->max_tables = 200;
     /* Named card sets are looked up beside the base set (cards/). */
-    const char *slash = strrchr(FOH_DEFAULT_CARDS, '/');
-    snprintf(o->cards_root, sizeof o->cards_root, "%.*s", slash ? (int)(slash - FOH_DEFAULT_CARDS) : 1,
-             slash ? FOH_DEFAULT_CARDS : ".");
+    const char *slash = strrchr(o->data.cards, '/');
+    snprintf(o->cards_root, sizeof o->cards_root, "%.*s", slash ? (int)(slash - o->data.cards) : 1,
+             slash ? o->data.cards : ".");
 }
 
 /* Append " --FLAG" (FLAG may be NULL) and " WORD" (may be NULL), quoted for a
@@ -235,7 +229,7 @@ void cli_play_command(const cli_options *o, uint64_t seed, char *out, size_t len
     snprintf(num, sizeof num, "%d", o->players);
     n = shell_word(out, len, n, "players", num);
     n = shell_word(out, len, n, "seats", o->seats);
-    if (strcmp(o->cards, FOH_DEFAULT_CARDS))
+    if (strcmp(o->cards, o->data.cards))
         n = shell_word(out, len, n, "cards", o->cards);
     for (int i = 0; i < o->nmore_cards; i++)
         n = shell_word(out, len, n, "cards", o->more_cards[i]);
@@ -770,7 +764,10 @@ static int load(const cli_options *o, int any, foh_cardset **cs, foh_engine **en
         *cs = NULL;
     }
     if (!*cs) {
-        cli_error(NULL, "%s", err.msg);
+        if (!o->data.found && !strcmp(o->cards, o->data.cards))
+            cli_data_missing(NULL, &o->data); /* not "cannot open .../game.yaml": say where foh looked */
+        else
+            cli_error(NULL, "%s", err.msg);
         return 0;
     }
     *eng = foh_engine_new_limited(*cs, &o->limits, &err);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/datadir.h"
 #include "foh/foh.h"
 
 #define CLI_MAX_VARIANTS 8
@@ -66,6 +67,7 @@ typedef struct {
     int nenv_mods;                            /* $FOH_MODS, split at ':' */
     char env_mods[CLI_MAX_VARIANTS][1024];
     char cards_root[1024];                    /* the folder of the project's card sets (cards/) */
+    cli_data data;                            /* foh's own data: the base set (the default cards) and variants */
     int nvariants;
     const char *variant[CLI_MAX_VARIANTS];   /* as given: a name or a folder */
     char variant_dir[CLI_MAX_VARIANTS][1024]; /* resolved folders */

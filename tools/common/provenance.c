@@ -21,7 +21,7 @@ int provenance_is_base(const cli_options *o, const foh_cardset *cs)
     char base[PATH_MAX], given[PATH_MAX], found[PATH_MAX];
     if (!cli_find(o, "cards", o->cards, "game.yaml", found, sizeof found))
         snprintf(found, sizeof found, "%s", o->cards);
-    return realpath(FOH_DEFAULT_CARDS, base) && realpath(found, given) && !strcmp(base, given);
+    return realpath(o->data.cards, base) && realpath(found, given) && !strcmp(base, given);
 }
 
 const char *provenance_engine(void)
