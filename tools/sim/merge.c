@@ -49,7 +49,7 @@ int cmd_merge(int argc, char **argv)
     const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
     sim_labels labels = {0}; /* the shards' text answers by label */
-    impact_stats *impact = NULL, *part_impact = NULL; /* --impact's sums: the total, one shard's */
+    impact_stats *impact = NULL; /* --impact's sums */
     json_t *meta = NULL;
     int ok = total != NULL, shards = 0;
     int *seen = NULL; /* seen[i - 1]: 1 + the argument holding part i */
@@ -61,40 +61,9 @@ int cmd_merge(int argc, char **argv)
         ok = sim_stats_load_shard(opts.args[i], total, &labels, (void **)&meta, opts.args[0], &part, &parts, &isums,
                                   &layout);
         long games = total->games - games_before; /* checked against the part's share of the run's games */
-        if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
-                                      !(part_impact = malloc(sizeof *part_impact)))) {
-            cli_error("merge", "out of memory");
-            ok = 0;
-        }
-        if (ok && (isums != NULL) != (impact != NULL)) {
-            cli_error("merge", "%s: %s, while %s %s (merge shards of foh sim runs all with --impact or all without)",
-                      opts.args[i], isums ? "has --impact sums" : "has no --impact sums", opts.args[0],
-                      impact ? "has them" : "has none");
-            ok = 0;
-        }
-        char why[400];
-        json_t *igames = json_array_get(json_object_get(isums, "games"), 0);
-        if (ok && json_is_integer(igames) && json_integer_value(igames) != games) {
-            cli_error("merge", "%s: 'impact.games' is %lld, while the shard holds %ld games (sums[0])", opts.args[i],
-                      (long long)json_integer_value(igames), games);
-            ok = 0;
-        }
-        if (ok && isums &&
-            !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), layout.cards,
-                                    part_impact, why, sizeof why)) {
-            cli_error("merge", "%s: %s", opts.args[i], why);
-            ok = 0;
-        }
-        if (ok && isums && part_impact->overflow)
-            cli_error("merge", "warning: %s: its --impact sums overflowed 64 bits or memory ran out in foh sim: the "
-                      "merged run has no impact table", opts.args[i]);
-        if (ok && isums) {
-            int before = impact->overflow;
-            impact_merge(impact, part_impact);
-            if (!before && !part_impact->overflow && impact->overflow)
-                cli_error("merge", "warning: adding the --impact sums of %s overflowed 64 bits: the merged run has no "
-                          "impact table (merge fewer games)", opts.args[i]);
-        }
+        if (ok)
+            ok = impact_add_shard(opts.args[i], opts.args[0], i, isums, games,
+                                  (int)json_integer_value(json_object_get(meta, "players")), layout.cards, &impact);
         json_decref(isums);
         if (ok && !seen) {
             shards = parts;
@@ -112,7 +81,6 @@ int cmd_merge(int argc, char **argv)
             seen[part - 1] = i + 1;
         }
     }
-    free(part_impact);
     if (!ok) {
         free(seen);
         free(impact);
