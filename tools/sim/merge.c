@@ -1,5 +1,6 @@
 /* foh merge: add `foh sim --shard i/k --save-shard FILE` outputs into the
- * report of the whole run (docs/scaling.md). */
+ * report of the whole run (docs/scaling.md); foh compare's shards go to
+ * compare_merge (compare_shard.c). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "common/cli.h"
 #include "common/provenance.h"
 #include "common/origin.h"
+#include "sim/compare_shard.h"
 #include "sim/impact.h"
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
@@ -20,7 +22,9 @@ static const cli_command MERGE = {
     "report of the whole run: the same, byte for byte, as one 'foh sim' over all the\n"
     "games. The shards must come from the same card set, variants, players, seats, seed\n"
     "and number of games. Shards saved with --impact give the run's impact table too\n"
-    "(all of them must have it, or none).\n",
+    "(all of them must have it, or none).\n"
+    "The shards of 'foh compare ... --shard i/k --save-shard SHARD' (told apart by their\n"
+    "format) merge into exactly the report of that foh compare; all k parts are needed.\n",
     MERGE_OPTIONS, NULL};
 
 /* What the merged JSON report adds to the sums: its provenance (this
@@ -46,6 +50,8 @@ int cmd_merge(int argc, char **argv)
             cli_help(&MERGE, stdout);
         return st;
     }
+    if (compare_shard_file(opts.args[0])) /* foh compare's shards: both sides, into its report */
+        return compare_merge(&opts);
     const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
     sim_labels labels = {0}; /* the shards' text answers by label */
