@@ -77,6 +77,15 @@ merge_refused("part 2/3 of the foh compare run is missing" ${root}/card1.json ${
 merge_refused("parts 1/3, 3/3 of the foh compare run are missing" ${root}/card2.json)
 merge_refused("rule1.json \\(side A\\): 'players' differs from the first shard's"
               ${root}/card1.json ${root}/rule1.json)
+# A part of another run (another seed): its side A is named.
+execute_process(COMMAND ${FOH} compare --players 3 --games 31 --seed 10 --seats greedy,random,random
+                        --b-variant market-6 --shard 2/3 --save-shard ${root}/seed10-2.json
+                OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh compare --seed 10 --shard 2/3 exited with ${rc}")
+endif()
+merge_refused("seed10-2.json \\(side A\\): 'seed' differs from the first shard's"
+              ${root}/rule1.json ${root}/seed10-2.json ${root}/rule3.json)
 # A shard of foh sim, among compare shards and the other way round.
 execute_process(COMMAND ${FOH} sim --players 3 --games 6 --seed 9 --seats greedy,random,random --shard 2/3
                         --save-shard ${root}/sim2.json
