@@ -11,6 +11,7 @@
 #include "common/provenance.h"
 #include "sim/compare_diff.h"
 #include "sim/compare_saved.h"
+#include "sim/compare_shard.h"
 #include "sim/fate.h"
 #include "sim/impact.h"
 #include "sim/sim.h"
@@ -19,7 +20,7 @@
 static const cli_option_id COMPARE_OPTIONS[] = {OPT_PLAYERS, OPT_GAMES, OPT_SEED, OPT_SEATS, OPT_THREADS,
                                                 OPT_CARDS, OPT_A_CARDS, OPT_A_VARIANT, OPT_B_CARDS, OPT_B_VARIANT,
                                                 OPT_LUA_INSTRUCTIONS, OPT_LUA_MEMORY, OPT_ACTION_TIME, OPT_MODS,
-                                                OPT_JSON, OPT_HTML, OPT_IMPACT,
+                                                OPT_JSON, OPT_HTML, OPT_IMPACT, OPT_SHARD, OPT_SAVE_SHARD,
                                                 OPT_COUNT};
 static const cli_command COMPARE = {
     "compare", "[A.json B.json]", 0,
@@ -36,8 +37,43 @@ static const cli_command COMPARE = {
     "files not used); then every figure.\n"
     "--json and --html write the same comparison as a document and as a page.\n"
     "With two files, compares two saved reports of foh sim --json instead (their games are\n"
-    "independent samples: the intervals combine the reports' own; each report's provenance).\n",
+    "independent samples: the intervals combine the reports' own; each report's provenance).\n"
+    "With --shard i/k --save-shard FILE, plays that part of the games of both sides and\n"
+    "keeps their sums in FILE; 'foh merge' adds the k files into exactly this report\n"
+    "(docs/scaling.md).\n",
     COMPARE_OPTIONS, NULL};
+
+int compare_report(cli_options o[2], foh_cardset *cs[2], sim_stats *st[2], fate_stats *fate[2],
+                   impact_stats *impact[2], const json_t *diff, const char *json, const char *html,
+                   const char *const cards[2], json_t *shards_prov[2])
+{
+    for (int k = 0; k < 2; k++) {
+        printf("%c: ", 'A' + k);
+        sim_print_header(stdout, st[k]->games, &o[k], cs[k]);
+    }
+    json_t *meta = json_pack("{s:i,s:I,s:s}", "players", o[0].players, "seed", (json_int_t)o[0].seed, "seats",
+                             o[0].seats);
+    compare_focus focus = {diff, {fate[0], fate[1]}, {NULL, NULL}};
+    for (int k = 0; k < 2; k++) {
+        json_t *variants = json_array();
+        for (int i = 0; i < foh_cardset_variant_count(cs[k]); i++)
+            json_array_append_new(variants, json_string(foh_cardset_variant_name(cs[k], i)));
+        /* The shards' provenance right after the merge's: tests strip both. */
+        json_object_set_new(meta, k ? "b" : "a",
+                            json_pack("{s:o*,s:O*,s:s,s:o}", "provenance", provenance_json(&o[k], cs[k]),
+                                      "shards_provenance", shards_prov ? shards_prov[k] : NULL, "cards", cards[k],
+                                      "variants", variants));
+        if (impact[k])
+            focus.impact[k] = impact_json(impact[k], cs[k]);
+    }
+    int status = sim_compare(stdout, json, html, st[0], cs[0], st[1], cs[1], o[0].players, meta, &focus)
+                     ? CLI_OK
+                     : CLI_DATA;
+    json_decref(meta);
+    for (int k = 0; k < 2; k++)
+        json_decref((json_t *)focus.impact[k]);
+    return status;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -59,8 +95,14 @@ int cmd_compare(int argc, char **argv)
         cli_error("compare", "give two saved reports (A.json B.json) or none (see foh compare --help)");
         return CLI_USAGE;
     }
-    if (any_compare_applies(&common)) /* another ruleset's card sets: through the interface alone */
+    if (any_compare_applies(&common)) { /* another ruleset's card sets: through the interface alone */
+        if ((common.given >> OPT_SHARD & 1) || common.save_shard) {
+            cli_error("compare", "--shard and --save-shard are for The Flow of History's card sets only: another "
+                                 "ruleset's compare plays all its games in one run");
+            return CLI_USAGE;
+        }
         return any_compare(&common);
+    }
     /* Each side: the common options, its own card set and variants. */
     cli_options o[2];
     foh_cardset *cs[2] = {NULL, NULL};
@@ -98,8 +140,8 @@ int cmd_compare(int argc, char **argv)
             status = CLI_USAGE;
         }
     }
-    const char *outputs[] = {common.json, common.html};
-    for (int i = 0; status == CLI_OK && i < 2; i++)
+    const char *outputs[] = {common.json, common.html, common.save_shard};
+    for (int i = 0; status == CLI_OK && i < 3; i++)
         if (outputs[i] && !cli_can_write(outputs[i])) {
             cli_error("compare", "cannot write %s: %s", outputs[i], strerror(errno));
             status = CLI_DATA;
@@ -118,29 +160,11 @@ int cmd_compare(int argc, char **argv)
         if (status == CLI_DATA && (!st[k] || (want_fate && !fate[k])))
             cli_error("compare", "out of memory");
     }
+    if (status == CLI_OK && o[0].save_shard && !compare_save_shard(o, cs, st, fate, impact))
+        status = CLI_DATA;
     if (status == CLI_OK) {
-        for (int k = 0; k < 2; k++) {
-            printf("%c: ", 'A' + k);
-            sim_print_header(stdout, st[k]->games, &o[k], cs[k]);
-        }
-        json_t *meta = json_pack("{s:i,s:I,s:s}", "players", o[0].players, "seed", (json_int_t)o[0].seed, "seats",
-                                 o[0].seats);
-        compare_focus focus = {diff, {fate[0], fate[1]}, {NULL, NULL}};
-        for (int k = 0; k < 2; k++) {
-            json_t *variants = json_array();
-            for (int i = 0; i < foh_cardset_variant_count(cs[k]); i++)
-                json_array_append_new(variants, json_string(foh_cardset_variant_name(cs[k], i)));
-            json_object_set_new(meta, k ? "b" : "a",
-                                json_pack("{s:o*,s:s,s:o}", "provenance", provenance_json(&o[k], cs[k]), "cards",
-                                          o[k].cards, "variants", variants));
-            if (impact[k])
-                focus.impact[k] = impact_json(impact[k], cs[k]);
-        }
-        if (!sim_compare(stdout, common.json, common.html, st[0], cs[0], st[1], cs[1], o[0].players, meta, &focus))
-            status = CLI_DATA;
-        json_decref(meta);
-        for (int k = 0; k < 2; k++)
-            json_decref((json_t *)focus.impact[k]);
+        const char *cards[2] = {o[0].cards, o[1].cards};
+        status = compare_report(o, cs, st, fate, impact, diff, common.json, common.html, cards, NULL);
     }
     json_decref(diff);
     for (int k = 0; k < 2; k++) {

@@ -40,6 +40,17 @@ void fate_stats_free(fate_stats *s);
 /* INTO += FROM (same card count); INTO->overflow set if a sum overflows. */
 void fate_merge(fate_stats *into, const fate_stats *from);
 
+/* S's sums as the `fate` of a foh compare shard (fate_shard.c): {card_count,
+ * overflow, gains, n, win_units, margin_sum, margin_sq, lost_by}, flat
+ * arrays of whole numbers; NULL if out of memory. */
+json_t *fate_stats_to_json(const fate_stats *s);
+/* J (such an object) into S, a fate_stats_new of J's card count, for a
+ * shard of GAMES games: 0 with WHY if a field is missing or breaks the
+ * laws of the sums (each card gained at most once a game, its fates
+ * counting its gains, win shares within the gainers', Cauchy-Schwarz for
+ * the margins, the removing cards counting its losses). */
+int fate_stats_from_json(const json_t *j, long games, fate_stats *s, char *why, size_t len);
+
 /* One game being watched. */
 typedef struct fate_game_s fate_game;
 fate_game *fate_game_new(const foh_cardset *cs);

@@ -93,6 +93,16 @@ json_t *impact_stats_to_json(const impact_stats *s, int cards, int players);
  * field is missing, of the wrong size or not a whole number. */
 int impact_stats_from_json(const json_t *j, int players, int cards, impact_stats *s, char *why, size_t len);
 
+/* Add ISUMS, the `impact` of shard PATH (or NULL: it has none), the
+ * INDEX-th shard given (0 the first, FIRST), of GAMES games of PLAYERS
+ * players with CARDS cards' rows, into *TOTAL (made on the first shard
+ * when it has them): all the shards must have them or none, the games they
+ * count must be the shard's, and they must be sums impact_stats_from_json
+ * accepts. 0 after saying why as foh merge; warns, naming PATH, when the
+ * sums overflowed (the merged run then has no impact table). */
+int impact_add_shard(const char *path, const char *first, int index, json_t *isums, long games, int players,
+                     int cards, impact_stats **total);
+
 /* The per-card table (sorted by impact on the win rate), or why there is none. */
 void impact_print(FILE *out, const impact_stats *s, const foh_cardset *cs);
 /* The same for the JSON report (`impact` of foh sim --json; docs/impact.md):

@@ -3,10 +3,12 @@
  * is written under its own name as a flat array of integers, so that the
  * merged sums, and so the table, are exactly those of one run. */
 #include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "sim/impact.h"
 #include "sim/sim_stats.h"
 
@@ -305,4 +307,45 @@ int impact_stats_from_json(const json_t *j, int players, int cards, impact_stats
         return 0;
     }
     return impossible(s, players, d, why, len);
+}
+
+/* See impact.h. The checks of foh merge, shared with foh compare's merge
+ * so that both refuse the same shards with the same words. */
+int impact_add_shard(const char *path, const char *first, int index, json_t *isums, long games, int players,
+                     int cards, impact_stats **total)
+{
+    if (index == 0 && isums && !(*total = calloc(1, sizeof **total))) {
+        cli_error("merge", "out of memory");
+        return 0;
+    }
+    if ((isums != NULL) != (*total != NULL)) {
+        cli_error("merge", "%s: %s, while %s %s (merge shards of foh sim runs all with --impact or all without)", path,
+                  isums ? "has --impact sums" : "has no --impact sums", first, *total ? "has them" : "has none");
+        return 0;
+    }
+    if (!isums)
+        return 1;
+    json_t *igames = json_array_get(json_object_get(isums, "games"), 0);
+    if (json_is_integer(igames) && json_integer_value(igames) != games) {
+        cli_error("merge", "%s: 'impact.games' is %lld, while the shard holds %ld games (sums[0])", path,
+                  (long long)json_integer_value(igames), games);
+        return 0;
+    }
+    char why[400];
+    impact_stats *part = malloc(sizeof *part);
+    if (!part || !impact_stats_from_json(isums, players, cards, part, why, sizeof why)) {
+        cli_error("merge", "%s: %s", path, part ? why : "out of memory");
+        free(part);
+        return 0;
+    }
+    if (part->overflow)
+        cli_error("merge", "warning: %s: its --impact sums overflowed 64 bits or memory ran out in foh sim: the "
+                  "merged run has no impact table", path);
+    int before = (*total)->overflow;
+    impact_merge(*total, part);
+    if (!before && !part->overflow && (*total)->overflow)
+        cli_error("merge", "warning: adding the --impact sums of %s overflowed 64 bits: the merged run has no "
+                  "impact table (merge fewer games)", path);
+    free(part);
+    return 1;
 }

@@ -1,5 +1,6 @@
 /* foh merge: add `foh sim --shard i/k --save-shard FILE` outputs into the
- * report of the whole run (docs/scaling.md). */
+ * report of the whole run (docs/scaling.md); foh compare's shards go to
+ * compare_merge (compare_shard.c). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "common/cli.h"
 #include "common/provenance.h"
 #include "common/origin.h"
+#include "sim/compare_shard.h"
 #include "sim/impact.h"
 #include "sim/sim.h"
 #include "sim/sim_stats.h"
@@ -21,7 +23,9 @@ static const cli_command MERGE = {
     "games. The shards must come from the same card set, variants, players, seats, seed\n"
     "and number of games. Shards saved with --impact give the run's impact table too\n"
     "(all of them must have it, or none). A missing part is an error (a lost shard would\n"
-    "pass for the whole run), unless --partial is given.\n",
+    "pass for the whole run), unless --partial is given.\n"
+    "The shards of 'foh compare ... --shard i/k --save-shard SHARD' (told apart by their\n"
+    "format) merge into exactly the report of that foh compare; all k parts are needed.\n",
     MERGE_OPTIONS, NULL};
 
 /* What the merged JSON report adds to the sums: its provenance (this
@@ -47,10 +51,12 @@ int cmd_merge(int argc, char **argv)
             cli_help(&MERGE, stdout);
         return st;
     }
+    if (compare_shard_file(opts.args[0])) /* foh compare's shards: both sides, into its report */
+        return compare_merge(&opts);
     const char *json = opts.json, *html = opts.html;
     sim_stats *total = calloc(1, sizeof *total);
     sim_labels labels = {0}; /* the shards' text answers by label */
-    impact_stats *impact = NULL, *part_impact = NULL; /* --impact's sums: the total, one shard's */
+    impact_stats *impact = NULL; /* --impact's sums */
     json_t *meta = NULL;
     int ok = total != NULL, shards = 0;
     int *seen = NULL; /* seen[i - 1]: 1 + the argument holding part i */
@@ -62,40 +68,9 @@ int cmd_merge(int argc, char **argv)
         ok = sim_stats_load_shard(opts.args[i], total, &labels, (void **)&meta, opts.args[0], &part, &parts, &isums,
                                   &layout);
         long games = total->games - games_before; /* checked against the part's share of the run's games */
-        if (ok && i == 0 && isums && (!(impact = calloc(1, sizeof *impact)) ||
-                                      !(part_impact = malloc(sizeof *part_impact)))) {
-            cli_error("merge", "out of memory");
-            ok = 0;
-        }
-        if (ok && (isums != NULL) != (impact != NULL)) {
-            cli_error("merge", "%s: %s, while %s %s (merge shards of foh sim runs all with --impact or all without)",
-                      opts.args[i], isums ? "has --impact sums" : "has no --impact sums", opts.args[0],
-                      impact ? "has them" : "has none");
-            ok = 0;
-        }
-        char why[400];
-        json_t *igames = json_array_get(json_object_get(isums, "games"), 0);
-        if (ok && json_is_integer(igames) && json_integer_value(igames) != games) {
-            cli_error("merge", "%s: 'impact.games' is %lld, while the shard holds %ld games (sums[0])", opts.args[i],
-                      (long long)json_integer_value(igames), games);
-            ok = 0;
-        }
-        if (ok && isums &&
-            !impact_stats_from_json(isums, (int)json_integer_value(json_object_get(meta, "players")), layout.cards,
-                                    part_impact, why, sizeof why)) {
-            cli_error("merge", "%s: %s", opts.args[i], why);
-            ok = 0;
-        }
-        if (ok && isums && part_impact->overflow)
-            cli_error("merge", "warning: %s: its --impact sums overflowed 64 bits or memory ran out in foh sim: the "
-                      "merged run has no impact table", opts.args[i]);
-        if (ok && isums) {
-            int before = impact->overflow;
-            impact_merge(impact, part_impact);
-            if (!before && !part_impact->overflow && impact->overflow)
-                cli_error("merge", "warning: adding the --impact sums of %s overflowed 64 bits: the merged run has no "
-                          "impact table (merge fewer games)", opts.args[i]);
-        }
+        if (ok)
+            ok = impact_add_shard(opts.args[i], opts.args[0], i, isums, games,
+                                  (int)json_integer_value(json_object_get(meta, "players")), layout.cards, &impact);
         json_decref(isums);
         if (ok && !seen) {
             shards = parts;
@@ -113,7 +88,6 @@ int cmd_merge(int argc, char **argv)
             seen[part - 1] = i + 1;
         }
     }
-    free(part_impact);
     if (!ok) {
         free(seen);
         free(impact);

@@ -1079,19 +1079,21 @@ static int sums_lawful(const sim_shard_layout *L, const sim_stats *s, int player
     return 1;
 }
 
-int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
-                         const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
-                         int shard, int shards, json_t *impact, json_t *provenance)
+json_t *sim_stats_shard_json(const sim_stats *s, const sim_labels *labels, const origin *og, const foh_cardset *cs,
+                             int players, const char *seats, uint64_t seed, long total_games, int shard, int shards,
+                             json_t *impact, json_t *provenance)
 {
     sim_shard_layout L = sim_shard_layout_of(foh_cardset_card_count(cs), players);
     size_t n = layout_size(&L), *map = malloc(n * sizeof *map);
     json_t *root = json_object(), *sums = json_array();
     if (impact)
         json_object_set_new(root, "impact", impact);
-    if (!map) { /* errno: ENOMEM */
+    if (!map || !root || !sums) { /* errno: ENOMEM */
+        free(map);
         json_decref(root);
         json_decref(sums);
-        return 0;
+        json_decref(provenance);
+        return NULL;
     }
     layout_map(&L, map);
     const long *x = (const long *)s;
@@ -1118,6 +1120,19 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels 
     }
     if (provenance) /* what made this shard; foh merge checks the sources, not this */
         json_object_set_new(root, "provenance", provenance);
+    return root;
+}
+
+int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
+                         const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
+                         int shard, int shards, json_t *impact, json_t *provenance)
+{
+    json_t *root = sim_stats_shard_json(s, labels, og, cs, players, seats, seed, total_games, shard, shards, impact,
+                                        provenance);
+    if (!root) {
+        errno = ENOMEM;
+        return 0;
+    }
     int ok = cli_write_json(root, path, JSON_COMPACT);
     json_decref(root);
     return ok;
@@ -1211,10 +1226,6 @@ static int read_text_answers(json_t *list, const sim_stats *part, sim_labels *ou
     return 1;
 }
 
-/* See sim_stats.h. Long because: it reads a shard in the order of its
- * fields (the file, its format and rows, the first shard's settings, the
- * sources, then the sums, all or nothing), each check needing the ones
- * before it and sharing their cleanup. */
 int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, void **meta, const char *first,
                          int *shard, int *shards, json_t **impact, sim_shard_layout *layout)
 {
@@ -1234,19 +1245,37 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
                   jerr.text[0] ? jerr.text : "out of memory");
         return 0;
     }
+    const char *format = json_string_value(json_object_get(root, "format"));
+    if (format && !strncmp(format, "foh-compare-shard/", 18)) { /* first: foh merge reads those apart */
+        cli_error("merge", "%s: a shard of foh compare (format %s), not of foh sim: merge it with the other shards "
+                  "of its foh compare run, apart from foh sim's", path, format);
+        json_decref(root);
+        return 0;
+    }
+    int ok = sim_stats_read_shard(root, path, s, labels, meta, first, shard, shards, impact, layout);
+    json_decref(root);
+    return ok;
+}
+
+/* See sim_stats.h. Long because: it reads a shard in the order of its
+ * fields (its format and rows, the first shard's settings, the sources,
+ * then the sums, all or nothing), each check needing the ones before it
+ * and sharing their cleanup. */
+int sim_stats_read_shard(json_t *root, const char *path, sim_stats *s, sim_labels *labels, void **meta,
+                         const char *first, int *shard, int *shards, json_t **impact, sim_shard_layout *layout)
+{
+    *impact = NULL;
     json_t *sums = json_object_get(root, "sums");
     const char *format = json_string_value(json_object_get(root, "format"));
     int wide = format && !strcmp(format, SHARD_FORMAT_WIDE);
     if (format && !strncmp(format, "foh-tune-shard/", 15)) {
         cli_error("merge", "%s: a shard of foh tune (format %s), not of foh sim: merge it with foh tune --merge",
                   path, format);
-        json_decref(root);
         return 0;
     }
     if (format && !strncmp(format, "foh-sim-shard/", 14) && strcmp(format, SHARD_FORMAT) && !wide) {
         cli_error("merge", "%s: format %s, written by another version of foh; this one reads %s and %s only: run "
                   "its foh sim --save-shard again", path, format, SHARD_FORMAT, SHARD_FORMAT_WIDE);
-        json_decref(root);
         return 0;
     }
     /* The rows of the sums: version 6's, or those the file names. */
@@ -1257,7 +1286,6 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
                  json_integer_value(jplayers) < 1 || json_integer_value(jplayers) > FOH_MAX_PLAYERS)) {
         cli_error("merge", "%s: 'card_count' and 'players' must be whole numbers from 1 to %d and %d in format %s", path,
                   FOH_MAX_CARDS, FOH_MAX_PLAYERS, format);
-        json_decref(root);
         return 0;
     }
     if (wide) {
@@ -1268,7 +1296,6 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
     if (!format || (strcmp(format, SHARD_FORMAT) && !wide) || !json_is_array(sums) || json_array_size(sums) != n) {
         cli_error("merge", "%s: not a shard file of this version of foh (format %s, %zu sums)", path,
                   wide ? SHARD_FORMAT_WIDE : SHARD_FORMAT, n);
-        json_decref(root);
         return 0;
     }
     char why[200];
@@ -1279,7 +1306,6 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
     }
     if (bad) {
         cli_error("merge", "%s: %s", path, bad);
-        json_decref(root);
         return 0;
     }
     *layout = L;
@@ -1295,7 +1321,6 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
                 snprintf(differs, sizeof differs, "'%s' differs", same[k]);
         if (differs[0]) {
             cli_error("merge", "%s: %s from the first shard's", path, differs);
-            json_decref(root);
             return 0;
         }
     }
@@ -1305,12 +1330,10 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
     char what[ORIGIN_PATH + 256];
     if (origin_sources_differ(src, src, path, path, what, sizeof what)) {
         cli_error("merge", "%s: %s", path, what);
-        json_decref(root);
         return 0;
     }
     if (*meta && origin_sources_differ(json_object_get(*meta, "sources"), src, first, path, what, sizeof what)) {
         cli_error("merge", "%s: made from other contents of the card set than %s: %s", path, first, what);
-        json_decref(root);
         return 0;
     }
     /* All or nothing: a bad number leaves S as it was. */
@@ -1323,7 +1346,6 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
         free(part);
         free(map);
         cli_error("merge", "out of memory");
-        json_decref(root);
         return 0;
     }
     layout_map(&L, map);
@@ -1333,7 +1355,6 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
             cli_error("merge", "%s: sums[%zu] is not a whole number", path, i);
             free(part);
             free(map);
-            json_decref(root);
             return 0;
         }
         y[map[i]] = (long)json_integer_value(v);
@@ -1366,15 +1387,11 @@ int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, voi
         sim_labels_merge(labels, &answers);
     sim_labels_free(&answers);
     free(part);
-    if (!ok) {
-        json_decref(root);
+    if (!ok)
         return 0;
-    }
     *impact = json_incref(json_object_get(root, "impact"));
     if (!*meta)
-        *meta = root;
-    else
-        json_decref(root);
+        *meta = json_incref(root);
     return 1;
 }
 

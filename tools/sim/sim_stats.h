@@ -159,6 +159,12 @@ sim_shard_layout sim_shard_layout_of(int ncards, int players);
 int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
                          const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
                          int shard, int shards, json_t *impact, json_t *provenance);
+/* The object sim_stats_save_shard writes (the same arguments, the same
+ * references taken); NULL if out of memory. foh compare's shards hold one
+ * per side (tools/sim/compare_shard.c). */
+json_t *sim_stats_shard_json(const sim_stats *s, const sim_labels *labels, const origin *og, const foh_cardset *cs,
+                             int players, const char *seats, uint64_t seed, long total_games, int shard, int shards,
+                             json_t *impact, json_t *provenance);
 /* Add the shard file PATH into S; on the first file fill the description
  * (strings owned by *META, a jansson object to json_decref); later files
  * must match it, sources (their hashes) included, FIRST naming the file
@@ -174,6 +180,11 @@ int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels 
  * `text_answers` are added into LABELS (unless NULL). */
 int sim_stats_load_shard(const char *path, sim_stats *s, sim_labels *labels, void **meta, const char *first,
                          int *shard, int *shards, json_t **impact, sim_shard_layout *layout);
+/* sim_stats_load_shard of the object ROOT (borrowed; *META takes a new
+ * reference to it on the first), read from the file PATH names (the
+ * messages name it): every check but the file's own. */
+int sim_stats_read_shard(json_t *root, const char *path, sim_stats *s, sim_labels *labels, void **meta,
+                         const char *first, int *shard, int *shards, json_t **impact, sim_shard_layout *layout);
 
 /* The A/B report of foh compare: for each figure A, B, B - A with its 95%
  * interval and p-value (normal approximation), a '*' on those that survive
