@@ -2,11 +2,13 @@
 # Install the Debian packages the engine needs to build and test (chromium
 # renders the HTML report in a test, python3-jsonschema checks the YAML
 # against schemas/, libcivetweb-dev serves foh serve's page), if any is
-# missing, and Node.js's puppeteer-core (tests/browser, from its lock file;
+# missing (slurm-wlm and munge: a single-node cluster for the shards' test;
+# the test starts and stops its own daemons), and Node.js's puppeteer-core (tests/browser, from its lock file;
 # it drives Debian's chromium, it downloads no browser). Runs apt-get as
 # root (or through sudo).
 set -euo pipefail
 packages=(build-essential cmake pkg-config liblua5.4-dev libyaml-dev libcmocka-dev libjansson-dev lua-check valgrind chromium libedit-dev libcivetweb-dev tmux curl
+          slurm-wlm munge
           python3-jsonschema python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
