@@ -13,9 +13,12 @@
 #     --seed 1` prints the game ./build/foh prints (its card set folder
 #     aside), reading nothing of the source tree (strace, where it runs);
 #     with FOH_DATA_DIR naming an empty folder it exits 1 naming that place.
-# Usage: install_embed.sh BUILD_DIR SOURCE_DIR CMAKE CC PKG_CONFIG LIBDIR VERSION SOVERSION
+# Usage: install_embed.sh BUILD_DIR SOURCE_DIR CMAKE CC PKG_CONFIG LIBDIR VERSION SOVERSION [CFLAGS]
+# CFLAGS: what the embedder is compiled with besides pkg-config's or the
+# package's (the sanitizer build's -fsanitize: a library built with the
+# sanitizers needs their runtime first in the program).
 set -uo pipefail
-build=$1 src=$2 cmake=$3 cc=$4 pkgconfig=$5 libdir=$6 version=$7 soversion=$8
+build=$1 src=$2 cmake=$3 cc=$4 pkgconfig=$5 libdir=$6 version=$7 soversion=$8 extra=${9:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/foh-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "install_embed: $*" >&2; exit 1; }
@@ -47,9 +50,10 @@ flags=$("$pkgconfig" --cflags --libs foh) || fail "pkg-config --cflags --libs fo
 pcdata=$("$pkgconfig" --variable=pkgdatadir foh)
 [ "$("$pkgconfig" --modversion foh)" = "$version" ] || fail "foh.pc's version is not $version"
 # shellcheck disable=SC2086 # the flags are words
-"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/embed-pc" "$src/tests/embed/embed.c" $flags \
+"$cc" -std=c11 -Wall -Wextra -Werror $extra -o "$tmp/embed-pc" "$src/tests/embed/embed.c" $flags \
   -Wl,-rpath,"$prefix/$libdir" || fail "the embedder does not build with pkg-config ($flags)"
 "$cmake" -S "$src/tests/embed" -B "$tmp/embed-cmake" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_FLAGS="$extra" \
   -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" 2>&1 &&
   "$cmake" --build "$tmp/embed-cmake" >>"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log"; fail "the embedder does not build with find_package(foh)"; }
 (cd "$tmp" && ./embed-pc "$pcdata") >"$tmp/pc.out" || { cat "$tmp/pc.out"; fail "embed (pkg-config build) failed"; }
@@ -68,7 +72,9 @@ cp -a "$prefix" "$moved" && rm -rf "$prefix" || fail "cannot move the prefix"
 (cd "$src" && "$build/foh" play --players 4 --seed 1) >"$tmp/build.out" || fail "./build/foh play failed"
 run_moved() { (cd "$tmp" && "$@" "$moved/bin/foh" play --players 4 --seed 1); }
 if strace -f -o "$tmp/strace.log" -e trace=%file true 2>/dev/null; then
-  run_moved strace -f -o "$tmp/strace.log" -e trace=%file >"$tmp/moved.out" || fail "the moved foh failed"
+  # LeakSanitizer cannot run under ptrace: the sanitizer build checks leaks in the runs without strace.
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" run_moved strace -f -o "$tmp/strace.log" -e trace=%file \
+    >"$tmp/moved.out" || fail "the moved foh failed"
   if grep -F "\"$src/" "$tmp/strace.log" | head -3 | grep .; then
     fail "the installed foh read the source tree $src"
   fi
