@@ -4,7 +4,7 @@
 # commit before the ruleset redesign (tools/same.sh), runs every test again
 # under AddressSanitizer + UndefinedBehaviorSanitizer,
 # runs a game and the rules tests under valgrind, lints the Lua scripts, and
-# fuzzes each target of tests/fuzz/ for 55 s (tools/fuzz.sh; fails on a crash).
+# fuzzes each target of tests/fuzz/ for 45 s (tools/fuzz.sh; fails on a crash).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh
@@ -37,5 +37,5 @@ echo "valgrind: clean"
 echo "== luacheck"
 luacheck --no-color scripts core/script/sandbox.lua cards
 
-echo "== fuzz (libFuzzer, 55 s a target; docs/fuzzing.md)"
-bash tools/fuzz.sh --per-target 55
+echo "== fuzz (libFuzzer, 45 s a target; docs/fuzzing.md)"
+bash tools/fuzz.sh --per-target 45
