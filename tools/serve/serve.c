@@ -581,13 +581,7 @@ static void *steward(void *ud)
         if (!worked && !s->stopping) {
             /* Nothing to play: sleep until a request or a tenth of a second
              * (an absent player's time may run out meanwhile). */
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += 100000000L;
-            if (until.tv_nsec >= 1000000000L) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000L;
-            }
+            struct timespec until = serve_deadline(100);
             pthread_cond_timedwait(&s->wake, &s->lock, &until);
         }
     }

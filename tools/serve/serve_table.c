@@ -585,13 +585,7 @@ int serve_table_trylock(serve_table *t)
 {
     /* A fifth of a second: long enough for the steward's look at the table
      * between bots' decisions, short of a bot's thinking. */
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += 200000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = serve_deadline(200);
     return pthread_mutex_timedlock(&t->lock, &until) == 0;
 }
 void serve_table_unlock(serve_table *t) { pthread_mutex_unlock(&t->lock); }

@@ -8,6 +8,7 @@
 #define FOH_SERVE_VIEWS_H
 
 #include <jansson.h>
+#include <time.h>
 
 #include "foh/foh.h"
 #include "foh/ruleset.h"
@@ -60,6 +61,10 @@ json_t *serve_view(const serve_view_in *in);
 
 /* The cards of CS for people (JSON: {cards: [{name, text}], legend}). */
 json_t *serve_cards(const foh_cardset *cs);
+
+/* The time MS milliseconds from now on CLOCK_REALTIME, the clock of
+ * pthread_mutex_timedlock and pthread_cond_timedwait's deadlines. */
+struct timespec serve_deadline(long ms);
 
 /* Seconds on a clock that never goes back (CLOCK_MONOTONIC). */
 double serve_now(void);
