@@ -57,7 +57,8 @@ message(STATUS "hot-seat Banker game: ok")
 
 # End of input: the game is saved and exits cleanly; it resumes.
 file(WRITE ${dir}/short.txt "1\n1\n1\n")
-execute_process(COMMAND ${FOH} play --players 3 --seed 5 --seats human,greedy,greedy --save ${dir}/short.json
+# COLUMNS: the line is not wrapped, whatever the length of the folder's path.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env COLUMNS=1000 ${FOH} play --players 3 --seed 5 --seats human,greedy,greedy --save ${dir}/short.json
                 INPUT_FILE ${dir}/short.txt OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "End of input: the game is saved in[ \n]+[^\n]*short.json;[ \n]+resume with")
   message(FATAL_ERROR "end of input: exit ${rc}: ${err}\n${out}")
@@ -66,6 +67,38 @@ execute_process(COMMAND ${FOH} play --load ${dir}/short.json --seats greedy OUTP
 if(NOT rc EQUAL 0 OR NOT out MATCHES "Game over after")
   message(FATAL_ERROR "resuming the game saved at end of input: exit ${rc}")
 endif()
+
+# End of input without --save: the autosave takes a free name and never
+# overwrites an earlier one (foh-autosave.json, then foh-autosave-2.json,
+# ...), for The Flow of History and for another ruleset's game alike.
+set(auto ${dir}/autosaves)
+file(REMOVE_RECURSE ${auto})
+file(MAKE_DIRECTORY ${auto})
+file(WRITE ${auto}/foh-autosave.json "an earlier game's autosave\n")
+set(n 1)
+foreach(game "--players;3;--seed;5;--seats;human,greedy,greedy" "--cards;civ-draft;--players;2;--seed;3;--seats;human,greedy")
+  math(EXPR n "${n} + 1")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env COLUMNS=1000 ${FOH} play ${game} INPUT_FILE ${dir}/short.txt
+                  WORKING_DIRECTORY ${auto} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "End of input: the game is saved in foh-autosave-${n}\\.json \\(the earlier autosaves are kept\\); resume with: foh play --load foh-autosave-${n}\\.json")
+    message(FATAL_ERROR "end of input beside an autosave (foh play ${game}): exit ${rc}: ${err}\n${out}")
+  endif()
+  file(READ ${auto}/foh-autosave.json kept)
+  if(NOT kept STREQUAL "an earlier game's autosave\n")
+    message(FATAL_ERROR "foh play ${game} overwrote foh-autosave.json:\n${kept}")
+  endif()
+  execute_process(COMMAND ${FOH} play --load foh-autosave-${n}.json --seats greedy WORKING_DIRECTORY ${auto}
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "(Game over|Final scores)")
+    message(FATAL_ERROR "resuming foh-autosave-${n}.json: exit ${rc}: ${err}\n${out}")
+  endif()
+endforeach()
+file(GLOB left ${auto}/*)
+list(LENGTH left nleft)
+if(NOT nleft EQUAL 3)
+  message(FATAL_ERROR "the autosaves' folder holds ${left}, not the 3 saves")
+endif()
+message(STATUS "autosaves beside an earlier one: ok")
 
 # --explain: each bot decision followed by its 3 best alternatives.
 execute_process(COMMAND ${FOH} play --players 3 --seed 4 --seats greedy,ismcts:100,greedy --explain

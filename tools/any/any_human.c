@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "any/any.h"
+#include "common/autosave.h"
 #include "common/cli.h"
 #include "play/terminal.h"
 
@@ -30,17 +31,24 @@ void any_print_lines(const char *text, const char *indent)
     }
 }
 
-/* Save the game to PATH (NULL: the --save file, else foh-autosave.json)
- * and say so, WHY first ("Quit", "End of input", "save"). */
+/* Save the game to PATH (NULL: the --save file, else a free autosave
+ * name, which never overwrites an earlier game's) and say so, WHY first
+ * ("Quit", "End of input", "save"). */
 static void save_to(any_input *in, const char *path, const char *why)
 {
-    char err[1600], safe[4096];
-    if (!path)
-        path = in->save_path ? in->save_path : "foh-autosave.json";
-    if (in->save && in->save(in->save_ud, path, err, sizeof err)) {
+    char err[1600], safe[4096], autosave[64];
+    int reserved = 0;
+    if (!path && in->save_path)
+        path = in->save_path;
+    else if (!path) /* "": no name (err says why, or there is no save) */
+        path = in->save && (reserved = cli_autosave_reserve(autosave, sizeof autosave, err, sizeof err)) ? autosave : "";
+    if (in->save && path[0] && in->save(in->save_ud, path, err, sizeof err)) {
         cli_safe(path, safe, sizeof safe);
-        printf("%s: the game is saved in %s; resume with: foh play --load %s\n", why, safe, safe);
+        printf("%s: the game is saved in %s%s; resume with: foh play --load %s\n", why, safe,
+               reserved && strcmp(path, "foh-autosave.json") ? " (the earlier autosaves are kept)" : "", safe);
     } else {
+        if (reserved)
+            cli_autosave_release(path);
         printf("%s: the game could not be saved: %s\n", why, cli_safe(in->save ? err : "no save", safe, sizeof safe));
     }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/autosave.h"
 #include "common/cli.h"
 
 static const char *const COMMANDS[] = {"help", "board", "score", "log", "hint", "undo", "save", "quit"};
@@ -539,21 +540,29 @@ static void cmd_hint(human_table *t, foh_game *g, const foh_action *legal, int n
     foh_player_free(bot);
 }
 
-/* Save the game to PATH (NULL: the --save file, else foh-autosave.json)
- * and say so, WHY first ("Quit", "End of input", "save"). */
+/* Save the game to PATH (NULL: the --save file, else a free autosave
+ * name, which never overwrites an earlier game's) and say so, WHY first
+ * ("Quit", "End of input", "save"). */
 static void save_to(human_table *t, const char *path, const char *why)
 {
-    char err[1200];
-    if (!path)
-        path = t->save_path ? t->save_path : "foh-autosave.json";
+    char err[1200], autosave[64];
+    int reserved = 0;
+    if (!path && t->save_path)
+        path = t->save_path;
+    else if (!path) /* "": no name (err says why, or there is no save) */
+        path = t->save && (reserved = cli_autosave_reserve(autosave, sizeof autosave, err, sizeof err)) ? autosave : "";
     char safe[4096];
     char line[3 * sizeof safe];
-    if (t->save && t->save(t->save_ud, path, err, sizeof err)) {
+    if (t->save && path[0] && t->save(t->save_ud, path, err, sizeof err)) {
         cli_safe(path, safe, sizeof safe);
-        snprintf(line, sizeof line, "%s: the game is saved in %s; resume with: foh play --load %s", why, safe, safe);
-    } else
+        snprintf(line, sizeof line, "%s: the game is saved in %s%s; resume with: foh play --load %s", why, safe,
+                 reserved && strcmp(path, "foh-autosave.json") ? " (the earlier autosaves are kept)" : "", safe);
+    } else {
+        if (reserved)
+            cli_autosave_release(path);
         snprintf(line, sizeof line, "%s: the game could not be saved: %s", why,
                  cli_safe(t->save ? err : "no save", safe, sizeof safe));
+    }
     board_wrap(t->out, t->style.width, 0, 4, line);
 }
 
