@@ -58,7 +58,7 @@ foreach(i RANGE ${last})
 endforeach()
 
 # A planted change is found: two plays a turn shorten the game and raise
-# every attribute; starting with 40 Victory Tokens instead of 10 raises
+# the final Military (the Modern age's cards in play, ruling 27); starting with 40 Victory Tokens instead of 10 raises
 # each player's by about 30 (the floor at 0 matters less) and changes no
 # attribute.
 file(WRITE ${OUT}/compare/two-plays/variant.yaml
@@ -70,9 +70,9 @@ if(NOT f_significant OR NOT f_ci95_high LESS 0)
   message(FATAL_ERROR "two plays a turn: the game length's difference [${f_ci95_low}, ${f_ci95_high}] is not "
                       "found below 0")
 endif()
-figure(${OUT}/compare/two-plays.json "Resources (mean of the players)" f)
+figure(${OUT}/compare/two-plays.json "Military (mean of the players)" f)
 if(NOT f_significant OR NOT f_ci95_low GREATER 0)
-  message(FATAL_ERROR "two plays a turn: Resources' difference [${f_ci95_low}, ${f_ci95_high}] is not found above 0")
+  message(FATAL_ERROR "two plays a turn: Military's difference [${f_ci95_low}, ${f_ci95_high}] is not found above 0")
 endif()
 file(WRITE ${OUT}/compare/vt40/variant.yaml
      "name: vt40\ndescription: \"40 Victory Tokens at the start\"\nset:\n  rules.starting_vt: 40\n")
@@ -86,6 +86,28 @@ figure(${OUT}/compare/vt40.json "Culture (mean of the players)" f)
 if(f_differs)
   message(FATAL_ERROR "40 starting Victory Tokens: Culture differs [${f_ci95_low}, ${f_ci95_high}]")
 endif()
+
+# Ruling 27: the Modern age's end discards hands, Leaders and the
+# Revolution cards after its scoring, so keeping them in the final table
+# (the variant final-table-undiscarded) changes no game: the same length,
+# winners, Victory Tokens and conflicts in every game; only the final
+# attributes, every one higher with the discarded cards still counted.
+run(0 "5 of 18 figures differ" compare --cards civ-draft --games 100 --seed 3
+    --b-variant cards/civ-draft/variants/final-table-undiscarded --json ${OUT}/compare/undiscarded.json)
+foreach(name "game length (turns)" "win rate P1" "win rate P4" "Victory Tokens (mean of the players)"
+        "Victory Tokens P2" "Conflicts won (mean of the players)" "Aggression cards (mean of the players)")
+  figure(${OUT}/compare/undiscarded.json "${name}" f)
+  if(f_differs)
+    message(FATAL_ERROR "the final table undiscarded: ${name} differs [${f_ci95_low}, ${f_ci95_high}]")
+  endif()
+endforeach()
+foreach(attribute Vitality Resources Stability Military Culture)
+  figure(${OUT}/compare/undiscarded.json "${attribute} (mean of the players)" f)
+  if(NOT f_significant OR NOT f_ci95_low GREATER 0.5)
+    message(FATAL_ERROR "the final table undiscarded: ${attribute}'s difference [${f_ci95_low}, ${f_ci95_high}] is "
+                        "not found above 0.5")
+  endif()
+endforeach()
 
 # The same report whatever the threads; the side A figures are foh sim's.
 run(0 "win rate P1" compare --cards civ-draft --games 60 --seats greedy,random,random,random

@@ -106,7 +106,7 @@ static const rule_field rule_fields[] = {
     R(face_up_victory, 0, CIV_MAX_FACE_UP), R(peek_cards, 0, 100), R(face_up_piles, 0, CIV_PILES),
     R(starting_cards, 0, 10), R(vt_floor, 0, 1), R(ties_score, 0, 1), R(boon_same_turn, 0, 1),
     R(reinforce_lower_only, 0, 1), R(score_first, 0, 1), R(keep_ages, 0, CIV_AGES), R(random_first, 0, 1),
-    R(explorer_limit, 0, 100), R(event_needs_target, 0, 1),
+    R(explorer_limit, 0, 100), R(event_needs_target, 0, 1), R(final_discards, 0, 1),
 };
 #undef R
 #define NRULES (int)(sizeof rule_fields / sizeof rule_fields[0])
@@ -166,7 +166,7 @@ static void defaults(civ_set *cs)
                      .boon_vt = 3, .face_up_victory = 7, .peek_cards = 7, .face_up_piles = 2, .starting_cards = 1,
                      .vt_floor = 1, .ties_score = 1, .boon_same_turn = 0, .reinforce_lower_only = 0,
                      .score_first = 1, .keep_ages = 1, .random_first = 0, .explorer_limit = 0,
-                     .event_needs_target = 1};
+                     .event_needs_target = 1, .final_discards = 1};
     cs->bot = (civ_weights){.culture_turns = 1.0, .attr = {0.6, 0.6, 0.4, 0.5, 0.5}, .hand = 0.8,
                             .standing = 0.5, .conflict = 0.9, .win = 20};
     cs->min_players = 2;

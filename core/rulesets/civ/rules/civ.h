@@ -100,6 +100,7 @@ typedef struct {
     int reinforce_lower_only; /* 0: both sides alternate until both pass; 1: only the lower total adds */
     int score_first;        /* 1: score an age before its discards; 0: the draft's order (discards first) */
     int keep_ages;          /* ages of cards that stay in play past an age's end (1: the one ending) */
+    int final_discards;     /* 1: the last age's end discards as every age's does; 0: only its Aggression cards */
     int random_first;       /* 0: P1 goes first; 1: a random player */
     int explorer_limit;     /* Explorer Leaders in play at once (0: no limit) */
     int event_needs_target; /* 1: an Event with a target cannot be played without one */

@@ -96,9 +96,14 @@ static void end_age(civ_game *g)
 {
     do {
         civ_say(g, "End of the %s age", g->set->age_name[g->age]);
+        /* "Do this at the end of each Age": the Modern age's end discards
+         * as the others' do, so the final table is the position the
+         * procedure leaves (ruling 27; final_discards 0: only the
+         * Aggression cards go, the rest stays in the final table). */
+        int discards = g->age + 1 < CIV_AGES || g->set->rules.final_discards;
         if (g->set->rules.score_first)
             civ_score_age(g);
-        if (!g->set->rules.score_first || g->age + 1 < CIV_AGES) /* the last age's cards stay, for the final table */
+        if (discards)
             discard_age(g);
         if (!g->set->rules.score_first)
             civ_score_age(g);
