@@ -32,6 +32,8 @@ def raw(port, method, path, body=None, headers=None):
     c.putrequest(method, path, skip_accept_encoding=True, skip_host="Host" in (headers or {}))
     for k, v in (headers or {}).items():
         c.putheader(k, v)
+    if body is not None and "Content-Type" not in (headers or {}):
+        c.putheader("Content-Type", "application/json")  # state-changing requests need it (415)
     if body is not None and "Content-Length" not in (headers or {}) and "Transfer-Encoding" not in (headers or {}):
         c.putheader("Content-Length", str(len(body)))
     c.endheaders()
@@ -134,7 +136,7 @@ def main():
     refused("POST", f"/api/tables/{tid}/undo", json.dumps({"token": mover}).encode(), 403, "undo at a table not hot seat")
     refused("GET", f"/api/tables/{tid}/replay?step=1", None, 409, "the timeline of a game being played")
     refused("GET", f"/api/tables/{tid}/actions", None, 405, "an action by GET")
-    refused("DELETE", f"/api/tables/{tid}", None, 405, "DELETE a table")
+    refused("DELETE", f"/api/tables/{tid}", None, 401, "DELETE a table without its owner secret")
     refused("PUT", "/api/tables", b"{}", 405, "PUT the tables")
     refused("GET", f"/api/tables/{tid}?k={mover}", None, 403, "another Host (DNS rebinding)",
             {"Host": f"evil.example:{port}"})

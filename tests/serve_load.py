@@ -32,7 +32,8 @@ BUSY = [0]  # 503 replies while a bot was thinking at the table (asked again)
 def request(base, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     for tries in range(100):
-        req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
+        req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET",
+                                     headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=120) as r:
                 return r.status, json.load(r)

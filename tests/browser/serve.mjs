@@ -61,7 +61,8 @@ async function stopServer() {
   server = null;
 }
 async function api(path, body, token) {
-  const opt = body === undefined ? {} : { method: "POST", body: JSON.stringify(body) };
+  const opt = body === undefined ? {} :
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   for (let tries = 0; ; tries++) {
     const r = await fetch(server.base + path + (token ? (path.includes("?") ? "&" : "?") + "k=" + token : ""), opt);
     const j = await r.json();

@@ -100,7 +100,11 @@ static const struct {
                                      "(default foh-tables)"},
     [OPT_ABANDON] = {"abandon", "S", "seconds a human seat may stay unanswered (its page closed) before a bot\n"
                                      "plays it; its player takes it back on return (default 60)"},
-    [OPT_MAX_TABLES] = {"max-tables", "N", "the most tables at once, finished ones included (default 200)"},
+    [OPT_MAX_TABLES] = {"max-tables", "N", "the most open tables at once, finished ones included (default 200)"},
+    [OPT_ORIGIN] = {"origin", "URL", "another site whose pages may make and play tables, as scheme://host[:port]\n"
+                                     "(repeatable; the server's own address is always allowed)"},
+    [OPT_CLOSE_AFTER] = {"close-after", "S", "seconds a table may go without any of its players asking before it is\n"
+                                             "closed, finished or not: its save stays in DIR/closed/ (default 3600)"},
     [OPT_PARTIAL] = {"partial", NULL, "merge the shards there are when parts are missing (a warning names them;\n"
                                       "the report is of those games only)"},
     [OPT_FATE] = {"fate", NULL,
@@ -192,6 +196,7 @@ void cli_defaults(cli_options *o)
     o->tables = "foh-tables";
     o->abandon = 60;
     o->max_tables = 200;
+    o->close_after = 3600;
     /* Named card sets are looked up beside the base set (cards/). */
     const char *slash = strrchr(o->data.cards, '/');
     snprintf(o->cards_root, sizeof o->cards_root, "%.*s", slash ? (int)(slash - o->data.cards) : 1,
@@ -330,6 +335,13 @@ static int set_serve_option(const char *c, const char *flag, cli_option_id id, c
             return 0;
         o->abandon = (int)x;
         return 1;
+    case OPT_CLOSE_AFTER:
+        if (!number(c, flag, v, 1, 31536000, &x))
+            return 0;
+        o->close_after = (int)x;
+        return 1;
+    case OPT_ORIGIN:
+        return add_value(c, "--origin sites", v, o->origins, &o->norigins);
     default:
         if (!number(c, flag, v, 1, 100000, &x))
             return 0;
@@ -462,6 +474,8 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_PORT:
     case OPT_ABANDON:
     case OPT_MAX_TABLES:
+    case OPT_ORIGIN:
+    case OPT_CLOSE_AFTER:
         return set_serve_option(c, flag, (cli_option_id)id, v, o);
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_PARTIAL: o->partial = 1; return 1;

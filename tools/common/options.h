@@ -38,7 +38,7 @@ typedef enum {
     OPT_ABLATION, OPT_SKILL_LADDER, OPT_LADDER_FROM, OPT_LADDER_RUNGS, /* ladder.c */
     OPT_STRENGTH,                                                        /* strength.c */
     OPT_OUT,                                                             /* foh run */
-    OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,         /* foh serve */
+    OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES, OPT_ORIGIN, OPT_CLOSE_AFTER, /* foh serve */
     OPT_PARTIAL,                                                         /* foh merge */
     OPT_HELP, OPT_COUNT
 } cli_option_id;
@@ -92,6 +92,9 @@ typedef struct {
     const char *tables;           /* --tables DIR (serve): where tables are saved */
     int abandon;                  /* --abandon S (serve): seconds before a bot takes an absent player's seat */
     int max_tables;               /* --max-tables N (serve) */
+    const char *origins[CLI_MAX_VARIANTS]; /* --origin URL (serve), at most CLI_MAX_VARIANTS: sites whose pages may post */
+    int norigins;
+    int close_after;              /* --close-after S (serve): seconds a table may go unvisited before it is closed */
     int partial;                  /* --partial (merge): merge with parts missing */
     int nscenarios;               /* --scenarios PATH (check), at most CLI_MAX_VARIANTS */
     const char *scenarios[CLI_MAX_VARIANTS];

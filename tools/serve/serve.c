@@ -3,8 +3,10 @@
  * An HTTP server on CivetWeb (Debian's libcivetweb; why in docs/serve.md)
  * serves the page (tools/serve/page/, compiled in: no file is read at run
  * time, so no path can lead out of it) and a JSON API over the tables
- * (serve_table.h). A steward thread plays the bots' decisions, and a human
- * seat's when its player has been away longer than --abandon. The main
+ * (serve_table.h). Each table's own thread (serve_tables.h) plays its bots'
+ * decisions, and a human seat's when its player has been away longer than
+ * --abandon. Requests that change something pass serve_guard.h's checks,
+ * and no connection holds a thread long (serve_conn.h). The main
  * thread waits for SIGINT or SIGTERM, then stops the server; every table
  * was saved after its last action, and `foh serve` started again resumes
  * them. */
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "any/any.h"
 #include "commands.h"
@@ -26,18 +29,20 @@
 #include "page_app_js.h"
 #include "page_index_html.h"
 #include "page_style_css.h"
+#include "serve/serve_conn.h"
+#include "serve/serve_guard.h"
 #include "serve/serve_table.h"
+#include "serve/serve_tables.h"
 #include "serve/serve_views.h"
 
 /* The request limits, each refused with its own status (docs/serve.md). */
 #define SERVE_MAX_BODY 65536  /* bytes of a request's body: 413 past it */
-#define SERVE_THREADS "32"    /* connections served at once; more wait in the queue */
-#define SERVE_WORKERS 2       /* threads running the engine for requests (besides the steward's) */
+#define SERVE_WORKERS 2       /* threads running the engine for requests (besides the tables' own) */
+#define SERVE_STOP_SECONDS 0.5 /* on SIGTERM, the longest wait for a bot's decision */
 #define SERVE_MAX_NESTING 32  /* levels of a request's JSON: 400 past it */
-#define SERVE_BODY_SECONDS 10 /* for a request's body to arrive: 408 past it */
 
 static const cli_option_id serve_options[] = {OPT_PORT, OPT_HOST, OPT_TABLES, OPT_ABANDON, OPT_MAX_TABLES,
-                                              OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_COUNT};
+                                              OPT_CLOSE_AFTER, OPT_ORIGIN, OPT_CARDS, OPT_VARIANT, OPT_MODS, OPT_COUNT};
 static const cli_command serve_command = {
     "serve", NULL, 0,
     "Serve a table in the browser: open the address it prints, make a table (a card set, its variants, "
@@ -50,12 +55,7 @@ static const cli_command serve_command = {
 typedef struct {
     serve_config cfg;
     cli_options o;
-    pthread_mutex_t lock; /* the list of tables, and the steward's sleep */
-    pthread_cond_t wake;
-    serve_table **tables; /* room for o.max_tables; a table, once added, stays until the server stops */
-    int ntables;
-    int reserved; /* places held for tables being made */
-    int stopping;
+    serve_tables *tables; /* the open tables */
     /* The engine's work (loading card sets, playing, previews) runs on the
      * server's own threads, whose stacks are the system's default: the HTTP
      * library's threads have small ones. A request's handler queues a job
@@ -128,6 +128,8 @@ static const char *reason(int status)
     case 405: return "Method Not Allowed";
     case 409: return "Conflict";
     case 408: return "Request Timeout";
+    case 410: return "Gone";
+    case 415: return "Unsupported Media Type";
     case 411: return "Length Required";
     case 413: return "Payload Too Large";
     case 422: return "Unprocessable Entity";
@@ -223,18 +225,9 @@ static int read_body(struct mg_connection *c, const struct mg_request_info *ri, 
     if (!buf)
         return reply_error(c, 500, "out of memory");
     size_t got = 0;
-    double start = serve_now();
-    while (got < (size_t)ri->content_length) {
-        /* A body sent a byte at a time would hold this thread for ever:
-         * the whole body has SERVE_BODY_SECONDS. */
-        if (serve_now() - start > SERVE_BODY_SECONDS) {
-            free(buf);
-            return reply_error(c, 408, "the body took longer than 10 seconds to arrive");
-        }
-        int n = mg_read(c, buf + got, (size_t)ri->content_length - got);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
+    if (foh_serve_conn_read(c, buf, (size_t)ri->content_length, &got) == 408) {
+        free(buf);
+        return reply_error(c, 408, "the body took longer than 10 seconds to arrive");
     }
     if (got == (size_t)ri->content_length && nesting(buf, got) > SERVE_MAX_NESTING) {
         free(buf);
@@ -261,44 +254,12 @@ static int valid_id(const char *s)
     return n == SERVE_ID_LEN;
 }
 
-static serve_table *find_table(server *s, const char *id)
-{
-    serve_table *t = NULL;
-    pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < s->ntables && !t; i++)
-        if (!strcmp(serve_table_id(s->tables[i]), id))
-            t = s->tables[i];
-    pthread_mutex_unlock(&s->lock);
-    return t;
-}
-
-/* Hold a place for a table about to be made (its files are written only
- * once it has one): 0 if the server holds its most tables already. */
-static int reserve_table(server *s)
-{
-    pthread_mutex_lock(&s->lock);
-    int ok = s->ntables + s->reserved < s->o.max_tables;
-    s->reserved += ok;
-    pthread_mutex_unlock(&s->lock);
-    return ok;
-}
-
-/* Add T in a place held by reserve_table (T NULL: give the place back). */
-static void add_table(server *s, serve_table *t)
-{
-    pthread_mutex_lock(&s->lock);
-    s->reserved--;
-    if (t)
-        s->tables[s->ntables++] = t;
-    pthread_cond_signal(&s->wake);
-    pthread_mutex_unlock(&s->lock);
-}
-
 /* A request's work on the engine, run by a worker (run_job). */
 typedef struct {
     server *s;
     json_t *body;             /* the request's JSON (create, actions, undo) */
-    serve_table *t;           /* the table asked about (NULL: create one) */
+    serve_entry *e;           /* the table asked about (NULL: create one) */
+    serve_table *t;           /* its table */
     const char *what;         /* "", "cards", "replay", "actions", "undo" */
     char token[128];
     char id[SERVE_ID_LEN + 1];
@@ -314,14 +275,18 @@ static void create_job(void *arg)
 {
     call *k = arg;
     serve_table *t = serve_table_create(&k->s->cfg, k->id, k->body, &k->status, k->why, sizeof k->why);
-    add_table(k->s, t);
-    if (!t)
+    if (t)
+        k->out = json_pack("{s:s, s:s, s:o, s:o}", "id", k->id, "owner", serve_table_owner(t), "links",
+                           serve_table_links(t), "table", serve_table_summary(t));
+    if (!serve_tables_add(k->s->tables, t, k->why, sizeof k->why)) {
+        serve_table_free(t); /* its files stay: the next start resumes it */
+        json_decref(k->out);
+        k->out = NULL;
+        k->status = 500;
         return;
-    serve_table_lock(t);
-    k->out = json_pack("{s:s, s:o, s:o}", "id", k->id, "links", serve_table_links(t), "table",
-                       serve_table_summary(t));
-    serve_table_unlock(t);
-    k->status = 201;
+    }
+    if (t)
+        k->status = 201; /* its thread may play from now on: the reply was made before */
 }
 
 static int create_table(server *s, struct mg_connection *c, const struct mg_request_info *ri)
@@ -330,7 +295,7 @@ static int create_table(server *s, struct mg_connection *c, const struct mg_requ
     int status = read_body(c, ri, &k.body);
     if (status != 200)
         return status;
-    if (!reserve_table(s)) {
+    if (!serve_tables_reserve(s->tables)) {
         json_decref(k.body);
         return reply_error(c, 503, "the server holds its most tables (--max-tables)");
     }
@@ -338,7 +303,7 @@ static int create_table(server *s, struct mg_connection *c, const struct mg_requ
     if (ok)
         run_job(s, create_job, &k);
     else
-        add_table(s, NULL);
+        serve_tables_add(s->tables, NULL, k.why, sizeof k.why);
     json_decref(k.body);
     if (!ok)
         return reply_error(c, 500, "no random source for the table's id");
@@ -348,17 +313,21 @@ static int create_table(server *s, struct mg_connection *c, const struct mg_requ
 static int list_tables(server *s, struct mg_connection *c)
 {
     json_t *list = json_array();
-    pthread_mutex_lock(&s->lock);
-    int n = s->ntables;
-    pthread_mutex_unlock(&s->lock);
-    for (int i = 0; list && i < n; i++) {
-        if (!serve_table_trylock(s->tables[i])) { /* its bot is thinking: the list does not wait */
-            json_array_append_new(list, json_pack("{s:s, s:b}", "id", serve_table_id(s->tables[i]), "busy", 1));
-            continue;
+    serve_entry **all;
+    int n = serve_tables_all(s->tables, &all);
+    if (n < 0)
+        json_decref(list), list = NULL;
+    for (int i = 0; i < n; i++) {
+        serve_table *t = serve_entry_table(all[i]);
+        if (list && !serve_table_trylock(t)) /* its bot is thinking: the list does not wait */
+            json_array_append_new(list, json_pack("{s:s, s:b}", "id", serve_table_id(t), "busy", 1));
+        else if (list) {
+            json_array_append_new(list, serve_table_summary(t));
+            serve_table_unlock(t);
         }
-        json_array_append_new(list, serve_table_summary(s->tables[i]));
-        serve_table_unlock(s->tables[i]);
+        serve_tables_release(s->tables, all[i]);
     }
+    free(all);
     return reply_json(c, 200, json_pack("{s:o?, s:i}", "tables", list, "max_tables", s->o.max_tables));
 }
 
@@ -475,42 +444,79 @@ static void table_job(void *arg)
     serve_table_unlock(t);
 }
 
+/* A table that is not open: 410 if it was closed (its save is kept in
+ * closed/), else 404. */
+static int not_open(server *s, struct mg_connection *c, const char *id)
+{
+    char path[2100], msg[2300];
+    snprintf(path, sizeof path, "%s/closed/%s.json", s->o.tables, id);
+    if (!valid_id(id) || access(path, F_OK) != 0)
+        return reply_error(c, 404, "no such table");
+    snprintf(msg, sizeof msg, "the table is closed: its save is %s (foh replay reads it)", path);
+    return reply_error(c, 410, msg);
+}
+
+/* Close table K->e at its owner's request (DELETE /api/tables/ID, or POST
+ * /api/tables/ID/close, with the owner's secret as its token). */
+static int close_request(server *s, struct mg_connection *c, call *k)
+{
+    if (!k->token[0])
+        return reply_error(c, 401, "the table's owner secret is needed (the \"owner\" its maker was told)");
+    if (!serve_table_opened_by_owner(k->t, k->token))
+        return reply_error(c, 403, "this is not the table's owner secret");
+    char why[2400];
+    if (!serve_tables_close(s->tables, k->e, "its owner closed it", why, sizeof why))
+        return reply_error(c, 500, why);
+    return reply_json(c, 200, json_pack("{s:s, s:b}", "id", k->id, "closed", 1));
+}
+
+static int table_call(server *s, struct mg_connection *c, const struct mg_request_info *ri, call *k)
+{
+    int get = !strcmp(ri->request_method, "GET");
+    int del = !strcmp(ri->request_method, "DELETE");
+    k->post = !strcmp(ri->request_method, "POST");
+    if (strcmp(k->what, "") && strcmp(k->what, "cards") && strcmp(k->what, "replay") && strcmp(k->what, "actions") &&
+        strcmp(k->what, "undo") && strcmp(k->what, "close"))
+        return reply_error(c, 404, "no such part of a table (cards, replay, actions, undo, close)");
+    int changes = !strcmp(k->what, "actions") || !strcmp(k->what, "undo") || !strcmp(k->what, "close");
+    if (del && !strcmp(k->what, ""))
+        k->post = 1; /* DELETE /api/tables/ID: close it */
+    else if (changes ? !k->post : !get)
+        return reply_error(c, 405, k->post ? "read with GET" : "send with POST");
+    if (k->post) {
+        int status = del && ri->content_length <= 0 ? 200 : read_body(c, ri, &k->body);
+        if (status != 200)
+            return status;
+    }
+    token_of(ri, k->body, k->token, sizeof k->token);
+    if (del || !strcmp(k->what, "close"))
+        return close_request(s, c, k);
+    k->step = query_long(ri, "step", 0);
+    run_job(s, table_job, k);
+    if (k->status == 200 && k->post)
+        serve_tables_poke(s->tables, k->e); /* its bots may move now */
+    if (k->busy) /* the page keeps what it shows and asks again */
+        return reply_json(c, 503, json_pack("{s:s, s:i, s:b}", "error", k->why, "status", 503, "busy", 1));
+    if (k->status != 200)
+        return reply_error(c, k->status, k->why);
+    return k->out ? reply_json(c, 200, k->out) : reply_error(c, 500, "out of memory");
+}
+
 /* /api/tables/ID[/WHAT] */
 static int table_request(server *s, struct mg_connection *c, const struct mg_request_info *ri, const char *rest)
 {
     call k = {.s = s};
     size_t n = strcspn(rest, "/");
     snprintf(k.id, sizeof k.id, "%.*s", (int)(n < sizeof k.id - 1 ? n : sizeof k.id - 1), rest);
-    k.t = n == SERVE_ID_LEN && valid_id(k.id) ? find_table(s, k.id) : NULL;
-    if (!k.t)
-        return reply_error(c, 404, "no such table");
+    k.e = n == SERVE_ID_LEN && valid_id(k.id) ? serve_tables_find(s->tables, k.id) : NULL;
+    if (!k.e)
+        return n == SERVE_ID_LEN ? not_open(s, c, k.id) : reply_error(c, 404, "no such table");
+    k.t = serve_entry_table(k.e);
     k.what = rest[n] ? rest + n + 1 : "";
-    int get = !strcmp(ri->request_method, "GET");
-    k.post = !strcmp(ri->request_method, "POST");
-    if (strcmp(k.what, "") && strcmp(k.what, "cards") && strcmp(k.what, "replay") && strcmp(k.what, "actions") &&
-        strcmp(k.what, "undo"))
-        return reply_error(c, 404, "no such part of a table (cards, replay, actions, undo)");
-    if ((!strcmp(k.what, "actions") || !strcmp(k.what, "undo")) ? !k.post : !get)
-        return reply_error(c, 405, k.post ? "read with GET" : "send with POST");
-    if (k.post) {
-        int status = read_body(c, ri, &k.body);
-        if (status != 200)
-            return status;
-    }
-    token_of(ri, k.body, k.token, sizeof k.token);
-    k.step = query_long(ri, "step", 0);
-    run_job(s, table_job, &k);
+    int status = table_call(s, c, ri, &k);
     json_decref(k.body);
-    if (k.status == 200 && k.post) {
-        pthread_mutex_lock(&s->lock);
-        pthread_cond_signal(&s->wake); /* the bots may move now */
-        pthread_mutex_unlock(&s->lock);
-    }
-    if (k.busy) /* the page keeps what it shows and asks again */
-        return reply_json(c, 503, json_pack("{s:s, s:i, s:b}", "error", k.why, "status", 503, "busy", 1));
-    if (k.status != 200)
-        return reply_error(c, k.status, k.why);
-    return k.out ? reply_json(c, 200, k.out) : reply_error(c, 500, "out of memory");
+    serve_tables_release(s->tables, k.e);
+    return status;
 }
 
 /* Whether the request's Host names this server. Listening on the loopback
@@ -547,6 +553,14 @@ static int handle(struct mg_connection *c, void *ud)
         return reply_error(c, 403, "this server answers to 127.0.0.1, localhost and [::1] alone (its Host header "
                                    "names another: --host sets the address to listen on)");
     const char *uri = ri->local_uri_raw ? ri->local_uri_raw : "";
+    if (!strcmp(ri->request_method, "OPTIONS")) /* a cross-site preflight: never granted */
+        return reply_error(c, 405, "no cross-site requests: the page and the API share one site");
+    if (foh_serve_guard_changes(ri)) {
+        char why[400];
+        int status = foh_serve_guard_check(&s->o, ri, why, sizeof why);
+        if (status != 200)
+            return reply_error(c, status, why);
+    }
     if (strncmp(uri, "/api/", 5))
         return page(c, ri);
     if (!strcmp(uri, "/api/tables")) {
@@ -561,32 +575,6 @@ static int handle(struct mg_connection *c, void *ud)
     if (!strncmp(uri, "/api/tables/", 12))
         return table_request(s, c, ri, uri + 12);
     return reply_error(c, 404, "no such API address (docs/serve.md)");
-}
-
-/* ---- the steward: bots' decisions and abandoned seats ---- */
-
-static void *steward(void *ud)
-{
-    server *s = ud;
-    pthread_mutex_lock(&s->lock);
-    while (!s->stopping) {
-        int n = s->ntables, worked = 0;
-        pthread_mutex_unlock(&s->lock);
-        for (int i = 0; i < n; i++) {
-            serve_table_lock(s->tables[i]);
-            worked |= serve_table_step(s->tables[i], serve_now(), s->o.abandon);
-            serve_table_unlock(s->tables[i]);
-        }
-        pthread_mutex_lock(&s->lock);
-        if (!worked && !s->stopping) {
-            /* Nothing to play: sleep until a request or a tenth of a second
-             * (an absent player's time may run out meanwhile). */
-            struct timespec until = serve_deadline(100);
-            pthread_cond_timedwait(&s->wake, &s->lock, &until);
-        }
-    }
-    pthread_mutex_unlock(&s->lock);
-    return NULL;
 }
 
 /* ---- the command ---- */
@@ -611,12 +599,15 @@ static int resume_tables(server *s)
             cli_error("serve", "cannot resume table %s: %s (move its files out of %s to start without it)", id, why,
                       s->o.tables);
             ok = 0;
-        } else if (!reserve_table(s)) {
+        } else if (!serve_tables_reserve(s->tables)) {
             serve_table_free(t);
             cli_error("serve", "%s holds more tables than --max-tables %d", s->o.tables, s->o.max_tables);
             ok = 0;
-        } else
-            add_table(s, t);
+        } else if (!serve_tables_add(s->tables, t, why, sizeof why)) {
+            serve_table_free(t);
+            cli_error("serve", "cannot resume table %s: %s", id, why);
+            ok = 0;
+        }
     }
     cli_free_list(names, n);
     return ok;
@@ -624,11 +615,7 @@ static int resume_tables(server *s)
 
 static void free_server(server *s)
 {
-    for (int i = 0; i < s->ntables; i++)
-        serve_table_free(s->tables[i]);
-    free(s->tables);
-    pthread_mutex_destroy(&s->lock);
-    pthread_cond_destroy(&s->wake);
+    serve_tables_free(s->tables);
     pthread_mutex_destroy(&s->jobs_lock);
     pthread_cond_destroy(&s->jobs_wake);
     pthread_cond_destroy(&s->jobs_done);
@@ -639,10 +626,15 @@ static struct mg_context *listen_on(server *s, int *port)
 {
     char ports[300], err_text[256] = "";
     snprintf(ports, sizeof ports, "%s:%d", s->o.host, s->o.port);
-    const char *options[] = {"listening_ports", ports, "num_threads", SERVE_THREADS, "request_timeout_ms", "5000",
-                             "enable_keep_alive", "no", NULL};
+    char timeout[32];
+    snprintf(timeout, sizeof timeout, "%d", SERVE_HEADER_MS);
+    /* No CORS answers: CivetWeb's default grants any site's preflight. */
+    const char *options[] = {"listening_ports", ports, "num_threads", SERVE_THREADS, "request_timeout_ms", timeout,
+                             "enable_keep_alive", "no", "access_control_allow_origin", "",
+                             "access_control_allow_methods", "", "access_control_allow_headers", "", NULL};
     struct mg_callbacks callbacks;
     memset(&callbacks, 0, sizeof callbacks);
+    foh_serve_conn_callbacks(&callbacks);
     struct mg_init_data init = {.callbacks = &callbacks, .user_data = s, .configuration_options = options};
     unsigned code = 0;
     struct mg_error_data error = {.code = &code, .text = err_text, .text_buffer_size = sizeof err_text};
@@ -680,39 +672,37 @@ int cmd_serve(int argc, char **argv)
         return CLI_USAGE;
     }
     s.cfg = (serve_config){.o = &s.o, .standin = "greedy"};
-    pthread_mutex_init(&s.lock, NULL);
-    pthread_cond_init(&s.wake, NULL);
     pthread_mutex_init(&s.jobs_lock, NULL);
     pthread_cond_init(&s.jobs_wake, NULL);
     pthread_cond_init(&s.jobs_done, NULL);
-    s.tables = calloc((size_t)s.o.max_tables, sizeof *s.tables);
-    if (!s.tables || !resume_tables(&s)) {
-        if (!s.tables)
-            cli_error("serve", "out of memory");
-        free_server(&s);
-        return CLI_DATA;
-    }
-    /* The signals are taken by sigwait below, so every thread blocks them. */
+    /* The signals are taken by sigwait below, so every thread blocks them
+     * (the tables' threads start as they are resumed). */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGPIPE); /* a page closed mid-reply: the write fails, the server goes on */
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    s.tables = serve_tables_new(&s.o);
+    if (!s.tables || !resume_tables(&s)) {
+        if (!s.tables)
+            cli_error("serve", "out of memory");
+        free_server(&s);
+        return CLI_DATA;
+    }
     mg_init_library(0);
     int port = 0;
     struct mg_context *ctx = listen_on(&s, &port);
-    pthread_t steward_thread;
     for (int i = 0; ctx && i < SERVE_WORKERS; i++)
         if (pthread_create(&s.workers[s.nworkers], NULL, worker, &s) == 0)
             s.nworkers++;
-    int steward_ok = ctx && s.nworkers > 0 && pthread_create(&steward_thread, NULL, steward, &s) == 0;
-    if (ctx && !steward_ok)
+    int started = ctx && s.nworkers > 0;
+    if (ctx && !started)
         cli_error("serve", "cannot start the server's threads");
-    int status = steward_ok ? CLI_OK : CLI_USAGE;
-    if (steward_ok) {
-        printf("foh serve: http://%s:%d/ (%d tables resumed from %s; Ctrl-C stops)\n", s.o.host, port, s.ntables,
-               s.o.tables);
+    int status = started ? CLI_OK : CLI_USAGE;
+    if (started) {
+        printf("foh serve: http://%s:%d/ (%d tables resumed from %s; Ctrl-C stops)\n", s.o.host, port,
+               serve_tables_count(s.tables), s.o.tables);
         if (fflush(stdout) != 0) {
             cli_error("serve", "cannot write to standard output");
             status = CLI_USAGE;
@@ -723,15 +713,12 @@ int cmd_serve(int argc, char **argv)
             fprintf(stderr, "foh serve: stopping (%s); every table is saved\n", sig == SIGINT ? "Ctrl-C" : "SIGTERM");
         }
     }
+    /* A bot in the middle of a decision is not waited for long: every table
+     * was saved after its last action, and the decision is made again when
+     * the server starts again. */
+    int thinking = serve_tables_stop(s.tables, SERVE_STOP_SECONDS);
     if (ctx)
         mg_stop(ctx); /* waits for the requests being served */
-    if (steward_ok) {
-        pthread_mutex_lock(&s.lock);
-        s.stopping = 1;
-        pthread_cond_signal(&s.wake);
-        pthread_mutex_unlock(&s.lock);
-        pthread_join(steward_thread, NULL);
-    }
     pthread_mutex_lock(&s.jobs_lock);
     s.jobs_stop = 1;
     pthread_cond_broadcast(&s.jobs_wake);
@@ -739,6 +726,12 @@ int cmd_serve(int argc, char **argv)
     for (int i = 0; i < s.nworkers; i++)
         pthread_join(s.workers[i], NULL);
     mg_exit_library();
+    if (thinking) {
+        /* Their threads hold their tables: the process ends without them. */
+        fprintf(stderr, "foh serve: stopped without waiting for the bots thinking at %d tables\n", thinking);
+        fflush(NULL);
+        _exit(status);
+    }
     free_server(&s);
     return status;
 }

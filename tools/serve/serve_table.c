@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "any/any.h"
@@ -55,6 +56,8 @@ struct serve_table {
     char save_path[2048], table_path[2048];
     int hotseat;
     char hot_token[SERVE_TOKEN_LEN + 1];
+    char owner[SERVE_TOKEN_LEN + 1]; /* the creator's secret, which closes the table ("" for one made before it) */
+    int closed;                      /* its files moved to closed/: no more actions */
     foh_cardset *cs;
     foh_engine *eng;
     foh_game *g;
@@ -290,6 +293,7 @@ static int write_seats(serve_table *t, char *why, size_t whylen)
     ok = ok && json_object_set_new(root, "format", json_string(TABLE_FORMAT)) == 0 &&
          json_object_set_new(root, "hotseat", json_boolean(t->hotseat)) == 0 &&
          json_object_set_new(root, "hot_token", json_string(t->hot_token)) == 0 &&
+         json_object_set_new(root, "owner", json_string(t->owner)) == 0 &&
          json_object_set(root, "seats", seats) == 0;
     json_decref(seats);
     if (!ok)
@@ -301,7 +305,7 @@ static int write_seats(serve_table *t, char *why, size_t whylen)
 
 /* Whether bot SPEC thinks within a table's budget: ISMCTS at most
  * SERVE_MAX_ITERATIONS iterations or SERVE_MAX_MS milliseconds a decision
- * (the bots of every table take turns on one thread). */
+ * (a table waits while its bot thinks). */
 static int within_budget(const char *spec)
 {
     if (strncmp(spec, "ismcts", 6) || spec[6] != ':')
@@ -453,6 +457,10 @@ serve_table *serve_table_create(const serve_config *cfg, const char *id, json_t 
         return NULL;
     }
     *status = read_request(t, req, why, whylen);
+    if (*status == 200 && !new_token(t->owner)) {
+        snprintf(why, whylen, "no random source for the table's owner secret");
+        *status = 500;
+    }
     if (*status == 200)
         *status = table_start(t, why, whylen);
     double start = serve_now();
@@ -486,8 +494,15 @@ static int read_seats(serve_table *t, char *why, size_t whylen)
     if (!ok)
         snprintf(why, whylen, "%s: %s", t->table_path, root ? "not a table of this format" : jerr.text);
     t->hotseat = json_is_true(json_object_get(root, "hotseat"));
-    if (ok)
+    const char *owner = json_string_value(json_object_get(root, "owner")); /* absent in older tables */
+    if (ok && owner && strlen(owner) >= sizeof t->owner) {
+        snprintf(why, whylen, "%s: its owner's secret is too long", t->table_path);
+        ok = 0;
+    }
+    if (ok) {
         snprintf(t->hot_token, sizeof t->hot_token, "%s", hot);
+        snprintf(t->owner, sizeof t->owner, "%s", owner ? owner : "");
+    }
     for (int p = 0; ok && p < t->players; p++) {
         json_t *s = json_array_get(seats, (size_t)p);
         const char *spec = json_string_value(json_object_get(s, "spec"));
@@ -583,7 +598,7 @@ void serve_table_free(serve_table *t)
 void serve_table_lock(serve_table *t) { pthread_mutex_lock(&t->lock); }
 int serve_table_trylock(serve_table *t)
 {
-    /* A fifth of a second: long enough for the steward's look at the table
+    /* A fifth of a second: long enough for the table's thread to look at the table
      * between bots' decisions, short of a bot's thinking. */
     struct timespec until = serve_deadline(200);
     return pthread_mutex_timedlock(&t->lock, &until) == 0;
@@ -715,6 +730,10 @@ static foh_status step(serve_table *t, int pending, foh_error *err)
 
 int serve_table_act(serve_table *t, int who, long version, long action, char *why, size_t whylen)
 {
+    if (t->closed) {
+        snprintf(why, whylen, "the table is closed");
+        return 410;
+    }
     if (t->stopped[0]) {
         snprintf(why, whylen, "the table stopped: %s", t->stopped);
         return 409;
@@ -795,6 +814,10 @@ static int rebuild(serve_table *t, int n, char *why, size_t whylen)
 
 int serve_table_undo(serve_table *t, int who, char *why, size_t whylen)
 {
+    if (t->closed) {
+        snprintf(why, whylen, "the table is closed");
+        return 410;
+    }
     if (!t->hotseat || who != SERVE_HOTSEAT) {
         snprintf(why, whylen, "undo is for hot-seat tables, by their link");
         return 403;
@@ -819,7 +842,7 @@ int serve_table_undo(serve_table *t, int who, char *why, size_t whylen)
 
 int serve_table_step(serve_table *t, double now, double abandon)
 {
-    if (t->stopped[0] || foh_game_is_over(t->g))
+    if (t->closed || t->stopped[0] || foh_game_is_over(t->g))
         return 0;
     int p = foh_game_to_act(t->g);
     serve_seat *s = &t->seat[p];
@@ -831,6 +854,47 @@ int serve_table_step(serve_table *t, double now, double abandon)
         return 0;
     foh_error err;
     return step(t, -1, &err) == FOH_OK;
+}
+
+/* ---- closing ---- */
+
+const char *serve_table_owner(const serve_table *t) { return t->owner; }
+
+int serve_table_opened_by_owner(const serve_table *t, const char *token)
+{
+    return t->owner[0] && token && same_secret(token, t->owner);
+}
+
+double serve_table_last_seen(const serve_table *t)
+{
+    double last = 0;
+    for (int p = 0; p < t->players; p++)
+        last = t->seat[p].last_seen > last ? t->seat[p].last_seen : last;
+    return last;
+}
+
+int serve_table_close(serve_table *t, char *why, size_t whylen)
+{
+    char dir[2048], to[2100];
+    snprintf(dir, sizeof dir, "%s/closed", t->cfg->o->tables);
+    snprintf(to, sizeof to, "%s/%s.json", dir, t->id);
+    if (t->closed)
+        return 1;
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(why, whylen, "%s: %s", dir, strerror(errno));
+        return 0;
+    }
+    if (rename(t->save_path, to) != 0) {
+        snprintf(why, whylen, "cannot move %s to %s: %s", t->save_path, to, strerror(errno));
+        return 0;
+    }
+    t->closed = 1;
+    /* Its seats' secrets open nothing now: the file that holds them goes. */
+    if (unlink(t->table_path) != 0 && errno != ENOENT) {
+        snprintf(why, whylen, "%s: %s", t->table_path, strerror(errno));
+        return 0;
+    }
+    return 1;
 }
 
 /* ---- the timeline ---- */

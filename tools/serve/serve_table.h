@@ -75,7 +75,7 @@ json_t *serve_table_cards(serve_table *t);
 
 /* WHO takes legal action ACTION (an index into the legal actions of the
  * view of VERSION, the number of actions applied then). Returns an HTTP
- * status: 200 applied; 403 not WHO's decision; 409 the table moved on
+ * status: 200 applied; 403 not WHO's decision; 410 the table is closed; 409 the table moved on
  * (VERSION is stale) or is over; 422 an illegal action, the rule's message
  * in WHY; 500 an engine error (the table stops with it). Nothing changes
  * unless 200. */
@@ -103,5 +103,23 @@ json_t *serve_table_summary(serve_table *t);
 /* The links of a new table (JSON: each human seat's token, or the one
  * hot-seat token). Only the creator is told them. */
 json_t *serve_table_links(serve_table *t);
+
+/* The creator's secret of T (SERVE_TOKEN_LEN hexadecimal digits; "" for a
+ * table made before tables had one), told only to the creator. */
+const char *serve_table_owner(const serve_table *t);
+
+/* Whether TOKEN is T's owner secret (compared in constant time). */
+int serve_table_opened_by_owner(const serve_table *t, const char *token);
+
+/* When a player of T last asked (seconds, serve_now's clock); for a table
+ * without human seats, when it was made or resumed. */
+double serve_table_last_seen(const serve_table *t);
+
+/* Close T: its save moves to the folder closed/ of cfg->o->tables (made if
+ * need be; `foh replay` reads it there), its seats' file, which holds their
+ * secrets, is removed, and T takes no more actions (serve_table_act and
+ * serve_table_undo answer 410) but its views still work. 0 with WHY if a
+ * file could not be moved or removed. */
+int serve_table_close(serve_table *t, char *why, size_t whylen);
 
 #endif
