@@ -130,3 +130,117 @@ execute_process(COMMAND ${FOH} tune --merge ${OUT}/tforged-wins.json ${OUT}/tsha
 if(NOT rc EQUAL 1 OR NOT err MATCHES "tforged-wins.json: base.games.0..1.: 180 win units in one game")
   message(FATAL_ERROR "foh tune --merge of a game with 180 win units: exit ${rc}: ${err}\n${out}")
 endif()
+
+# A shard's provenance, which the merged report copies as its
+# `shards_provenance`: missing, not an object, or one that contradicts the
+# shard (another content hash than its sources give, another engine, other
+# players) is refused, exit 1, naming the file and the field, and no report
+# is written. Sim shards, sim shards with --impact, each side of a compare
+# shard; tune shards carry none (one added is an unknown field).
+set(forged_provenance missing null text number list other-hash other-engine other-players no-engine)
+set(forgery_fields "'provenance' is missing" "'provenance' must be an object" "'provenance' must be an object"
+    "'provenance' must be an object" "'provenance' must be an object"
+    "'provenance\\.content_hash' is '0123456789abcdef', while the shard's 'sources' give [0-9a-f]+"
+    "'provenance\\.engine' is 'foh 9\\.9\\.9', while this is foh "
+    "'provenance\\.players' differs from the shard's own" "'provenance\\.engine' is missing")
+# FORGED: the shard object SHARD with forgery NAME, into the variable OUT_VAR;
+# PREFIX: the JSON path of the object within it (empty: the top).
+function(forge_provenance shard name out_var)
+  set(at ${ARGN})
+  if(name STREQUAL "missing")
+    string(JSON f REMOVE "${shard}" ${at} provenance)
+  elseif(name STREQUAL "null")
+    string(JSON f SET "${shard}" ${at} provenance "null")
+  elseif(name STREQUAL "text")
+    string(JSON f SET "${shard}" ${at} provenance "\"made by hand\"")
+  elseif(name STREQUAL "number")
+    string(JSON f SET "${shard}" ${at} provenance "7")
+  elseif(name STREQUAL "list")
+    string(JSON f SET "${shard}" ${at} provenance "[1, 2]")
+  elseif(name STREQUAL "other-hash")
+    string(JSON f SET "${shard}" ${at} provenance content_hash "\"0123456789abcdef\"")
+  elseif(name STREQUAL "other-engine")
+    string(JSON f SET "${shard}" ${at} provenance engine "\"foh 9.9.9\"")
+  elseif(name STREQUAL "other-players")
+    string(JSON f SET "${shard}" ${at} provenance players "5")
+  elseif(name STREQUAL "no-engine")
+    string(JSON f REMOVE "${shard}" ${at} provenance engine)
+  endif()
+  set(${out_var} "${f}" PARENT_SCOPE)
+endfunction()
+# Merge FILES (the forged one named NAME among them) and expect the refusal FIELD.
+function(expect_refused what name field)
+  file(REMOVE ${OUT}/forged-prov.json)
+  execute_process(COMMAND ${FOH} merge --json ${OUT}/forged-prov.json ${ARGN} OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "${name}: ${field}[^\n]*: the shard was edited or damaged"
+     OR EXISTS ${OUT}/forged-prov.json)
+    message(FATAL_ERROR "foh merge of ${what} whose provenance is forged (${name}): exit ${rc}: ${err}\n${out}")
+  endif()
+endfunction()
+# The honest merge's report copies the first shard's provenance.
+file(READ ${OUT}/fshard1.json s1)
+string(JSON p1 GET "${s1}" provenance)
+execute_process(COMMAND ${FOH} merge --json ${OUT}/honest.json ${OUT}/fshard1.json ${OUT}/fshard2.json
+                        ${OUT}/fshard3.json OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+file(READ ${OUT}/honest.json honest)
+string(JSON copied GET "${honest}" shards_provenance)
+string(JSON same EQUAL "${p1}" "${copied}")
+if(NOT rc EQUAL 0 OR NOT same)
+  message(FATAL_ERROR "foh merge of honest shards (${rc}: ${err}): shards_provenance ${copied}, the shard's ${p1}")
+endif()
+# With --impact, the shards are the same kind with their impact sums.
+foreach(i 1 2)
+  execute_process(COMMAND ${FOH} sim --players 2 --games 8 --seed 4 --seats greedy,random --variant two-player-banker
+                          --impact --shard ${i}/2 --save-shard ${OUT}/ishard${i}.json
+                  OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh sim --impact --shard ${i}/2 exited with ${rc}")
+  endif()
+endforeach()
+file(READ ${OUT}/ishard2.json ishard)
+# A compare shard (B: another rule), each side forged in turn.
+foreach(i 1 2)
+  execute_process(COMMAND ${FOH} compare --players 3 --games 6 --seed 6 --seats greedy,random,random
+                          --b-variant market-6 --threads 1 --shard ${i}/2 --save-shard ${OUT}/cshard${i}.json
+                  OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "foh compare --shard ${i}/2 exited with ${rc}: ${err}")
+  endif()
+endforeach()
+execute_process(COMMAND ${FOH} merge ${OUT}/cshard1.json ${OUT}/cshard2.json OUTPUT_QUIET ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "foh merge of honest compare shards: exit ${rc}: ${err}")
+endif()
+file(READ ${OUT}/cshard2.json cshard)
+list(LENGTH forged_provenance n)
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  list(GET forged_provenance ${i} name)
+  list(GET forgery_fields ${i} field)
+  forge_provenance("${shard}" ${name} f)
+  file(WRITE ${OUT}/fprov-${name}.json "${f}")
+  expect_refused("a sim shard" "fprov-${name}\\.json" "${field}" ${OUT}/fshard1.json ${OUT}/fprov-${name}.json
+                 ${OUT}/fshard3.json)
+  forge_provenance("${ishard}" ${name} f)
+  file(WRITE ${OUT}/iprov-${name}.json "${f}")
+  expect_refused("an --impact sim shard" "iprov-${name}\\.json" "${field}" ${OUT}/ishard1.json
+                 ${OUT}/iprov-${name}.json)
+  foreach(side a b)
+    string(TOUPPER ${side} SIDE)
+    forge_provenance("${cshard}" ${name} f ${side})
+    file(WRITE ${OUT}/cprov-${side}-${name}.json "${f}")
+    expect_refused("a compare shard" "cprov-${side}-${name}\\.json \\(side ${SIDE}\\)" "${field}"
+                   ${OUT}/cshard1.json ${OUT}/cprov-${side}-${name}.json)
+  endforeach()
+endforeach()
+# A tune shard records its run without a provenance: one added is refused.
+file(READ ${OUT}/tshard1.json t1)
+string(JSON t1 SET "${t1}" provenance "${p1}")
+file(WRITE ${OUT}/tforged-provenance.json "${t1}")
+execute_process(COMMAND ${FOH} tune --merge ${OUT}/tforged-provenance.json ${OUT}/tshard2.json --verify-games 20
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "tforged-provenance.json: provenance: unknown field")
+  message(FATAL_ERROR "foh tune --merge of a shard with a provenance added: exit ${rc}: ${err}\n${out}")
+endif()

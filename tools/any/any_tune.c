@@ -19,6 +19,7 @@
  * variant written with --out records the card set and seed it was tuned
  * on. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +63,12 @@ typedef struct {
     char tmp[64];              /* the candidates' variant folder */
 } tuner;
 
+/* The games of one evaluation. REP names the cards by the card set CS it
+ * was played with, so the evaluation owns CS until release(). */
 typedef struct {
     double seat[FOH_MAX_PLAYERS], turns;
     long games;
+    foh_cardset *cs;
     any_report *rep;
 } evaluation;
 
@@ -167,7 +171,8 @@ static int write_changes(const tuner *T, const char *dir, const change *ch, int 
     return fclose(f) == 0 && ok;
 }
 
-/* Play GAMES games from SEED with the changes CH into EV. */
+/* Play GAMES games from SEED with the changes CH into EV; EV must be
+ * released (release()) whatever this returns. */
 static int evaluate(const tuner *T, const change *ch, int n, uint64_t seed, long games, evaluation *ev)
 {
     cli_sources src;
@@ -187,6 +192,7 @@ static int evaluate(const tuner *T, const change *ch, int n, uint64_t seed, long
     foh_cardset *cs = foh_cardset_load_sets(src.sets, src.nsets, variants, nv, src.search, src.nsearch, &err);
     foh_engine *eng = cs ? foh_engine_new_limited(cs, &T->o.limits, &err) : NULL;
     memset(ev, 0, sizeof *ev);
+    ev->cs = cs;
     ev->rep = eng ? any_report_new(cs, T->o.players) : NULL;
     int ok = ev->rep != NULL;
     if (!eng)
@@ -213,16 +219,17 @@ static int evaluate(const tuner *T, const change *ch, int n, uint64_t seed, long
         foh_game_free(g);
     }
     foh_engine_free(eng);
-    foh_cardset_free(cs);
     return ok;
 }
 
 /* Target I's measured value in EV, and its distance outside the band (in
- * the loss's units) into *MISS. */
+ * the loss's units) into *MISS. A target EV cannot measure (its card
+ * played by no player, no score line so labelled, no kind of card played
+ * in 30 player-games) is not met: NAN, and an infinite miss. */
 static double measure(const tuner *T, int i, const evaluation *ev, double *miss)
 {
     const target *t = &T->tg[i];
-    double v = 0, games, lo = t->lo, hi = t->hi, scale = 1;
+    double v = NAN, games = 0, lo = t->lo, hi = t->hi, scale = 1;
     switch (t->kind) {
     case T_SEAT_SPREAD: {
         double a = 1, b = 0;
@@ -231,29 +238,50 @@ static double measure(const tuner *T, int i, const evaluation *ev, double *miss)
             a = r < a ? r : a;
             b = r > b ? r : b;
         }
-        v = 100 * (b - a);
+        v = ev->games > 0 ? 100 * (b - a) : NAN;
         break;
     }
     case T_KIND_SPREAD:
-        any_report_kind_spread(ev->rep, 30, &v);
-        v *= 100;
+        if (any_report_kind_spread(ev->rep, 30, &v))
+            v *= 100;
+        else
+            v = NAN;
         break;
     case T_LENGTH:
-        v = ev->turns / (double)ev->games;
+        v = ev->games > 0 ? ev->turns / (double)ev->games : NAN;
         scale = 5;
         break;
     case T_CARD: {
         double rate = 0;
-        if (any_report_rate(ev->rep, t->arg, 0, &rate, &games))
+        if (any_report_rate(ev->rep, t->arg, 0, &rate, &games) && games > 0)
             v = 100 * rate;
         break;
     }
     case T_LINE:
-        any_report_line_mean(ev->rep, t->arg, &v);
+        if (!any_report_line_mean(ev->rep, t->arg, &v))
+            v = NAN;
         break;
     }
-    *miss = (v < lo ? lo - v : v > hi ? v - hi : 0) / scale;
+    *miss = isnan(v) ? INFINITY : (v < lo ? lo - v : v > hi ? v - hi : 0) / scale;
     return v;
+}
+
+/* Why target I is not measured on EV (measure() gave NAN), for a message. */
+static const char *unmeasured(const tuner *T, int i, const evaluation *ev)
+{
+    double rate, games;
+    switch (T->tg[i].kind) {
+    case T_CARD:
+        return any_report_rate(ev->rep, T->tg[i].arg, 0, &rate, &games)
+                   ? "no player played the card"
+                   : "no card so named among those whose plays the ruleset reports";
+    case T_LINE:
+        return "no score line so labelled at the games' end";
+    case T_KIND_SPREAD:
+        return "no kind of card was played in 30 player-games";
+    default:
+        return "no game was played";
+    }
 }
 
 static double loss(const tuner *T, const evaluation *ev)
@@ -266,7 +294,13 @@ static double loss(const tuner *T, const evaluation *ev)
     return sum;
 }
 
-static void release(evaluation *ev) { any_report_free(ev->rep), ev->rep = NULL; }
+static void release(evaluation *ev)
+{
+    any_report_free(ev->rep);
+    foh_cardset_free(ev->cs);
+    ev->rep = NULL;
+    ev->cs = NULL;
+}
 
 typedef struct {
     change c;
@@ -332,15 +366,27 @@ static int search_round(const tuner *T, change *ch, int n, double *best_loss)
     return ok ? found : -1;
 }
 
+/* V in a column of WIDTH ("unmeasured" if NAN or infinite, see measure()). */
+static const char *figure(double v, int width, char *buf, size_t size)
+{
+    if (isnan(v) || isinf(v))
+        snprintf(buf, size, "%*s", width, "unmeasured");
+    else
+        snprintf(buf, size, "%*.2f", width, v);
+    return buf;
+}
+
 static void print_targets(const tuner *T, const evaluation *base, const evaluation *tuned, const char *what)
 {
+    char f1[32], f2[32];
     printf("%s:\n", what);
     for (int i = 0; i < T->ntg; i++) {
         double m1, m2, v1 = measure(T, i, base, &m1), v2 = measure(T, i, tuned, &m2);
-        printf("  %-32.32s base %8.2f%s   tuned %8.2f%s\n", T->tg[i].text, v1, m1 > 0 ? " (missed)" : "         ", v2,
-               m2 > 0 ? " (missed)" : "");
+        printf("  %-32.32s base %s%s   tuned %s%s\n", T->tg[i].text, figure(v1, 8, f1, sizeof f1),
+               m1 > 0 ? " (missed)" : "         ", figure(v2, 8, f2, sizeof f2), m2 > 0 ? " (missed)" : "");
     }
-    printf("  loss: base %.2f, tuned %.2f\n", loss(T, base), loss(T, tuned));
+    printf("  loss: base %s, tuned %s\n", figure(loss(T, base), 0, f1, sizeof f1),
+           figure(loss(T, tuned), 0, f2, sizeof f2));
 }
 
 static int run(tuner *T)
@@ -348,8 +394,19 @@ static int run(tuner *T)
     change ch[TUNE_MAX_CHANGES + 1] = {{0, 0}};
     int n = 0, st = 0;
     evaluation base = {0}, tuned = {0}, vb = {0}, vt = {0};
-    if (!evaluate(T, ch, 0, T->o.seed, T->o.games, &base))
+    if (!evaluate(T, ch, 0, T->o.seed, T->o.games, &base)) {
+        release(&base);
         return CLI_DATA;
+    }
+    for (int i = 0; i < T->ntg; i++) { /* a target never measured would be missed whatever the change */
+        double miss;
+        if (isnan(measure(T, i, &base, &miss))) {
+            cli_error("tune", "--target %s: not measured on the base's %ld games: %s", T->tg[i].text, base.games,
+                      unmeasured(T, i, &base));
+            release(&base);
+            return CLI_USAGE;
+        }
+    }
     double best = loss(T, &base);
     int chosen = 0;
     for (int k = 0; k < T->ntun; k++)

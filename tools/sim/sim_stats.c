@@ -10,6 +10,7 @@
 
 #include "common/cli.h"
 #include "foh/yaml.h"
+#include "sim/shard_provenance.h"
 #include "sim/sim_stats.h"
 
 #define Z95 1.96
@@ -1088,7 +1089,7 @@ json_t *sim_stats_shard_json(const sim_stats *s, const sim_labels *labels, const
     json_t *root = json_object(), *sums = json_array();
     if (impact)
         json_object_set_new(root, "impact", impact);
-    if (!map || !root || !sums) { /* errno: ENOMEM */
+    if (!map || !root || !sums || !provenance) { /* errno: ENOMEM (provenance_json's NULL too) */
         free(map);
         json_decref(root);
         json_decref(sums);
@@ -1118,8 +1119,7 @@ json_t *sim_stats_shard_json(const sim_stats *s, const sim_labels *labels, const
                                                   (json_int_t)labels->item[i].count));
         json_object_set_new(root, "text_answers", text);
     }
-    if (provenance) /* what made this shard; foh merge checks the sources, not this */
-        json_object_set_new(root, "provenance", provenance);
+    json_object_set_new(root, "provenance", provenance); /* what made this shard; foh merge checks it */
     return root;
 }
 
@@ -1334,6 +1334,11 @@ int sim_stats_read_shard(json_t *root, const char *path, sim_stats *s, sim_label
     }
     if (*meta && origin_sources_differ(json_object_get(*meta, "sources"), src, first, path, what, sizeof what)) {
         cli_error("merge", "%s: made from other contents of the card set than %s: %s", path, first, what);
+        return 0;
+    }
+    /* Its provenance, which the merged report copies: the one its run wrote. */
+    if (shard_provenance_bad(root, what, sizeof what)) {
+        cli_error("merge", "%s: %s: the shard was edited or damaged", path, what);
         return 0;
     }
     /* All or nothing: a bad number leaves S as it was. */

@@ -154,8 +154,10 @@ sim_shard_layout sim_shard_layout_of(int ncards, int players);
  * answers by label, as `text_answers` [[row, label, count]] when any. Format foh-sim-shard/6
  * (the rows of 128 cards and 6 players), or /7 for a run beyond them,
  * with the rows of its cards and players (sim_shard_layout_of).
- * PROVENANCE (or NULL; its reference is taken): provenance_json of the
- * run, kept as the file's `provenance`. */
+ * PROVENANCE (its reference is taken; NULL, provenance_json out of
+ * memory, fails the whole): provenance_json of the run, kept as the file's
+ * `provenance`, which foh merge checks against the rest
+ * (shard_provenance.h). */
 int sim_stats_save_shard(const char *path, const sim_stats *s, const sim_labels *labels, const origin *og,
                          const foh_cardset *cs, int players, const char *seats, uint64_t seed, long total_games,
                          int shard, int shards, json_t *impact, json_t *provenance);
