@@ -13,7 +13,7 @@
 #   - has used CPU_GUARD seconds of CPU time, 60 (300 under ASan): a loop
 #     or quadratic work (RLIMIT_CPU, the kernel's own count; each attack
 #     below took 18 s to for ever before, and uses at most about 1 s in the
-#     Release build, 5 s under ASan, whatever the load), or
+#     Release build, 7 s under ASan, whatever the load), or
 #   - has used no CPU time at all for IDLE_GUARD seconds while not done (it
 #     is blocked: opening a named pipe nobody writes; a process that is
 #     merely waiting for a busy CPU gets some within milliseconds), or
