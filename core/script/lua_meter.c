@@ -27,11 +27,12 @@ static int64_t now_ns(void)
 
 /* CPU time of the calling thread (the one running the script): a system
  * call, unlike CLOCK_MONOTONIC, so read only when the wall clock says an
- * interval was slow. */
+ * interval was slow. -1 where there is no such clock. */
 static int64_t thread_cpu_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1;
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -93,11 +94,12 @@ static void count_hook(lua_State *L, lua_Debug *ar)
         int64_t t = now_ns();
         if (t - sb->last_hook_ns > SLOW_HOOK_NS && sb->hook_every > 1) {
             int64_t cpu = thread_cpu_ns();
-            if (sb->cpu_mark_ns && cpu - sb->cpu_mark_ns > SLOW_HOOK_NS) {
+            /* (Without a CPU clock, every slow interval counts.) */
+            if (cpu < 0 || (sb->cpu_mark_ns && cpu - sb->cpu_mark_ns > SLOW_HOOK_NS)) {
                 sb->hook_every = sb->hook_every > 10 ? sb->hook_every / 10 : 1;
                 lua_sethook(L, count_hook, LUA_MASKCOUNT, sb->hook_every);
             }
-            sb->cpu_mark_ns = cpu;
+            sb->cpu_mark_ns = cpu > 0 ? cpu : 0;
         } else {
             sb->cpu_mark_ns = 0;
         }
