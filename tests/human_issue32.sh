@@ -46,7 +46,7 @@ mkfifo in.fifo
 "$foh" play --cards "$src/tests/toy/cards" --players 2 --seats human,greedy --save toy.json <in.fifo >int.txt 2>&1 &
 pid=$!
 exec 3>in.fifo
-for _ in $(seq 500); do grep -q 'your action' int.txt && break; sleep 0.02; done
+for _ in $(seq 6000); do grep -q 'your action' int.txt && break; sleep 0.02; done # 120 s at most
 kill -INT $pid
 wait $pid || fail "2: Ctrl-C: exit $?"
 exec 3>&-
@@ -127,7 +127,7 @@ mkfifo in.fifo
 COLUMNS=1000 "$foh" play --players 3 --seed 5 --seats human,greedy,greedy --cards cards/base --watch <in.fifo >out.txt 2>err.txt &
 pid=$!
 exec 3>in.fifo
-asked() { for _ in $(seq 1500); do [ "$(grep -c '^P1> ' out.txt || true)" -ge "$1" ] && return 0; sleep 0.02; done; fail "7: P1 not asked $1 times"; }
+asked() { for _ in $(seq 6000); do [ "$(grep -c '^P1> ' out.txt || true)" -ge "$1" ] && return 0; sleep 0.02; done; fail "7: P1 not asked $1 times"; }
 asked 1
 sed -i 's/Add 1 resource token from the Supply/Add one resource token from the Supply/' cards/base/5-age-III.yaml
 grep -q 'Add one resource token' cards/base/5-age-III.yaml || fail "7: the test's edit did not apply"

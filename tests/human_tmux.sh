@@ -11,16 +11,17 @@ sock=$out/sock
 t() { tmux -S "$sock" "$@"; }
 trap 't kill-server 2>/dev/null || true' EXIT
 t -f /dev/null new-session -d -s foh -x 80 -y 50 \
-  "env TERM=xterm-256color LANG=C.UTF-8 NO_COLOR= $foh play --players 4 --seed 3 --seats human,greedy,greedy,greedy --save $out/game.json; sleep 60"
+  "env TERM=xterm-256color LANG=C.UTF-8 NO_COLOR= $foh play --players 4 --seed 3 --seats human,greedy,greedy,greedy --save $out/game.json; sleep 180"
 
-# Wait until TEXT is on the screen or in its scrollback (10 s at most).
+# Wait until TEXT is on the screen or in its scrollback (120 s at most:
+# a slow build on a loaded machine; it returns as soon as TEXT is there).
 seen() {
-  for _ in $(seq 200); do
+  for _ in $(seq 2400); do
     t capture-pane -p -t foh -S - >"$out/pane.txt"
     if grep -qF -- "$1" "$out/pane.txt"; then return 0; fi
     sleep 0.05
   done
-  echo "not on screen after 10 s: $1"
+  echo "not on screen after 120 s: $1"
   cat "$out/pane.txt"
   exit 1
 }

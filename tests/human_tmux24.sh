@@ -14,16 +14,17 @@ sock=$out/sock
 t() { tmux -S "$sock" "$@"; }
 trap 't kill-server 2>/dev/null || true' EXIT
 t -f /dev/null new-session -d -s foh -x 80 -y 24 \
-  "env TERM=xterm-256color LANG=C.UTF-8 NO_COLOR= $foh play --players 4 --seed 3 --seats human,greedy,greedy,greedy --save $out/game.json; echo exit=\$?; sleep 60"
+  "env TERM=xterm-256color LANG=C.UTF-8 NO_COLOR= $foh play --players 4 --seed 3 --seats human,greedy,greedy,greedy --save $out/game.json; echo exit=\$?; sleep 180"
 
-# Wait until TEXT is on the visible screen (10 s at most).
+# Wait until TEXT is on the visible screen (120 s at most: a slow build on
+# a loaded machine; it returns as soon as TEXT is there).
 visible() {
-  for _ in $(seq 200); do
+  for _ in $(seq 2400); do
     t capture-pane -p -J -t foh >"$out/pane.txt"
     if grep -qF -- "$1" "$out/pane.txt"; then return 0; fi
     sleep 0.05
   done
-  echo "not on the visible 80x24 screen after 10 s: $1"
+  echo "not on the visible 80x24 screen after 120 s: $1"
   cat "$out/pane.txt"
   exit 1
 }
@@ -42,7 +43,8 @@ echo "tmux 80x24: the compact board, the list and the prompt on one screen, 3 tu
 
 visible "P1>"
 t send-keys -t foh C-c
-visible "exit=0"
+visible "exit="
+grep -qF "exit=0" "$out/pane.txt" || { echo "Ctrl-C: foh did not exit 0"; cat "$out/pane.txt"; exit 1; }
 # What it printed on the way out, scrollback included (the sanitizers' build
 # adds its own lines below, which push the first ones off the screen).
 t capture-pane -p -J -S -200 -t foh >"$out/pane.txt"

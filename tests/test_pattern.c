@@ -53,10 +53,12 @@ static void reset_budget(long limit)
     g_limit = limit;
 }
 
+/* CPU seconds of this thread: how long a bounded match took, the same on
+ * a loaded machine (where wall-clock time is not). */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -658,15 +660,17 @@ int main(void)
     assert(nlisted >= 150);
     assert(nmismatched == 0);
 
-    /* 3a. The pathological backtracking: stopped within a second. */
+    /* 3a. The pathological backtracking: stopped within seconds of CPU
+     * time (0.04 s here, 0.2 s under ASan; unbounded, it would take about
+     * 2^30 steps, minutes). */
     {
         double t0 = now();
         const char *err =
             charged_call("string.find(('a'):rep(30) .. 'b', ('a*'):rep(30) .. 'c')", 10000000);
         double dt = now() - t0;
-        printf("pathological find: %s after %ld units, %.3f s\n", err ? err : "(no error)", g_units, dt);
+        printf("pathological find: %s after %ld units, %.3f s of CPU time\n", err ? err : "(no error)", g_units, dt);
         assert(is_budget(err));
-        assert(dt < 1.0);
+        assert(dt < 5.0);
         /* The same through match, gmatch, gsub. */
         err = charged_call("string.match(('a'):rep(30) .. 'b', ('a*'):rep(30) .. 'c')", 10000000);
         assert(is_budget(err));

@@ -46,14 +46,14 @@ fail() {
   exit 1
 }
 # Wait until P1 has been asked N times (the prompt is flushed before foh
-# reads its input; at most 30 s).
+# reads its input; at most 120 s, for a slow build on a loaded machine).
 asked() {
-  for _ in $(seq 1500); do
+  for _ in $(seq 6000); do
     [ "$(grep -c '^P1> ' out.txt || true)" -ge "$1" ] && return 0
     kill -0 $pid 2>/dev/null || fail "foh exited before P1's decision $1"
     sleep 0.02
   done
-  fail "P1 not asked $1 times within 30 s"
+  fail "P1 not asked $1 times within 120 s"
 }
 # P1's harvest lines so far, one per line: "N harvest icon(s)".
 harvests() { grep -o 'P1 harvests: .*([0-9]* harvest icons\?)' out.txt | grep -o '[0-9]* harvest icons\?' || true; }

@@ -16,12 +16,23 @@
 #include "sandbox.h"
 
 #define HOOK_EVERY 1000 /* VM instructions between count-hook calls, at first */
-#define SLOW_HOOK_NS 1000000 /* an interval slower than this makes the hook 10 times more frequent */
+#define SLOW_HOOK_NS 1000000 /* an interval slower than this, in CPU time, makes the hook 10 times more frequent */
 
 static int64_t now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* CPU time of the calling thread (the one running the script): a system
+ * call, unlike CLOCK_MONOTONIC, so read only when the wall clock says an
+ * interval was slow. -1 where there is no such clock. */
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1;
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -70,12 +81,27 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     /* The last line of defence: work that neither instructions nor
      * allocations show (comparing two huge strings is one instruction)
      * still takes time. When instructions are that slow, look at the clock
-     * more often, so the deadline is seen soon after it passes. */
+     * more often, so the deadline is seen soon after it passes. Slow is
+     * judged on the thread's CPU time: on a busy machine the scheduler
+     * pauses the process for milliseconds, and a pause taken for slow code
+     * made a loop read the clock at every instruction, ten times its cost,
+     * so that the wall-clock limit stopped it before its instruction
+     * budget. The wall clock (cheap) says when to look: an interval is
+     * measured from the previous hook's CPU reading, taken when that
+     * interval was slow too (slow code is slow interval after interval; a
+     * pause costs one reading). */
     if (sb->deadline_ns) {
         int64_t t = now_ns();
         if (t - sb->last_hook_ns > SLOW_HOOK_NS && sb->hook_every > 1) {
-            sb->hook_every = sb->hook_every > 10 ? sb->hook_every / 10 : 1;
-            lua_sethook(L, count_hook, LUA_MASKCOUNT, sb->hook_every);
+            int64_t cpu = thread_cpu_ns();
+            /* (Without a CPU clock, every slow interval counts.) */
+            if (cpu < 0 || (sb->cpu_mark_ns && cpu - sb->cpu_mark_ns > SLOW_HOOK_NS)) {
+                sb->hook_every = sb->hook_every > 10 ? sb->hook_every / 10 : 1;
+                lua_sethook(L, count_hook, LUA_MASKCOUNT, sb->hook_every);
+            }
+            sb->cpu_mark_ns = cpu > 0 ? cpu : 0;
+        } else {
+            sb->cpu_mark_ns = 0;
         }
         sb->last_hook_ns = t;
         sb->charged = 0;
@@ -150,6 +176,7 @@ void foh_lua_limits_start(foh_sandbox *sb)
     if (!sb->in_span || !sb->deadline_ns)
         sb->deadline_ns = sb->time_limit_ns > 0 ? now + sb->time_limit_ns : 0;
     sb->last_hook_ns = now;
+    sb->cpu_mark_ns = 0;
     sb->charged = 0;
     foh_lua_count_hook_set(sb);
     foh_lua_watchdog_arm(sb, sb->call_id);

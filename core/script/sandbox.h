@@ -82,9 +82,10 @@ typedef struct foh_sandbox {
     int64_t time_limit_ns;        /* wall-clock time per call, or per span of calls (foh_lua_span_begin) */
     int64_t deadline_ns;          /* of the span or call in progress; 0: none */
     int in_span;                  /* inside a span: the deadline is the span's, from its first Lua call */
-    int hook_every;               /* VM instructions between count-hook calls (fewer for slow code) */
+    int hook_every;               /* VM instructions between count-hook calls (fewer for code slow in CPU time) */
     long vm_done;                 /* VM instructions the count hook has seen since the call began */
     int64_t last_hook_ns;         /* when the count hook last ran */
+    int64_t cpu_mark_ns;          /* the thread's CPU time then, if read (after a slow interval); 0: not */
     int lib_depth;                /* library calls nested through callbacks (gsub, sort) */
     int protected_depth;          /* protected calls in progress: the memory cap applies only there
                                    * (outside one, a failed allocation would abort the process) */
