@@ -299,20 +299,13 @@ static int write_seats(serve_table *t, char *why, size_t whylen)
     return ok;
 }
 
-/* Whether bot SPEC thinks within a table's budget: ISMCTS at most
- * SERVE_MAX_ITERATIONS iterations or SERVE_MAX_MS milliseconds a decision
- * (the bots of every table take turns on one thread). */
-static int within_budget(const char *spec)
+/* Whether bot B (foh_bot_spec_parse: the reading the bot is made from)
+ * thinks within a table's budget: ISMCTS at most SERVE_MAX_ITERATIONS
+ * iterations or SERVE_MAX_MS milliseconds a decision (the bots of every
+ * table take turns on one thread). */
+static int within_budget(const foh_bot_spec *b)
 {
-    if (strncmp(spec, "ismcts", 6) || spec[6] != ':')
-        return 1; /* random, greedy, and ismcts with its default budget */
-    char *end;
-    long n = strtol(spec + 7, &end, 10);
-    if (end == spec + 7)
-        return 1; /* "ismcts:random": the default budget */
-    if (!strncmp(end, "ms", 2))
-        return n <= SERVE_MAX_MS;
-    return n <= SERVE_MAX_ITERATIONS;
+    return b->kind != FOH_BOT_KIND_ISMCTS || (b->ms ? b->ms <= SERVE_MAX_MS : b->iterations <= SERVE_MAX_ITERATIONS);
 }
 
 /* The request's fields into T's options: an HTTP status, 200 or 400 with WHY. */
@@ -416,18 +409,16 @@ static int read_request(serve_table *t, json_t *req, char *why, size_t whylen)
         serve_seat *seat = &t->seat[p];
         snprintf(seat->spec, sizeof seat->spec, "%s", spec);
         seat->human = !strcmp(spec, "human");
-        foh_player *probe = seat->human ? NULL : foh_bot_from_spec(spec, 1, &err);
-        if (!seat->human && !probe) {
+        foh_bot_spec bot;
+        if (!seat->human && foh_bot_spec_parse(spec, &bot, &err) != FOH_OK) {
             snprintf(why, whylen, "seats[%d]: %s", p, err.msg);
             return 400;
         }
-        if (!seat->human && !within_budget(spec)) {
-            foh_player_free(probe);
-            snprintf(why, whylen, "seats[%d]: at a table a bot thinks at most %d iterations or %d ms a decision "
-                                  "(its table waits meanwhile)", p, SERVE_MAX_ITERATIONS, SERVE_MAX_MS);
+        if (!seat->human && !within_budget(&bot)) {
+            snprintf(why, whylen, "seats[%d]: '%s': at a table a bot thinks at most %d iterations or %d ms a "
+                                  "decision (its table waits meanwhile)", p, spec, SERVE_MAX_ITERATIONS, SERVE_MAX_MS);
             return 400;
         }
-        foh_player_free(probe);
         humans += seat->human;
         if (seat->human && !t->hotseat && !new_token(seat->token)) {
             snprintf(why, whylen, "no random source for the seats' links");
