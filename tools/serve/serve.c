@@ -372,7 +372,9 @@ static void add_names(json_t *out, const char *dir)
         size_t i;
         json_t *had;
         int seen = 0;
-        json_array_foreach(out, i, had) seen |= !strcmp(json_string_value(had), vn[v]);
+        json_array_foreach(out, i, had) {
+            seen |= !strcmp(json_string_value(had), vn[v]);
+        }
         if (!seen)
             json_array_append_new(out, json_string(vn[v]));
     }
