@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 failures = []
 checks = 0
@@ -53,9 +54,86 @@ def api(port, method, path, obj=None):
         return status, {"raw": data[:200]}
 
 
+def start(foh, folder, *more):
+    server = subprocess.Popen([foh, "serve", "--port", "0", "--tables", folder, "--max-tables", "8", *more],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    return server, line, (int(line.split("127.0.0.1:")[1].split("/")[0]) if "127.0.0.1:" in line else 0)
+
+
+def stop(server):
+    server.terminate()
+    server.wait(timeout=60)
+    return server.stderr.read()
+
+
+def restarts(foh, folder, tid, mover):
+    """Start-up past broken table files; the away and back lines kept over a restart."""
+    with open(os.path.join(folder, "aaaaaaaaaaaa.table.json"), "w") as f:  # a seats file without its game
+        f.write("{}")
+    with open(os.path.join(folder, "bbbbbbbbbbbb.table.json"), "w") as f:  # unreadable ones
+        f.write("not json")
+    with open(os.path.join(folder, "bbbbbbbbbbbb.json"), "w") as f:
+        f.write("not json")
+    server, line, port = start(foh, folder, "--abandon", "1")
+    check(port > 0, f"the server starts past two broken tables ({line!r})")
+    if not port:
+        stop(server)
+        return
+    status, data = api(port, "GET", f"/api/tables/{tid}")
+    check(status == 200, f"the good table is resumed ({status})")
+    # Its human seat is away after --abandon 1 (a bounded wait), then back.
+    away = False
+    for _ in range(300):
+        status, view = api(port, "GET", f"/api/tables/{tid}")
+        away = any("is away" in x for x in view["log"])
+        if away:
+            break
+        time.sleep(0.1)
+    check(away, "a seat left alone is taken by the stand-in (the log says it is away)")
+    api(port, "GET", f"/api/tables/{tid}?k={mover}")
+    status, view = api(port, "GET", f"/api/tables/{tid}")
+    log = [x for x in view["log"] if "is away" in x or "is back" in x]
+    err = stop(server)
+    check("aaaaaaaaaaaa.table.json" in err and "bbbbbbbbbbbb.table.json" in err,
+          f"each table skipped is named by its file ({err!r})")
+    server, line, port = start(foh, folder)
+    status, view = api(port, "GET", f"/api/tables/{tid}") if port else (0, {"log": []})
+    kept = [x for x in view["log"] if "is away" in x or "is back" in x]
+    check(len(log) >= 2 and kept[:len(log)] == log, f"the away and back lines come back after a restart ({log} / {kept})")
+    stop(server)
+    mode = os.stat(os.path.join(folder, tid + ".table.json")).st_mode & 0o777
+    check(mode == 0o600, f"the seats file is 0600 once written again (got {oct(mode)})")
+
+
+def half_written(foh):
+    """A table whose game file cannot be written (files over 300 bytes fail,
+    RLIMIT_FSIZE) leaves no seats file behind: all or nothing."""
+    import resource
+    import signal
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (300, 300))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails (EFBIG), the server lives
+
+    folder = tempfile.mkdtemp(prefix="foh-serve-hostile-")
+    server = subprocess.Popen([foh, "serve", "--port", "0", "--tables", folder], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=small_files)
+    line = server.stdout.readline()
+    port = int(line.split("127.0.0.1:")[1].split("/")[0])
+    status, data = api(port, "POST", "/api/tables", {"seats": ["human", "greedy", "greedy"]})
+    check(status == 500, f"a table whose game file cannot be written: 500 (got {status} {data})")
+    left = os.listdir(folder)
+    check(left == [], f"no file of it is left (got {left})")
+    stop(server)
+    subprocess.run(["rm", "-rf", folder])
+
+
 def main():
     foh = sys.argv[1]
     folder = tempfile.mkdtemp(prefix="foh-serve-hostile-")
+    os.chmod(folder, 0o755)  # a --tables folder that already existed, readable by others
+    os.umask(0o022)
     server = subprocess.Popen([foh, "serve", "--port", "0", "--tables", folder, "--max-tables", "3"],
                               stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()
@@ -142,6 +220,24 @@ def main():
             {"Host": f"evil.example:{port}"})
     refused("POST", f"/api/tables/{tid}/actions", body(mover), 403, "an action under another Host",
             {"Host": "evil.example"})
+    refused("POST", f"/api/tables/{tid}/actions", body(mover, action=" " + view["legal"][0]["id"]), 400,
+            "an action id with a leading space")
+    refused("POST", f"/api/tables/{tid}/actions", json.dumps({"token": mover, "version": view["version"],
+            "action": view["legal"][0]["id"], "admin": True}).encode(), 400, "an unknown field in an action")
+    b = body(mover)
+    refused("POST", f"/api/tables/{tid}/actions", b, 400, "two Content-Length headers",
+            {"Content-Length": str(len(b)), "Content-length": str(len(b))})
+    for host in [f"127.0.0.1:{port}junk", f"localhost:{port}@evil.example"]:
+        refused("GET", f"/api/tables/{tid}?k={mover}", None, 403, f"Host {host}", {"Host": host})
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    c.putrequest("GET", f"/api/tables/{tid}?k={mover}", skip_host=True, skip_accept_encoding=True)
+    c.putheader("Host", "evil.example")
+    c.putheader("Host", f"127.0.0.1:{port}")
+    c.endheaders()
+    r = c.getresponse()
+    r.read()
+    c.close()
+    check(r.status == 403, f"two Host headers, the last one ours: 403 (got {r.status})")
     refused("GET", "/api/tables/0123456789ab", None, 404, "a table that does not exist")
     refused("GET", "/api/tables/ZZZ", None, 404, "a table id of the wrong form")
     refused("GET", f"/api/tables/{tid}/secrets", None, 404, "a part of a table that does not exist")
@@ -160,14 +256,38 @@ def main():
                       ({"seats": ["human", "ismcts:20000"]}, "a bot over a table's budget"),
                       ({"seats": ["human", "ismcts:5000ms"]}, "a bot over a table's time"),
                       ({"seats": ["human", "deep-blue"]}, "a bot that does not exist"),
+                      ({"seats": ["human", "ismcts:6e4ms"]}, "a budget in exponent form (ms)"),
+                      ({"seats": ["human", "ismcts:1e5"]}, "a budget in exponent form"),
+                      ({"seats": ["human", "ismcts:9.9e4"]}, "a budget with a fraction"),
+                      ({"seats": ["human", "ismcts:0x186a0"]}, "a budget in hexadecimal"),
                       ({"seats": ["human", "greedy"], "admin": True}, "a field the API does not have"),
                       ({"seats": ["human", "greedy"], "seed": -1}, "a negative seed"),
                       ({"seats": ["greedy", "greedy"], "hotseat": True}, "a hot seat with no human"),
                       ([1, 2, 3], "a request that is not an object")]:
         status, data = api(port, "POST", "/api/tables", req)
         check(status == 400, f"{what}: 400 (got {status} {data})")
+    for spec in ["ismcts:6e4ms", "ismcts:1e5", "ismcts:9.9e4", "ismcts:0x186a0"]:
+        status, data = api(port, "POST", "/api/tables", {"seats": ["human", spec, "greedy"]})
+        check(status == 400 and spec in data.get("error", ""), f"seat {spec}: 400 naming it (got {status} {data})")
+        r = subprocess.run([foh, "sim", "--games", "1", "--players", "3", "--seats", spec], capture_output=True,
+                           text=True, timeout=60)
+        check(r.returncode == 2 and spec in r.stderr, f"--seats {spec}: exit 2 naming it ({r.returncode} {r.stderr})")
+    for spec in ["ismcts:8", "ismcts:32:random", "ismcts:5ms", "ismcts:random"]:  # valid specs still are
+        r = subprocess.run([foh, "sim", "--games", "1", "--players", "3", "--seats", spec + ",random,random"],
+                           capture_output=True, text=True, timeout=120)
+        check(r.returncode == 0, f"--seats {spec}: valid ({r.returncode} {r.stderr})")
     status, data = api(port, "POST", "/api/tables", {"cards": "base", "seats": ["human"] * 7})
     check(status == 422, f"more players than the card set allows: 422 (got {status} {data})")
+    status, data = api(port, "POST", "/api/tables", {"cards": "civ-draft", "seats": ["human", "greedy"],
+                                                     "variants": ["culture-2vp"]})
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    check(status == 422 and root not in json.dumps(data), f"a 422 names no server path (got {status} {data})")
+    status, data = api(port, "GET", "/api/sets")
+    civ = [x for x in data["sets"] if x["name"] == "civ-draft"]
+    check(civ and "culture-2vp" not in civ[0]["variants"] and "negative-vt" in civ[0]["variants"],
+          f"the civ draft is offered its own variants alone ({civ})")
+    mode = os.stat(os.path.join(folder, tid + ".table.json")).st_mode & 0o777
+    check(mode == 0o600, f"the seats file is 0600 in a folder that existed (got {oct(mode)})")
 
     # The table limit (--max-tables 3): the third is made, the fourth refused.
     status, _ = api(port, "POST", "/api/tables", {"seats": ["greedy", "greedy", "greedy"], "seed": 9})
@@ -182,8 +302,14 @@ def main():
     status, after = api(port, "POST", f"/api/tables/{tid}/actions",
                         {"token": mover, "version": view["version"], "action": view["legal"][0]["id"]})
     check(status == 200 and after["version"] == view["version"] + 1, f"the server still plays ({status})")
+    # The same action again (a retry after a lost reply): 409, not 403 though P2 is to act now.
+    status, data = api(port, "POST", f"/api/tables/{tid}/actions",
+                       {"token": mover, "version": view["version"], "action": view["legal"][0]["id"]})
+    check(status == 409, f"a duplicate action: 409 (got {status} {data})")
     server.terminate()
     check(server.wait(timeout=60) == 0, "foh serve stops with status 0")
+    restarts(foh, folder, tid, mover)
+    half_written(foh)
     subprocess.run(["rm", "-rf", folder])
     print(f"{checks} checks, {len(failures)} failed")
     return 1 if failures else 0

@@ -118,6 +118,11 @@ int cli_write_json(const json_t *j, const char *path, size_t flags)
 
 int cli_write_save(const char *path, const json_t *j, size_t flags, char *why, size_t whylen)
 {
+    return cli_write_save_mode(path, j, flags, 0666, why, whylen);
+}
+
+int cli_write_save_mode(const char *path, const json_t *j, size_t flags, int mode, char *why, size_t whylen)
+{
     /* Written beside, then renamed: a failed write leaves the old save. */
     size_t len = strlen(path) + 5;
     char *tmp = malloc(len);
@@ -140,7 +145,7 @@ int cli_write_save(const char *path, const json_t *j, size_t flags, char *why, s
             ok = 0;
         }
         FILE *f = NULL;
-        int fd = ok ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666) : -1;
+        int fd = ok ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode) : -1;
         if (ok && (fd < 0 || !(f = fdopen(fd, "w")))) {
             snprintf(why, whylen, "%s: %s", tmp, strerror(errno));
             if (fd >= 0)

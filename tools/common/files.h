@@ -35,5 +35,8 @@ int cli_write_json(const struct json_t *j, const char *path, size_t flags);
  * replaced; a link planted as PATH.tmp is removed, never followed. 0 on
  * error with WHY (WHYLEN bytes) saying what ("PATH: reason"). */
 int cli_write_save(const char *path, const struct json_t *j, size_t flags, char *why, size_t whylen);
+/* cli_write_save with the new file's MODE (before the umask; 0600: a file
+ * of secrets, unreadable by others whatever the folder). */
+int cli_write_save_mode(const char *path, const struct json_t *j, size_t flags, int mode, char *why, size_t whylen);
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "any/any.h"
 #include "commands.h"
+#include "foh/ruleset.h"
 #include "common/cli.h"
 #include "page_app_js.h"
 #include "page_index_html.h"
@@ -331,41 +332,60 @@ static int list_tables(server *s, struct mg_connection *c)
     return reply_json(c, 200, json_pack("{s:o?, s:i}", "tables", list, "max_tables", s->o.max_tables));
 }
 
-/* The card sets and variants a table may name (the project's and the
- * mods'), for the page's form. */
+/* The names in folder DIR into array OUT (each one once). */
+static void add_names(json_t *out, const char *dir)
+{
+    char **vn;
+    int nv = cli_list_dir(dir, "", &vn);
+    for (int v = 0; out && v < nv; v++) {
+        size_t i;
+        json_t *had;
+        int seen = 0;
+        json_array_foreach(out, i, had) {
+            seen |= !strcmp(json_string_value(had), vn[v]);
+        }
+        if (!seen)
+            json_array_append_new(out, json_string(vn[v]));
+    }
+    cli_free_list(vn, nv > 0 ? nv : 0);
+}
+
+/* The card sets a table may name (the project's and the mods'), each with
+ * the variants it may name, for the page's form: its own (its folder's
+ * variants/), and the shared folders' (the project's variants/, the
+ * mods'), which are written for the default ruleset (the registry's
+ * first, The Flow of History) alone: another ruleset's set would refuse
+ * them (422). */
 static int list_sets(server *s, struct mg_connection *c)
 {
     const char *path[CLI_MAX_SEARCH];
-    int np = cli_search_path(&s->o, "cards", path, CLI_MAX_SEARCH);
+    json_t *common = json_array();
+    int np = cli_search_path(&s->o, "variants", path, CLI_MAX_SEARCH);
+    for (int i = 0; common && i < np; i++)
+        add_names(common, path[i]);
+    np = cli_search_path(&s->o, "cards", path, CLI_MAX_SEARCH);
     json_t *sets = json_array();
     for (int i = 0; sets && i < np; i++) {
         char **names;
         int n = cli_list_dir(path[i], "", &names);
         for (int k = 0; k < n; k++) {
-            char game[2200], vdir[2200];
-            snprintf(game, sizeof game, "%s/%s/game.yaml", path[i], names[k]);
+            char dir[2100], game[2200], vdir[2200];
+            snprintf(dir, sizeof dir, "%s/%s", path[i], names[k]);
+            snprintf(game, sizeof game, "%s/game.yaml", dir);
             struct stat st;
-            if (stat(game, &st) != 0 || !S_ISREG(st.st_mode))
-                continue;
+            const foh_ruleset *rs;
+            foh_error err;
+            if (stat(game, &st) != 0 || !S_ISREG(st.st_mode) || foh_ruleset_of_dir(dir, &rs, &err) != FOH_OK)
+                continue; /* no card set, or one no ruleset plays */
             json_t *variants = json_array();
-            char **vn;
-            snprintf(vdir, sizeof vdir, "%s/%s/variants", path[i], names[k]);
-            int nv = cli_list_dir(vdir, "", &vn);
-            for (int v = 0; v < nv; v++)
-                json_array_append_new(variants, json_string(vn[v]));
-            cli_free_list(vn, nv > 0 ? nv : 0);
-            json_array_append_new(sets, json_pack("{s:s, s:o}", "name", names[k], "variants", variants));
+            snprintf(vdir, sizeof vdir, "%s/variants", dir);
+            if (rs == foh_ruleset_at(0)) /* the shared ones first: the name a table's variants find first */
+                json_array_extend(variants, common);
+            add_names(variants, vdir);
+            json_array_append_new(sets, json_pack("{s:s, s:s, s:o}", "name", names[k], "ruleset", rs->name,
+                                                  "variants", variants));
         }
         cli_free_list(names, n > 0 ? n : 0);
-    }
-    json_t *common = json_array();
-    np = cli_search_path(&s->o, "variants", path, CLI_MAX_SEARCH);
-    for (int i = 0; common && i < np; i++) {
-        char **vn;
-        int nv = cli_list_dir(path[i], "", &vn);
-        for (int v = 0; v < nv; v++)
-            json_array_append_new(common, json_string(vn[v]));
-        cli_free_list(vn, nv > 0 ? nv : 0);
     }
     return reply_json(c, 200, json_pack("{s:o?, s:o?}", "sets", sets, "variants", common));
 }
@@ -398,6 +418,29 @@ static long query_long(const struct mg_request_info *ri, const char *name, long 
     return *v && !*end && !errno ? x : -1;
 }
 
+/* Whether every field of object BODY is one of KNOWN (space-separated
+ * names); else 0 with WHY naming the first other one. */
+static int known_fields(json_t *body, const char *known, char *why, size_t whylen)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(body, key, v) {
+        size_t n = strlen(key);
+        const char *at = known;
+        int found = 0;
+        while (!found && *at) {
+            size_t w = strcspn(at, " ");
+            found = w == n && !strncmp(at, key, n);
+            at += w + (at[w] == ' ');
+        }
+        if (!found) {
+            snprintf(why, whylen, "unknown field '%.64s' (fields: %s)", key, known);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void table_job(void *arg)
 {
     call *k = arg;
@@ -424,6 +467,9 @@ static void table_job(void *arg)
         k->out = serve_table_cards(t);
     } else if (!strcmp(k->what, "replay")) {
         k->out = serve_table_replay(t, k->step, &k->status, k->why, sizeof k->why);
+    } else if (!known_fields(k->body, !strcmp(k->what, "undo") ? "token" : "token version action", k->why,
+                             sizeof k->why)) {
+        k->status = 400;
     } else if (!strcmp(k->what, "undo")) {
         k->status = serve_table_undo(t, who, k->why, sizeof k->why);
     } else {
@@ -431,8 +477,9 @@ static void table_job(void *arg)
         const char *action = json_string_value(json_object_get(k->body, "action"));
         char *end = NULL;
         errno = 0;
-        long long id = action ? strtoll(action, &end, 10) : -1;
-        if (!json_is_integer(version) || !action || !*action || *end || errno || id < 0) {
+        /* Digits alone: strtoll would also take " 16" and "+16". */
+        long long id = action && isdigit((unsigned char)action[0]) ? strtoll(action, &end, 10) : -1;
+        if (!json_is_integer(version) || !action || !*action || id < 0 || *end || errno) {
             k->status = 400;
             snprintf(k->why, sizeof k->why,
                      "send {\"token\": ..., \"version\": N, \"action\": \"ID\"} (an id of the view's legal actions)");
@@ -531,15 +578,26 @@ static int host_allowed(const server *s, const struct mg_request_info *ri)
         return 1;
     const char *host = NULL;
     for (int i = 0; i < ri->num_headers; i++)
-        if (!strcasecmp(ri->http_headers[i].name, "Host"))
+        if (!strcasecmp(ri->http_headers[i].name, "Host")) {
+            if (host)
+                return 0; /* two: which one a proxy or the browser meant is not known */
             host = ri->http_headers[i].value;
+        }
     if (!host)
         return 0;
     static const char *const names[] = {"127.0.0.1", "localhost", "[::1]"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         size_t n = strlen(names[i]);
-        if (!strncasecmp(host, names[i], n) && (host[n] == '\0' || (host[n] == ':' && atoi(host + n + 1) ==
-                                                                      ri->server_port)))
+        if (strncasecmp(host, names[i], n))
+            continue;
+        if (host[n] == '\0')
+            return 1;
+        /* ":PORT", digits alone and this server's port: not "PORTjunk", not "PORT@elsewhere". */
+        const char *port = host + n + 1;
+        size_t digits = strspn(port, "0123456789");
+        char want[16];
+        snprintf(want, sizeof want, "%d", ri->server_port);
+        if (host[n] == ':' && digits > 0 && port[digits] == '\0' && !strcmp(port, want))
             return 1;
     }
     return 0;
@@ -549,6 +607,11 @@ static int handle(struct mg_connection *c, void *ud)
 {
     server *s = ud;
     const struct mg_request_info *ri = mg_get_request_info(c);
+    int lengths = 0;
+    for (int i = 0; i < ri->num_headers; i++)
+        lengths += !strcasecmp(ri->http_headers[i].name, "Content-Length");
+    if (lengths > 1) /* which one ends the body is not known (request smuggling): none is guessed */
+        return reply_error(c, 400, "a request has at most one Content-Length header");
     if (!host_allowed(s, ri))
         return reply_error(c, 403, "this server answers to 127.0.0.1, localhost and [::1] alone (its Host header "
                                    "names another: --host sets the address to listen on)");
@@ -579,8 +642,10 @@ static int handle(struct mg_connection *c, void *ud)
 
 /* ---- the command ---- */
 
-/* The tables saved in the --tables folder, resumed. 0 if one could not be
- * (said: the server does not start over a table it would lose). */
+/* The tables saved in the --tables folder, resumed. One that cannot be
+ * (a file unreadable, a seats file without its game) is skipped, said
+ * with its file's name, its files left as they are: the others start. 0
+ * if the folder cannot be read or holds more than --max-tables. */
 static int resume_tables(server *s)
 {
     char **names;
@@ -595,11 +660,10 @@ static int resume_tables(server *s)
         if (!valid_id(id))
             continue; /* not one of ours */
         serve_table *t = serve_table_resume(&s->cfg, id, why, sizeof why);
-        if (!t) {
-            cli_error("serve", "cannot resume table %s: %s (move its files out of %s to start without it)", id, why,
-                      s->o.tables);
-            ok = 0;
-        } else if (!serve_tables_reserve(s->tables)) {
+        if (!t)
+            cli_error("serve", "%s/%s: table %s is skipped, not resumed: %s (its files are left as they are)",
+                      s->o.tables, names[i], id, why);
+        else if (!serve_tables_reserve(s->tables)) {
             serve_table_free(t);
             cli_error("serve", "%s holds more tables than --max-tables %d", s->o.tables, s->o.max_tables);
             ok = 0;

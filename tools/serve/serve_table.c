@@ -7,6 +7,7 @@
 #include "serve/serve_table.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -76,6 +77,14 @@ struct serve_table {
     char stopped[1024];     /* the engine error that stopped the table, or "" */
     any_save_game sg;
     serve_preview_cache preview;
+    /* The log's lines of the seats' comings and goings ("P2's player is
+     * away"), kept in the table's file with the number of actions then,
+     * so that a restart puts them back where they were. */
+    struct note {
+        int at;
+        char *line;
+    } *note;
+    int nnotes, notecap;
 };
 
 static int seat_decide(foh_player *self, foh_game *g, const foh_action *legal, int n, char *why, size_t whylen,
@@ -140,6 +149,46 @@ static void table_say(serve_table *t, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     serve_log_add(&t->log, line);
+}
+
+static int write_seats(serve_table *t, char *why, size_t whylen);
+
+/* Keep LINE (said at T's AT actions) among T's notes; 0 if out of memory. */
+static int keep_note(serve_table *t, int at, const char *line)
+{
+    if (t->nnotes == t->notecap) {
+        int cap = t->notecap ? 2 * t->notecap : 16;
+        struct note *grown = realloc(t->note, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return 0;
+        t->note = grown;
+        t->notecap = cap;
+    }
+    char *copy = strdup(line);
+    if (!copy)
+        return 0;
+    t->note[t->nnotes++] = (struct note){.at = at, .line = copy};
+    return 1;
+}
+
+/* LINE into T's log and its notes, and the table's file written again;
+ * a line that cannot be kept says so in the log. */
+static void table_note(serve_table *t, const char *line)
+{
+    serve_log_add(&t->log, line);
+    char why[1600];
+    if (!keep_note(t, t->ndone, line))
+        serve_log_add(&t->log, "(the line above is lost at a restart: out of memory)");
+    else if (!write_seats(t, why, sizeof why))
+        table_say(t, "(the line above is lost at a restart: cannot write the table's file: %s)", why);
+}
+
+/* T's notes said at AT actions into its log (resuming, rebuilding). */
+static void replay_notes(serve_table *t, int at, int later_too)
+{
+    for (int i = 0; i < t->nnotes; i++)
+        if (t->note[i].at == at || (later_too && t->note[i].at > at))
+            serve_log_add(&t->log, t->note[i].line);
 }
 
 static foh_status before(void *ud, foh_game *g, const foh_decision *d, foh_error *err)
@@ -245,6 +294,26 @@ static int find_variant(cli_options *o, int i, const char *name)
     return n > 0 && (size_t)n < sizeof o->variant_dir[i]; /* a longer folder is not found, never cut */
 }
 
+/* Every "FOLDER/" of WHY cut where FOLDER is the parent of one of O's
+ * search folders (the project's, the mods'): a message for a page names
+ * "variants/x/variant.yaml", never where the server's files lie. */
+static void strip_paths(const cli_options *o, char *why)
+{
+    static const char *const kinds[] = {"cards", "variants"};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        const char *path[CLI_MAX_SEARCH];
+        int np = cli_search_path(o, kinds[k], path, CLI_MAX_SEARCH);
+        for (int i = 0; i < np; i++) {
+            const char *slash = strrchr(path[i], '/');
+            size_t n = slash ? (size_t)(slash - path[i]) + 1 : 0; /* the parent, with its '/' */
+            if (n < 2)
+                continue;
+            for (char *at = why; (at = strstr(at, path[i])) != NULL;)
+                memmove(at, at + n, strlen(at + n) + 1);
+        }
+    }
+}
+
 /* The card set, engine, game, seats and match of T, whose options are set.
  * An HTTP status (200, or 422 with WHY). */
 static int table_start(serve_table *t, char *why, size_t whylen)
@@ -253,6 +322,7 @@ static int table_start(serve_table *t, char *why, size_t whylen)
     t->cs = any_load(&t->o, &err);
     if (!t->cs) {
         snprintf(why, whylen, "the card set does not load: %s", err.msg);
+        strip_paths(&t->o, why);
         return 422;
     }
     t->rs = foh_cardset_ruleset(t->cs);
@@ -261,6 +331,7 @@ static int table_start(serve_table *t, char *why, size_t whylen)
     t->g = t->eng ? foh_game_new(t->eng, &opt, &err) : NULL;
     if (!t->g) { /* e.g. a number of players the card set does not allow */
         snprintf(why, whylen, "the game cannot start: %s", err.msg);
+        strip_paths(&t->o, why);
         return 422;
     }
     t->players = t->o.players;
@@ -296,27 +367,26 @@ static int write_seats(serve_table *t, char *why, size_t whylen)
          json_object_set_new(root, "owner", json_string(t->owner)) == 0 &&
          json_object_set(root, "seats", seats) == 0;
     json_decref(seats);
+    json_t *notes = ok ? json_array() : NULL;
+    for (int i = 0; notes && i < t->nnotes; i++)
+        if (json_array_append_new(notes, json_pack("{s:i, s:s}", "at", t->note[i].at, "line", t->note[i].line)))
+            ok = 0;
+    ok = ok && notes && json_object_set_new(root, "notes", notes) == 0;
     if (!ok)
         snprintf(why, whylen, "out of memory");
-    ok = ok && cli_write_save(t->table_path, root, JSON_INDENT(1), why, whylen);
+    /* 0600 whatever the folder's mode: the file holds the seats' secrets. */
+    ok = ok && cli_write_save_mode(t->table_path, root, JSON_INDENT(1), 0600, why, whylen);
     json_decref(root);
     return ok;
 }
 
-/* Whether bot SPEC thinks within a table's budget: ISMCTS at most
- * SERVE_MAX_ITERATIONS iterations or SERVE_MAX_MS milliseconds a decision
- * (a table waits while its bot thinks). */
-static int within_budget(const char *spec)
+/* Whether bot B (foh_bot_spec_parse: the reading the bot is made from)
+ * thinks within a table's budget: ISMCTS at most SERVE_MAX_ITERATIONS
+ * iterations or SERVE_MAX_MS milliseconds a decision (the bots of every
+ * table wait while it thinks). */
+static int within_budget(const foh_bot_spec *b)
 {
-    if (strncmp(spec, "ismcts", 6) || spec[6] != ':')
-        return 1; /* random, greedy, and ismcts with its default budget */
-    char *end;
-    long n = strtol(spec + 7, &end, 10);
-    if (end == spec + 7)
-        return 1; /* "ismcts:random": the default budget */
-    if (!strncmp(end, "ms", 2))
-        return n <= SERVE_MAX_MS;
-    return n <= SERVE_MAX_ITERATIONS;
+    return b->kind != FOH_BOT_KIND_ISMCTS || (b->ms ? b->ms <= SERVE_MAX_MS : b->iterations <= SERVE_MAX_ITERATIONS);
 }
 
 /* The request's fields into T's options: an HTTP status, 200 or 400 with WHY. */
@@ -420,18 +490,16 @@ static int read_request(serve_table *t, json_t *req, char *why, size_t whylen)
         serve_seat *seat = &t->seat[p];
         snprintf(seat->spec, sizeof seat->spec, "%s", spec);
         seat->human = !strcmp(spec, "human");
-        foh_player *probe = seat->human ? NULL : foh_bot_from_spec(spec, 1, &err);
-        if (!seat->human && !probe) {
+        foh_bot_spec bot;
+        if (!seat->human && foh_bot_spec_parse(spec, &bot, &err) != FOH_OK) {
             snprintf(why, whylen, "seats[%d]: %s", p, err.msg);
             return 400;
         }
-        if (!seat->human && !within_budget(spec)) {
-            foh_player_free(probe);
-            snprintf(why, whylen, "seats[%d]: at a table a bot thinks at most %d iterations or %d ms a decision "
-                                  "(its table waits meanwhile)", p, SERVE_MAX_ITERATIONS, SERVE_MAX_MS);
+        if (!seat->human && !within_budget(&bot)) {
+            snprintf(why, whylen, "seats[%d]: '%s': at a table a bot thinks at most %d iterations or %d ms a "
+                                  "decision (its table waits meanwhile)", p, spec, SERVE_MAX_ITERATIONS, SERVE_MAX_MS);
             return 400;
         }
-        foh_player_free(probe);
         humans += seat->human;
         if (seat->human && !t->hotseat && !new_token(seat->token)) {
             snprintf(why, whylen, "no random source for the seats' links");
@@ -467,9 +535,15 @@ serve_table *serve_table_create(const serve_config *cfg, const char *id, json_t 
     for (int p = 0; p < t->players; p++)
         t->seat[p].last_seen = start;
     char io[1600];
-    if (*status == 200 &&
-        (!write_seats(t, io, sizeof io) || !any_save_write(t->save_path, &t->sg, t->g, t->done, 0, io, sizeof io))) {
+    if (*status == 200 && !write_seats(t, io, sizeof io)) {
         snprintf(why, whylen, "cannot save the table: %s", io);
+        *status = 500;
+    } else if (*status == 200 && !any_save_write(t->save_path, &t->sg, t->g, t->done, 0, io, sizeof io)) {
+        /* All or nothing: a seats file without its game would stop the
+         * next start (an orphan), and holds secrets to no table. */
+        snprintf(why, whylen, "cannot save the table: %s", io);
+        remove(t->table_path);
+        remove(t->save_path);
         *status = 500;
     }
     if (*status != 200) {
@@ -518,6 +592,21 @@ static int read_seats(serve_table *t, char *why, size_t whylen)
         snprintf(t->seat[p].token, sizeof t->seat[p].token, "%s", token);
         t->seat[p].human = !strcmp(spec, "human");
     }
+    json_t *notes = json_object_get(root, "notes"), *n; /* absent in a file of before the notes: none */
+    size_t i;
+    json_array_foreach(notes, i, n) {
+        json_t *at = json_object_get(n, "at"), *line = json_object_get(n, "line");
+        if (!ok)
+            break;
+        if (!json_is_integer(at) || json_integer_value(at) < 0 || json_integer_value(at) > INT_MAX ||
+            !json_is_string(line)) {
+            snprintf(why, whylen, "%s: notes[%zu]: {\"at\": N, \"line\": TEXT}", t->table_path, i);
+            ok = 0;
+        } else if (!keep_note(t, (int)json_integer_value(at), json_string_value(line))) {
+            snprintf(why, whylen, "out of memory");
+            ok = 0;
+        }
+    }
     json_decref(root);
     return ok;
 }
@@ -552,6 +641,7 @@ serve_table *serve_table_resume(const serve_config *cfg, const char *id, char *w
     t->replaying = 1;
     for (int i = 0; ok && i < rec.nactions; i++) {
         foh_error err;
+        replay_notes(t, i, 0);
         int n = foh_match_legal(t->g, &t->match.legal, &t->match.cap, &err), idx = -1;
         ok = n >= 0 && any_save_find(&rec, i, t->g, t->match.legal, n, &idx, why, whylen);
         if (n < 0)
@@ -562,6 +652,8 @@ serve_table *serve_table_resume(const serve_config *cfg, const char *id, char *w
             ok = 0;
         }
     }
+    if (ok)
+        replay_notes(t, rec.nactions, 1);
     t->replaying = 0;
     t->pending = -1;
     any_save_free(&rec);
@@ -590,6 +682,9 @@ void serve_table_free(serve_table *t)
     free(t->done);
     free(t->chosen);
     serve_log_free(&t->log);
+    for (int i = 0; i < t->nnotes; i++)
+        free(t->note[i].line);
+    free(t->note);
     serve_preview_free(&t->preview);
     pthread_mutex_destroy(&t->lock);
     free(t);
@@ -626,8 +721,11 @@ int serve_table_seat_of(serve_table *t, const char *token, double now)
         for (int p = 0; p < t->players; p++)
             if (t->seat[p].human) {
                 t->seat[p].last_seen = now;
-                if (t->seat[p].standin)
-                    table_say(t, "P%d's player is back", p + 1);
+                if (t->seat[p].standin) {
+                    char line[64];
+                    snprintf(line, sizeof line, "P%d's player is back", p + 1);
+                    table_note(t, line);
+                }
                 t->seat[p].standin = 0;
             }
         return SERVE_HOTSEAT;
@@ -635,8 +733,11 @@ int serve_table_seat_of(serve_table *t, const char *token, double now)
     for (int p = 0; p < t->players; p++)
         if (t->seat[p].human && same_secret(token, t->seat[p].token)) {
             t->seat[p].last_seen = now;
-            if (t->seat[p].standin)
-                table_say(t, "P%d's player is back and takes the seat again", p + 1);
+            if (t->seat[p].standin) {
+                char line[80];
+                snprintf(line, sizeof line, "P%d's player is back and takes the seat again", p + 1);
+                table_note(t, line);
+            }
             t->seat[p].standin = 0;
             return p;
         }
@@ -671,7 +772,7 @@ static int viewer_of(const serve_table *t, int who)
 
 json_t *serve_table_view(serve_table *t, int who)
 {
-    serve_view_in in = {.g = t->g, .rs = t->rs, .viewer = viewer_of(t, who), .who = who,
+    serve_view_in in = {.g = t->g, .rs = t->rs, .cs = t->cs, .viewer = viewer_of(t, who), .who = who,
                         .version = t->ndone, .log = &t->log, .stopped = t->stopped, .hotseat = t->hotseat,
                         .decides = decides(t, who), .preview = &t->preview, .table = t->id, .cards = t->cards};
     for (int p = 0; p < t->players; p++) {
@@ -742,13 +843,16 @@ int serve_table_act(serve_table *t, int who, long version, long action, char *wh
         snprintf(why, whylen, "the game is over");
         return 409;
     }
-    if (!decides(t, who)) {
-        snprintf(why, whylen, "it is P%d's decision, not yours", foh_game_to_act(t->g) + 1);
-        return 403;
-    }
+    /* The version first: a retry of an action that did arrive (its reply
+     * lost) finds another seat to act, and is a duplicate (409), not an
+     * intrusion (403). */
     if (version != t->ndone) {
         snprintf(why, whylen, "the table moved on (%d actions, not %ld): look again", t->ndone, version);
         return 409;
+    }
+    if (!decides(t, who)) {
+        snprintf(why, whylen, "it is P%d's decision, not yours", foh_game_to_act(t->g) + 1);
+        return 403;
     }
     foh_error err;
     int n = foh_match_legal(t->g, &t->match.legal, &t->match.cap, &err);
@@ -765,11 +869,13 @@ int serve_table_act(serve_table *t, int who, long version, long action, char *wh
             snprintf(why, whylen, "action %ld is not one of the legal actions here", action);
         else
             snprintf(why, whylen, "%s", err.msg);
+        strip_paths(&t->o, why);
         return 422;
     }
     foh_status s = step(t, i, &err);
     if (s != FOH_OK) {
         snprintf(why, whylen, "%s", err.msg);
+        strip_paths(&t->o, why);
         return s == FOH_ERR_ILLEGAL ? 422 : 500;
     }
     return 200;
@@ -803,8 +909,12 @@ static int rebuild(serve_table *t, int n, char *why, size_t whylen)
     t->ndone = 0;
     t->replaying = 1;
     int ok = 1;
-    for (int i = 0; ok && i < n; i++)
+    for (int i = 0; ok && i < n; i++) {
+        replay_notes(t, i, 0);
         ok = step(t, chosen[i], &err) == FOH_OK;
+    }
+    if (ok)
+        replay_notes(t, n, 1);
     t->replaying = 0;
     free(chosen);
     if (!ok)
@@ -848,7 +958,10 @@ int serve_table_step(serve_table *t, double now, double abandon)
     serve_seat *s = &t->seat[p];
     if (s->human && !s->standin && now - s->last_seen > abandon) {
         s->standin = 1;
-        table_say(t, "P%d's player is away: a %s bot plays the seat until they return", p + 1, t->cfg->standin);
+        char line[200];
+        snprintf(line, sizeof line, "P%d's player is away: a %.64s bot plays the seat until they return", p + 1,
+                 t->cfg->standin);
+        table_note(t, line);
     }
     if (s->human && !s->standin)
         return 0;
@@ -950,7 +1063,7 @@ json_t *serve_table_replay(serve_table *t, long step_no, int *status, char *why,
     }
     json_t *view = NULL;
     if (s == FOH_OK) {
-        serve_view_in in = {.g = g, .rs = t->rs, .viewer = SERVE_SPECTATOR, .who = SERVE_SPECTATOR,
+        serve_view_in in = {.g = g, .rs = t->rs, .cs = t->cs, .viewer = SERVE_SPECTATOR, .who = SERVE_SPECTATOR,
                             .version = (int)step_no, .log = &log, .stopped = "", .table = t->id, .cards = t->cards,
                             .replay_steps = t->ndone};
         for (int p = 0; p < t->players; p++) {

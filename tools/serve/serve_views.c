@@ -344,7 +344,7 @@ static json_t *legal_list(const serve_view_in *in)
     double rank[FOH_MAX_PLAYERS];
     int ranked = ranking(g, rank), amount_kind = foh_game_amount_kind(g);
     card_names cn;
-    card_names_of(foh_game_cardset(g), &cn);
+    card_names_of(in->cs, &cn); /* never foh_game_cardset: The Flow of History's alone */
     if (before)
         card_names_shown(&cn, before);
     json_t *out = json_array();

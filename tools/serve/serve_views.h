@@ -38,6 +38,7 @@ void serve_preview_free(serve_preview_cache *c);
 typedef struct {
     foh_game *g;
     const foh_ruleset *rs;
+    const foh_cardset *cs; /* G's card set, of ruleset RS (its cards' names: describe_card) */
     int viewer;      /* the seat whose eyes (0-based), or -1: the public view */
     int who;         /* who asks: a seat, SERVE_HOTSEAT or SERVE_SPECTATOR (serve_table.h) */
     int decides;     /* 1: WHO takes the decision now (its legal actions and previews are sent) */

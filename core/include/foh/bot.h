@@ -90,6 +90,23 @@ FOH_API foh_player *foh_bot_ismcts_new_model(uint64_t seed, long iterations, dou
 #define FOH_ISMCTS_MAX_ITERATIONS 100000
 #define FOH_ISMCTS_MAX_MS 60000
 
+/* What a seat spec asks for (foh_bot_spec_parse). */
+enum { FOH_BOT_KIND_RANDOM, FOH_BOT_KIND_GREEDY, FOH_BOT_KIND_ISMCTS };
+typedef struct {
+    int kind;        /* FOH_BOT_KIND_* */
+    long iterations; /* ISMCTS: iterations per decision, or 0 */
+    long ms;         /* ISMCTS: milliseconds per decision, or 0 (both 0: the default budget) */
+    int model;       /* ISMCTS: FOH_ISMCTS_MODEL_* */
+} foh_bot_spec;
+
+/* SPEC read into *OUT: the one reading of a seat spec, by
+ * foh_bot_from_spec and by whoever checks a budget before making a bot
+ * (foh serve). The grammar is foh_bot_from_spec's; a budget is a plain
+ * decimal count, digits alone ("2000", "50ms"; not "2e3", "0x7d0",
+ * " 20", "+20" or "20.5"), 1 or more and at most the limits below.
+ * FOH_ERR_USAGE with ERR naming the spec otherwise (*OUT then unset). */
+FOH_API foh_status foh_bot_spec_parse(const char *spec, foh_bot_spec *out, foh_error *err);
+
 /* A player from a seat spec: "random", "greedy", "ismcts" (default budget),
  * "ismcts:2000" (iterations per decision, at most FOH_ISMCTS_MAX_ITERATIONS)
  * or "ismcts:50ms" (milliseconds, at most FOH_ISMCTS_MAX_MS), each

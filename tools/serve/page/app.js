@@ -54,7 +54,7 @@ function variantBoxes() {
   const box = $("variants");
   box.querySelectorAll("label").forEach((l) => l.remove());
   const set = sets.find((s) => s.name === $("set").value);
-  const names = (set ? set.variants : []).concat(lobbyVariants);
+  const names = set ? set.variants : []; /* the set's own and, for its ruleset, the shared ones */
   for (const v of names) {
     const label = el("label");
     const c = el("input");
@@ -66,15 +66,12 @@ function variantBoxes() {
   }
 }
 
-let lobbyVariants = [];
-
 async function lobby() {
   $("lobby").hidden = false;
   $("title").textContent = "foh: make or watch a table";
   try {
     const s = await api("/api/sets");
     sets = s.sets;
-    lobbyVariants = s.variants;
     for (const set of sets) {
       const o = el("option", set.name);
       o.value = set.name;
