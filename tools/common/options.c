@@ -469,13 +469,8 @@ static int set_option(const cli_command *cmd, int id, const char *v, cli_options
     case OPT_FATE: o->fate = 1; return 1;
     case OPT_STRENGTH: o->strength = 1; return 1;
     case OPT_OUT: o->out = v; return 1;
-    case OPT_HOST:
-    case OPT_TABLES:
-    case OPT_PORT:
-    case OPT_ABANDON:
-    case OPT_MAX_TABLES:
-    case OPT_ORIGIN:
-    case OPT_CLOSE_AFTER:
+    case OPT_HOST: case OPT_TABLES: case OPT_PORT: case OPT_ABANDON: /* foh serve's */
+    case OPT_MAX_TABLES: case OPT_ORIGIN: case OPT_CLOSE_AFTER:
         return set_serve_option(c, flag, (cli_option_id)id, v, o);
     case OPT_ABLATION: o->ablation = 1; return 1;
     case OPT_PARTIAL: o->partial = 1; return 1;
