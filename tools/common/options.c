@@ -318,6 +318,15 @@ static int add_value(const char *command, const char *what, const char *v, const
     return 1;
 }
 
+/* Whether V is a site as --origin takes it: http:// or https://, then a
+ * host (and a port) with no path; an Origin header never matches
+ * anything else, so another shape would allow nobody, silently. */
+static int site_shaped(const char *v)
+{
+    const char *host = !strncmp(v, "http://", 7) ? v + 7 : !strncmp(v, "https://", 8) ? v + 8 : NULL;
+    return host && *host && !host[strcspn(host, "/?#@ ")];
+}
+
 /* foh serve's options. */
 static int set_serve_option(const char *c, const char *flag, cli_option_id id, const char *v, cli_options *o)
 {
@@ -341,6 +350,10 @@ static int set_serve_option(const char *c, const char *flag, cli_option_id id, c
         o->close_after = (int)x;
         return 1;
     case OPT_ORIGIN:
+        if (!site_shaped(v)) {
+            cli_error(c, "--origin needs a site as http://HOST[:PORT] or https://HOST[:PORT], got '%s'", v);
+            return 0;
+        }
         return add_value(c, "--origin sites", v, o->origins, &o->norigins);
     default:
         if (!number(c, flag, v, 1, 100000, &x))

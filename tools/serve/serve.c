@@ -320,7 +320,7 @@ static int list_tables(server *s, struct mg_connection *c)
         json_decref(list), list = NULL;
     for (int i = 0; i < n; i++) {
         serve_table *t = serve_entry_table(all[i]);
-        if (list && !serve_table_trylock(t)) /* its bot is thinking: the list does not wait */
+        if (list && !serve_table_trylock_now(t)) /* its bot is thinking: the list does not wait */
             json_array_append_new(list, json_pack("{s:s, s:b}", "id", serve_table_id(t), "busy", 1));
         else if (list) {
             json_array_append_new(list, serve_table_summary(t));
@@ -499,7 +499,9 @@ static int not_open(server *s, struct mg_connection *c, const char *id)
     snprintf(path, sizeof path, "%s/closed/%s.json", s->o.tables, id);
     if (!valid_id(id) || access(path, F_OK) != 0)
         return reply_error(c, 404, "no such table");
-    snprintf(msg, sizeof msg, "the table is closed: its save is %s (foh replay reads it)", path);
+    /* Named in the folder, as a 422 names files: the server's paths are its own. */
+    snprintf(msg, sizeof msg, "the table is closed: its save is closed/%s.json in the server's tables folder "
+                              "(foh replay reads it)", id);
     return reply_error(c, 410, msg);
 }
 
@@ -507,11 +509,13 @@ static int not_open(server *s, struct mg_connection *c, const char *id)
  * /api/tables/ID/close, with the owner's secret as its token). */
 static int close_request(server *s, struct mg_connection *c, call *k)
 {
+    char why[2400];
+    if (k->body && !known_fields(k->body, "token", why, sizeof why))
+        return reply_error(c, 400, why);
     if (!k->token[0])
         return reply_error(c, 401, "the table's owner secret is needed (the \"owner\" its maker was told)");
     if (!serve_table_opened_by_owner(k->t, k->token))
         return reply_error(c, 403, "this is not the table's owner secret");
-    char why[2400];
     if (!serve_tables_close(s->tables, k->e, "its owner closed it", why, sizeof why))
         return reply_error(c, 500, why);
     return reply_json(c, 200, json_pack("{s:s, s:b}", "id", k->id, "closed", 1));

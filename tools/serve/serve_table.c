@@ -356,6 +356,10 @@ static int table_start(serve_table *t, char *why, size_t whylen)
 /* The seats file: each seat's spec and secret, and the hot-seat token. */
 static int write_seats(serve_table *t, char *why, size_t whylen)
 {
+    /* A closed table's secrets are gone with its file: a request that
+     * was under way at the close (a seat's stand-in noted) writes none. */
+    if (t->closed)
+        return 1;
     json_t *root = json_object(), *seats = json_array();
     int ok = root && seats;
     for (int p = 0; ok && p < t->players; p++)
@@ -698,6 +702,7 @@ int serve_table_trylock(serve_table *t)
     struct timespec until = serve_deadline(200);
     return pthread_mutex_timedlock(&t->lock, &until) == 0;
 }
+int serve_table_trylock_now(serve_table *t) { return pthread_mutex_trylock(&t->lock) == 0; }
 void serve_table_unlock(serve_table *t) { pthread_mutex_unlock(&t->lock); }
 const char *serve_table_id(const serve_table *t) { return t->id; }
 

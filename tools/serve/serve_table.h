@@ -55,6 +55,9 @@ void serve_table_lock(serve_table *t);
 /* Lock T, waiting a fifth of a second at most (a bot may be thinking at
  * it): 1 if locked. */
 int serve_table_trylock(serve_table *t);
+/* Lock T if no one holds it: 1 if locked (the list of tables, which
+ * waits for none: a fifth of a second a busy table added up). */
+int serve_table_trylock_now(serve_table *t);
 void serve_table_unlock(serve_table *t);
 const char *serve_table_id(const serve_table *t);
 
